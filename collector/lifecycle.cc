@@ -1,0 +1,154 @@
+#include "collector/lifecycle.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <new>
+
+#include "collector/profile_writer.h"
+#include "collector/runtime.h"
+#include "collector/sampler.h"
+#include "collector/thread_registry.h"
+#include "unwind/module_map.h"
+
+namespace omprof {
+
+Runtime& runtime() {
+  static Runtime* r = new Runtime;
+  return *r;
+}
+
+uint64_t monotonic_ns() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
+}
+
+uint64_t thread_cpu_ns() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
+}
+
+namespace {
+
+pthread_key_t g_exit_key;
+
+uint64_t unix_ns() {
+  timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
+}
+
+// Runs at thread exit (pthread_exit or return from the start routine): the timer must go,
+// since timers outlive their thread and count against RLIMIT_SIGPENDING.
+void on_thread_exit(void* p) {
+  auto* ts = static_cast<ThreadState*>(p);
+  disarm_thread_timer(ts);
+  ts->cpu_ns_at_exit.store(thread_cpu_ns());
+  ts->end_ns.store(monotonic_ns() - runtime().start_mono_ns);
+}
+
+void start_thread_sampling(bool is_main) {
+  ThreadState* ts = register_current_thread(is_main);
+  if (!ts) return;
+  pthread_setspecific(g_exit_key, ts);
+  arm_thread_timer(ts);
+}
+
+// Whether this process should be profiled: `omprof run` names the process it launched;
+// processes it exec's into keep the pid. Others (helpers the program spawns) are left alone
+// unless the user asked for children too.
+bool should_profile() {
+  const char* root = std::getenv("OMPROF_ROOT_PID");
+  const char* children = std::getenv("OMPROF_CHILDREN");
+  if (children && *children == '1') return true;
+  if (!root || !*root) return true;  // preloaded by hand: profile it
+  return std::strtoll(root, nullptr, 10) == getpid();
+}
+
+void in_fork_child() {
+  // The child is left alone: no timers exist in it, and the parent's samples it inherited must
+  // not be written a second time.
+  runtime().active.store(false);
+  runtime().stopped.store(true);
+}
+
+struct StartArgs {
+  void* (*fn)(void*);
+  void* arg;
+};
+
+void* thread_trampoline(void* p) {
+  StartArgs a = *static_cast<StartArgs*>(p);
+  delete static_cast<StartArgs*>(p);
+  if (runtime().active.load() && !runtime().stopped.load()) start_thread_sampling(false);
+  return a.fn(a.arg);
+}
+
+__attribute__((constructor(101))) void collector_start() {
+  Runtime& rt = runtime();
+  if (!should_profile()) return;
+  std::string error;
+  if (!parse_config(rt.config, error)) {
+    std::fprintf(stderr, "omprof: profiling disabled: %s\n", error.c_str());
+    return;
+  }
+  rt.start_mono_ns = monotonic_ns();
+  rt.start_unix_ns = unix_ns();
+  unwind::refresh_modules();
+  if (pthread_key_create(&g_exit_key, on_thread_exit) != 0 || !install_sampler()) {
+    std::fprintf(stderr, "omprof: profiling disabled: cannot install the signal handler\n");
+    return;
+  }
+  pthread_atfork(nullptr, nullptr, in_fork_child);
+  rt.active.store(true);
+  std::atexit(shutdown_collector);
+  start_thread_sampling(true);
+}
+
+__attribute__((destructor)) void collector_stop() { shutdown_collector(); }
+
+}  // namespace
+
+void shutdown_collector() {
+  static std::atomic<bool> done{false};
+  Runtime& rt = runtime();
+  if (!rt.active.load() || done.exchange(true)) return;
+  rt.stopped.store(true);
+  const uint32_t n = thread_count();
+  for (uint32_t i = 0; i < n; ++i)
+    if (ThreadState* ts = thread_at(i)) disarm_thread_timer(ts);
+  // Signals already queued find `stopped` set; wait for handlers that were past that check.
+  while (rt.handlers_in_flight.load() != 0) sched_yield();
+  const uint64_t end = monotonic_ns();
+  // CPU time of threads still alive, read through their CPU clocks.
+  for (uint32_t i = 0; i < n; ++i) {
+    ThreadState* ts = thread_at(i);
+    if (!ts || ts->end_ns.load() != 0) continue;
+    clockid_t cid;
+    timespec t;
+    if (pthread_getcpuclockid(ts->handle, &cid) == 0 && clock_gettime(cid, &t) == 0)
+      ts->cpu_ns_at_exit.store(uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec));
+  }
+  write_profile(end - rt.start_mono_ns);
+}
+
+}  // namespace omprof
+
+extern "C" __attribute__((visibility("default"))) int pthread_create(
+    pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
+  using Fn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+  static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_create"));
+  if (!omprof::runtime().active.load()) return real(thread, attr, fn, arg);
+  auto* boot = new (std::nothrow) omprof::StartArgs{fn, arg};
+  if (!boot) return real(thread, attr, fn, arg);
+  int rc = real(thread, attr, omprof::thread_trampoline, boot);
+  if (rc != 0) delete boot;
+  return rc;
+}

@@ -1,0 +1,10 @@
+// Process lifecycle of the collector: start (library constructor), thread start and exit,
+// fork, and the one idempotent shutdown that stops sampling and writes the profile.
+#pragma once
+
+namespace omprof {
+
+// First caller wins: library destructor, atexit, OMPT finalize, MPI_Finalize wrapper.
+void shutdown_collector();
+
+}  // namespace omprof

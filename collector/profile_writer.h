@@ -1,0 +1,18 @@
+// Writes the profile at shutdown (ordinary context, sampling stopped): symbolizes every address
+// the samples and fork records use, and encodes the records of proto/omprof.proto.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace omprof {
+
+// Writes <output_dir>/<program>.<pid>[.<rank>][.<n>].omprof, never overwriting a file, and
+// appends a summary line to the launcher's manifest. Reports failures on stderr.
+void write_profile(uint64_t duration_ns);
+
+// Picks the file name and creates it exclusively; returns the fd or -1 with `error` set.
+int create_profile_file(const std::string& dir, const std::string& stem, std::string& path,
+                        std::string& error);
+
+}  // namespace omprof

@@ -1,0 +1,26 @@
+// The profiling timers and the signal handler. One POSIX timer per thread, created on that
+// thread with SIGEV_THREAD_ID, so each thread is sampled by its own CPU (or wall) clock.
+#pragma once
+
+#include "collector/thread_registry.h"
+
+namespace omprof {
+
+// Installs the handler for the configured signal. Ordinary context, once per process.
+bool install_sampler();
+
+// Creates and arms the calling thread's timer. Failures (EAGAIN when RLIMIT_SIGPENDING is
+// exhausted) are counted and recorded on the thread, never fatal.
+void arm_thread_timer(ThreadState* ts);
+
+// Deletes a thread's timer; safe to call from any thread, and twice.
+void disarm_thread_timer(ThreadState* ts);
+
+// Measured at most once per handler call; exposed for the benchmark.
+struct HandlerStats {
+  uint64_t calls;
+  uint64_t total_ns;
+};
+HandlerStats handler_stats();
+
+}  // namespace omprof

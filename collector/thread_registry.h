@@ -1,0 +1,49 @@
+// Per-thread collector state and the registry that keeps it until the profile is written
+// (threads that exited early keep their samples). Each ThreadState and its buffers are one
+// anonymous mapping made when the thread starts, before its timer is armed.
+#pragma once
+
+#include <pthread.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "collector/sample_table.h"
+
+namespace omprof {
+
+struct ThreadState {
+  uint32_t index = 0;
+  pid_t tid = 0;
+  pthread_t handle{};
+  bool is_main = false;
+  std::atomic<bool> timer_armed{false};
+  timer_t timer{};
+  int timer_errno = 0;
+  uint64_t start_ns = 0;  // relative to the run start
+  std::atomic<uint64_t> end_ns{0};
+  std::atomic<uint64_t> cpu_ns_at_exit{0};
+  bool is_omp_thread = false;
+  // Handler statistics (written only by the owning thread's handler).
+  uint64_t truncated_samples = 0;
+  uint64_t unwind_failed = 0;
+  SampleTable table;
+  void** scratch = nullptr;  // unwinder output, max_depth + slack
+  uint64_t* frames = nullptr;  // one captured stack
+  size_t mapping_bytes = 0;
+};
+
+// The calling thread's state, or nullptr. Initial-exec TLS: safe to read in a signal handler.
+ThreadState* current_thread();
+
+// Allocates and registers state for the calling thread; nullptr if the registry is full
+// (counted) or memory could not be mapped.
+ThreadState* register_current_thread(bool is_main);
+
+uint32_t thread_count();
+ThreadState* thread_at(uint32_t i);
+uint64_t threads_untracked();
+
+}  // namespace omprof

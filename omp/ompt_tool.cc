@@ -1,0 +1,275 @@
+#include "omp/ompt_tool.h"
+
+#include <omp-tools.h>
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "collector/runtime.h"
+#include "collector/thread_registry.h"
+#include "omp/sample_context.h"
+#include "unwind/stack_capture.h"
+
+namespace omprof::omp {
+
+namespace {
+
+ompt_get_state_t g_get_state = nullptr;
+ompt_get_thread_data_t g_get_thread_data = nullptr;
+ompt_get_parallel_info_t g_get_parallel_info = nullptr;
+std::atomic<bool> g_ompt_active{false};
+std::atomic<bool> g_ompt_ever{false};
+
+// Per thread: how many implicit tasks of parallel regions this thread is executing (nested
+// regions stack) and its number in the innermost team.
+__attribute__((tls_model("initial-exec"))) thread_local int t_implicit_depth = 0;
+__attribute__((tls_model("initial-exec"))) thread_local uint32_t t_thread_num = 0;
+
+// Numeric states (some names are deprecated in OpenMP 5.1 headers; values are stable).
+constexpr int kWaitBarrierImplicitParallel = 0x11;
+constexpr int kWaitBarrierImplicit = 0x13;
+constexpr int kIdle = 0x100;
+
+constexpr uint32_t kMaxForkRecords = 1 << 16;
+
+struct ForkRecord {
+  uint64_t parent_id;
+  std::vector<uint64_t> frames;
+  bool truncated;
+  uint64_t codeptr;
+  std::atomic<uint64_t> instances{0};
+  std::atomic<uint64_t> team_size_mask{0};  // bit k: a team of k+1 threads (64+ -> bit 63)
+};
+
+struct VecHash {
+  size_t operator()(const std::vector<uint64_t>& v) const {
+    size_t h = v.size();
+    for (uint64_t x : v) h = (h ^ x) * 0x100000001b3ULL;
+    return h;
+  }
+};
+
+// Never destroyed (callbacks can run after static destructors).
+struct ForkTable {
+  std::mutex mu;
+  std::unordered_map<std::vector<uint64_t>, uint64_t, VecHash> ids;  // key: parent + frames
+  ForkRecord* records[kMaxForkRecords] = {};
+  std::atomic<uint32_t> count{0};
+  std::atomic<uint64_t> dropped{0};
+};
+ForkTable& forks() {
+  static ForkTable* t = new ForkTable;
+  return *t;
+}
+
+struct ForkScratch {
+  void* raw[4096 + 64];
+  uint64_t frames[4096 + 64];
+};
+
+ForkScratch* fork_scratch() {
+  static thread_local ForkScratch* s = nullptr;
+  if (!s) s = new ForkScratch;
+  return s;
+}
+
+bool plausible_pointer(const void* p) {
+  auto v = reinterpret_cast<uintptr_t>(p);
+  return v >= 4096 && (v & 7) == 0 && v < (uintptr_t(1) << 47);
+}
+
+uint64_t enclosing_fork_id() {
+  ompt_data_t* pd = nullptr;
+  int size = 0;
+  if (g_get_parallel_info && g_get_parallel_info(0, &pd, &size) == 2 && plausible_pointer(pd))
+    return pd->value;
+  return 0;
+}
+
+// Interns the encountering thread's call path (with its enclosing region) as a fork record.
+uint64_t record_fork(const void* codeptr_ra) {
+  const uint32_t max_depth = runtime().config.max_depth;
+  ForkScratch* s = fork_scratch();
+  unwind::CaptureResult r = unwind::capture_current_stack(s->raw, s->frames, max_depth, 1);
+  const uint64_t parent = enclosing_fork_id();
+  std::vector<uint64_t> key;
+  key.reserve(r.depth + 2);
+  key.push_back(parent);
+  key.push_back(r.truncated);
+  key.insert(key.end(), s->frames, s->frames + r.depth);
+
+  ForkTable& t = forks();
+  std::lock_guard<std::mutex> lock(t.mu);
+  auto it = t.ids.find(key);
+  if (it != t.ids.end()) return it->second;
+  uint32_t index = t.count.load();
+  if (index >= kMaxForkRecords) {
+    t.dropped.fetch_add(1);
+    return 0;
+  }
+  auto* rec = new ForkRecord;
+  rec->parent_id = parent;
+  rec->frames.assign(s->frames, s->frames + r.depth);
+  rec->truncated = r.truncated;
+  rec->codeptr = codeptr_ra ? reinterpret_cast<uintptr_t>(codeptr_ra) - 1 : 0;
+  t.records[index] = rec;
+  t.count.store(index + 1);
+  const uint64_t id = index + 1;
+  t.ids.emplace(std::move(key), id);
+  return id;
+}
+
+ForkRecord* record_by_id(uint64_t id) {
+  ForkTable& t = forks();
+  if (id == 0 || id > t.count.load()) return nullptr;
+  return t.records[id - 1];
+}
+
+void on_thread_begin(ompt_thread_t, ompt_data_t* thread_data) {
+  thread_data->value = 1;
+  if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
+}
+
+void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel_data, unsigned,
+                       int, const void* codeptr_ra) {
+  parallel_data->value = record_fork(codeptr_ra);
+  if (ForkRecord* rec = record_by_id(parallel_data->value))
+    rec->instances.fetch_add(1, std::memory_order_relaxed);
+}
+
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t*,
+                      unsigned actual_parallelism, unsigned index, int flags) {
+  if (flags & ompt_task_initial) return;  // the initial task of a thread, not a team member
+  if (endpoint == ompt_scope_begin) {
+    ++t_implicit_depth;
+    t_thread_num = index;
+    if (index == 0 && parallel_data)
+      if (ForkRecord* rec = record_by_id(parallel_data->value)) {
+        unsigned bit = actual_parallelism == 0 ? 0 : (actual_parallelism > 64 ? 63 : actual_parallelism - 1);
+        rec->team_size_mask.fetch_or(uint64_t(1) << bit, std::memory_order_relaxed);
+      }
+  } else if (t_implicit_depth > 0) {
+    --t_implicit_depth;
+  }
+}
+
+int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
+  auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
+  g_get_state = reinterpret_cast<ompt_get_state_t>(lookup("ompt_get_state"));
+  g_get_thread_data = reinterpret_cast<ompt_get_thread_data_t>(lookup("ompt_get_thread_data"));
+  g_get_parallel_info =
+      reinterpret_cast<ompt_get_parallel_info_t>(lookup("ompt_get_parallel_info"));
+  if (!set_callback || !g_get_state || !g_get_thread_data || !g_get_parallel_info) return 0;
+  // Work and wait come from ompt_get_state in the handler, so only the callbacks that carry
+  // structure are registered: they run once per thread, region or implicit task.
+  set_callback(ompt_callback_thread_begin, reinterpret_cast<ompt_callback_t>(on_thread_begin));
+  set_callback(ompt_callback_parallel_begin,
+               reinterpret_cast<ompt_callback_t>(on_parallel_begin));
+  set_callback(ompt_callback_implicit_task, reinterpret_cast<ompt_callback_t>(on_implicit_task));
+  if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
+  g_ompt_ever.store(true);
+  g_ompt_active.store(true);
+  return 1;
+}
+
+void tool_finalize(ompt_data_t*) {
+  // Samples taken from here on are plain samples; the profile is written by the collector's
+  // shutdown, which owns the ordering with timers and handlers.
+  g_ompt_active.store(false);
+}
+
+std::string file_name(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+void read_sample_context(SampleContext& ctx) {
+  if (!g_ompt_active.load(std::memory_order_relaxed)) {
+    ctx.omp_state = kStateNotOpenMP;
+    return;
+  }
+  if (g_get_thread_data() == nullptr) {  // a thread the runtime does not know
+    ctx.omp_state = kStateNotOpenMP;
+    return;
+  }
+  ompt_wait_id_t wait_id = 0;
+  int state = g_get_state(&wait_id);
+  ctx.omp_state = uint32_t(state);
+  if (t_implicit_depth == 0) {
+    // A worker between regions reports the join barrier's state; outside any implicit task it
+    // is idle, not waiting for its team (libomp 14 never reports ompt_state_idle there).
+    if (state == kWaitBarrierImplicit || state == kWaitBarrierImplicitParallel || state == kIdle)
+      ctx.omp_state = kStateIdleDerived;
+    return;
+  }
+  ctx.omp_thread_num = t_thread_num;
+  ctx.fork_id = enclosing_fork_id();
+}
+
+bool is_runtime_module(const std::string& path) {
+  std::string f = file_name(path);
+  return f.rfind("libomp.so", 0) == 0 || f.rfind("libomp-", 0) == 0 ||
+         f.rfind("libgomp.so", 0) == 0 || f.rfind("libiomp5.so", 0) == 0 ||
+         f.rfind("libomprof.so", 0) == 0;
+}
+
+RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
+  RuntimeStatus s;
+  s.ompt_active = g_ompt_ever.load();
+  for (const auto& m : modules) {
+    std::string f = file_name(m.path);
+    if (f.rfind("libomprof", 0) == 0 || !is_runtime_module(m.path)) continue;
+    s.runtime = f;
+    char resolved[4096];
+    if (realpath(m.path.c_str(), resolved)) {
+      std::string real = file_name(resolved);
+      if (real != f) s.runtime += " -> " + real;
+    }
+    break;
+  }
+  if (!s.runtime.empty() && !s.ompt_active) {
+    const bool gnu = s.runtime.rfind("libgomp", 0) == 0 && s.runtime.find("libomp") == std::string::npos;
+    s.note = gnu ? "GNU libgomp has no OMPT: OpenMP states and user-model stacks are unavailable"
+                 : "the OpenMP runtime did not start omprof's OMPT tool (OMP_TOOL disabled, or "
+                   "the program defines its own ompt_start_tool)";
+  }
+  return s;
+}
+
+std::vector<ForkSnapshot> fork_snapshots() {
+  ForkTable& t = forks();
+  std::lock_guard<std::mutex> lock(t.mu);
+  std::vector<ForkSnapshot> out;
+  for (uint32_t i = 0; i < t.count.load(); ++i) {
+    const ForkRecord* r = t.records[i];
+    ForkSnapshot s;
+    s.id = i + 1;
+    s.parent_id = r->parent_id;
+    s.frames = r->frames;
+    s.truncated = r->truncated;
+    s.codeptr = r->codeptr;
+    s.instances = r->instances.load();
+    uint64_t mask = r->team_size_mask.load();
+    for (unsigned b = 0; b < 64; ++b)
+      if (mask & (uint64_t(1) << b)) s.team_sizes.push_back(b + 1);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+uint64_t fork_records_dropped() { return forks().dropped.load(); }
+
+}  // namespace omprof::omp
+
+extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
+    unsigned int /*omp_version: libomp 14 passes 201611 although it implements 5.0*/,
+    const char* /*runtime_version*/) {
+  using namespace omprof;
+  if (!runtime().active.load()) return nullptr;  // decline: this process is not profiled
+  static ompt_start_tool_result_t result = {omp::tool_initialize, omp::tool_finalize, {0}};
+  return &result;
+}

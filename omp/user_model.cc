@@ -1,0 +1,145 @@
+#include "omp/user_model.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "omp/states.h"
+
+namespace omprof::omp {
+
+namespace {
+
+// The innermost stretch of user frames: skip runtime frames at the leaf, then take frames up
+// to the next runtime frame. With `to_root`, take everything below instead (outside regions).
+FrameStack innermost_user_segment(const FrameStack& raw, bool to_root) {
+  size_t i = 0;
+  while (i < raw.size() && raw[i].runtime) ++i;
+  FrameStack seg;
+  for (; i < raw.size(); ++i) {
+    if (raw[i].runtime) {
+      if (to_root) continue;
+      break;
+    }
+    seg.push_back(raw[i]);
+  }
+  return seg;
+}
+
+Frame region_frame(const ForkInfo& fork) {
+  Frame region;
+  region.name = region_frame_name(fork);
+  region.file = fork.construct.file;
+  region.line = fork.construct.line;
+  region.pseudo = true;
+  return region;
+}
+
+// Call path of a region's construct, root side last: the encountering thread's user segment,
+// then (nested regions) the enclosing region's frame and prefix. Depth-limited against cycles.
+FrameStack region_prefix(const ForkInfo& fork,
+                         const std::function<const ForkInfo*(uint64_t)>& fork_of, int depth) {
+  const ForkInfo* parent = fork.parent_id ? fork_of(fork.parent_id) : nullptr;
+  FrameStack seg = innermost_user_segment(resolve_runtime_frames(fork.stack), parent == nullptr);
+  if (parent && depth < 64) {
+    seg.push_back(region_frame(*parent));
+    FrameStack up = region_prefix(*parent, fork_of, depth + 1);
+    seg.insert(seg.end(), up.begin(), up.end());
+  }
+  return seg;
+}
+
+Frame pseudo(const char* name) {
+  Frame f;
+  f.name = name;
+  f.pseudo = true;
+  return f;
+}
+
+}  // namespace
+
+bool parse_view(const std::string& s, View& v) {
+  if (s == "user") v = View::kUser;
+  else if (s == "expert") v = View::kExpert;
+  else if (s == "machine") v = View::kMachine;
+  else return false;
+  return true;
+}
+
+bool is_system_module(const std::string& path) {
+  std::string f = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+  static const char* prefixes[] = {"libc.so", "libm.so", "ld-linux", "libpthread.so", "libdl.so",
+                                   "librt.so", "libgcc_s.so", "[vdso]", "linux-vdso"};
+  for (const char* p : prefixes)
+    if (f.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+FrameStack resolve_runtime_frames(FrameStack raw) {
+  for (size_t i = raw.size(); i-- > 0;)
+    if (!raw[i].runtime && raw[i].system && i + 1 < raw.size()) raw[i].runtime = raw[i + 1].runtime;
+  return raw;
+}
+
+bool is_outlined_name(const std::string& n) {
+  return n.rfind(".omp_outlined.", 0) == 0 || n.find("._omp_fn.") != std::string::npos ||
+         n.rfind(".omp_task_entry.", 0) == 0 || n.find(".omp_outlined._debug__") != std::string::npos;
+}
+
+bool is_thread_root_name(const std::string& n) {
+  static const char* roots[] = {"_start", "__libc_start_main", "__libc_start_call_main",
+                                "start_thread", "clone", "clone3", "__clone", "__clone3"};
+  for (const char* r : roots)
+    if (n == r) return true;
+  return false;
+}
+
+std::string region_frame_name(const ForkInfo& fork) {
+  std::string where = fork.construct.file;
+  size_t slash = where.rfind('/');
+  if (slash != std::string::npos) where = where.substr(slash + 1);
+  if (where.empty()) return "<omp parallel in " + fork.construct.name + ">";
+  return "<omp parallel @ " + where + ":" + std::to_string(fork.construct.line) + ">";
+}
+
+FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, View view,
+                       const std::function<const ForkInfo*(uint64_t)>& fork_of) {
+  if (view == View::kMachine) return raw;
+  const StateInfo info = describe_state(state);
+  FrameStack out;
+  if (is_idle(state)) {
+    out.push_back(pseudo("<omp:idle>"));
+    return out;
+  }
+  if (info.pseudo_frame) out.push_back(pseudo(info.pseudo_frame));
+  const ForkInfo* fork = fork_id ? fork_of(fork_id) : nullptr;
+  FrameStack seg = innermost_user_segment(resolve_runtime_frames(raw), fork == nullptr);
+  if (fork) {
+    // Inside a region only frames above the fork point belong to the sample: a worker's thread
+    // roots do not, nor do the master's own frames below the construct (when it waits at the
+    // join barrier its innermost user frames are the construct's caller, already in the prefix).
+    while (!seg.empty() && is_thread_root_name(seg.back().name)) seg.pop_back();
+    const ForkInfo* parent = fork->parent_id ? fork_of(fork->parent_id) : nullptr;
+    FrameStack below = innermost_user_segment(resolve_runtime_frames(fork->stack), parent == nullptr);
+    while (!below.empty() && is_thread_root_name(below.back().name)) below.pop_back();
+    if (!below.empty() && seg.size() >= below.size() &&
+        std::equal(below.begin(), below.end(), seg.end() - long(below.size()),
+                   [](const Frame& a, const Frame& b) { return a.name == b.name && a.line == b.line; }))
+      seg.resize(seg.size() - below.size());
+  }
+  for (Frame& f : seg) {
+    if (view == View::kUser && is_outlined_name(f.name)) continue;
+    out.push_back(std::move(f));
+  }
+  if (fork) {
+    out.push_back(region_frame(*fork));
+    FrameStack prefix = region_prefix(*fork, fork_of, 0);
+    for (Frame& f : prefix) {
+      if (view == View::kUser && is_outlined_name(f.name)) continue;
+      out.push_back(std::move(f));
+    }
+  }
+  while (!out.empty() && is_thread_root_name(out.back().name)) out.pop_back();
+  return out;
+}
+
+}  // namespace omprof::omp

@@ -1,0 +1,49 @@
+// Builds the stacks a reader sees from the raw samples (offline, no signal context):
+//  machine: as sampled;
+//  user:    as if the program had no OpenMP runtime: each team member's stack is cut at the
+//           runtime, spliced under the call path of its parallel construct (recursively for
+//           nested regions), outlined bodies replaced by one region frame, waits shown as a
+//           state pseudo-frame leaf, idle workers under <omp:idle> at the root;
+//  expert:  like user, keeping the compiler-outlined functions.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace omprof::omp {
+
+enum class View { kUser, kExpert, kMachine };
+bool parse_view(const std::string& s, View& v);
+
+struct Frame {
+  std::string name;
+  std::string file;
+  int64_t line = 0;
+  bool runtime = false;  // in the OpenMP runtime (or omprof itself)
+  bool system = false;   // libc, libm, the loader, the vdso: takes its caller's side
+  bool pseudo = false;   // synthesized by omprof
+};
+
+// Leaf first, everywhere.
+using FrameStack = std::vector<Frame>;
+
+struct ForkInfo {
+  uint64_t parent_id = 0;
+  FrameStack stack;      // encountering thread's raw stack inside parallel_begin
+  Frame construct;       // source location of the construct (name = enclosing function)
+};
+
+bool is_outlined_name(const std::string& name);
+bool is_system_module(const std::string& path);
+// A system frame called from the runtime (sched_yield in a barrier) is runtime too.
+FrameStack resolve_runtime_frames(FrameStack raw);
+bool is_thread_root_name(const std::string& name);
+std::string region_frame_name(const ForkInfo& fork);
+
+// `fork_of(id)` returns nullptr for unknown ids.
+FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, View view,
+                       const std::function<const ForkInfo*(uint64_t)>& fork_of);
+
+}  // namespace omprof::omp

@@ -1,0 +1,155 @@
+#include "proto/profile_reader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace omprof::format {
+
+namespace {
+
+constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'R', 'O', 'F', '\n'};
+
+[[noreturn]] void fail(const std::string& name, const std::string& what) {
+  throw ProfileError(name + ": " + what);
+}
+
+bool read_varint(const std::string& b, size_t& pos, uint64_t& out) {
+  out = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (pos >= b.size()) return false;
+    uint8_t c = uint8_t(b[pos++]);
+    out |= uint64_t(c & 0x7f) << shift;
+    if (!(c & 0x80)) return true;
+  }
+  return false;
+}
+
+template <typename T>
+void place(std::vector<T>& vec, const T& msg, uint64_t id, const std::string& name,
+           const char* kind) {
+  if (id == 0 || id > (1ull << 32)) fail(name, std::string("corrupt profile: bad ") + kind + " id");
+  if (vec.size() < id) vec.resize(id);
+  vec[id - 1] = msg;
+}
+
+void check_references(const Profile& p) {
+  const std::string& n = p.path;
+  auto bad = [&](const std::string& what) { fail(n, "corrupt profile: " + what); };
+  auto str_ok = [&](uint64_t i) { return i < p.strings.size(); };
+  for (size_t i = 0; i < p.mappings.size(); ++i)
+    if (p.mappings[i].id() != i + 1 || !str_ok(p.mappings[i].filename())) bad("mapping table");
+  for (size_t i = 0; i < p.functions.size(); ++i) {
+    const auto& f = p.functions[i];
+    if (f.id() != i + 1 || !str_ok(f.name()) || !str_ok(f.filename()) || !str_ok(f.system_name()))
+      bad("function table");
+  }
+  for (size_t i = 0; i < p.locations.size(); ++i) {
+    const auto& l = p.locations[i];
+    if (l.id() != i + 1 || l.mapping_id() > p.mappings.size()) bad("location table");
+    for (const auto& line : l.line())
+      if (line.function_id() == 0 || line.function_id() > p.functions.size())
+        bad("location refers to a missing function");
+  }
+  for (size_t i = 0; i < p.stacks.size(); ++i) {
+    if (p.stacks[i].id() != i + 1) bad("stack table");
+    for (uint64_t loc : p.stacks[i].location_id())
+      if (loc == 0 || loc > p.locations.size()) bad("stack refers to a missing location");
+  }
+  for (size_t i = 0; i < p.forks.size(); ++i) {
+    const auto& f = p.forks[i];
+    if (f.id() != i + 1 || f.stack_id() > p.stacks.size() || f.parent_id() > p.forks.size() ||
+        f.codeptr_location_id() > p.locations.size())
+      bad("fork record table");
+  }
+  for (const auto& [index, t] : p.threads)
+    for (const auto& s : t.sample())
+      if (s.stack_id() == 0 || s.stack_id() > p.stacks.size() || s.fork_id() > p.forks.size())
+        bad("sample refers to a missing stack or region");
+}
+
+}  // namespace
+
+Profile parse_profile(const std::string& b, const std::string& name) {
+  if (b.empty()) fail(name, "empty file, not an omprof profile");
+  if (b.size() < sizeof kMagic || std::memcmp(b.data(), kMagic, sizeof kMagic) != 0)
+    fail(name, "not an omprof profile (bad magic)");
+  Profile p;
+  p.path = name;
+  size_t pos = sizeof kMagic;
+  uint64_t records = 0;
+  bool have_header = false, have_trailer = false;
+  while (pos < b.size()) {
+    if (have_trailer) fail(name, "corrupt profile: data after the trailer");
+    uint64_t len = 0;
+    if (!read_varint(b, pos, len) || len > b.size() - pos)
+      fail(name, "truncated profile (record " + std::to_string(records + 1) + " is cut short)");
+    v1::Record rec;
+    if (!rec.ParseFromArray(b.data() + pos, int(len)))
+      fail(name, "corrupt profile (record " + std::to_string(records + 1) + " does not parse)");
+    pos += len;
+    if (records == 0 && rec.kind_case() != v1::Record::kHeader)
+      fail(name, "corrupt profile: the first record is not a header");
+    switch (rec.kind_case()) {
+      case v1::Record::kHeader:
+        if (have_header) fail(name, "corrupt profile: two headers");
+        have_header = true;
+        p.header = rec.header();
+        if (p.header.format_major() == 0) fail(name, "corrupt profile: format version 0");
+        if (p.header.format_major() > kSupportedMajor)
+          fail(name, "written by a newer omprof (format " + std::to_string(p.header.format_major()) +
+                         ", this reader supports " + std::to_string(kSupportedMajor) + ")");
+        break;
+      case v1::Record::kStrings:
+        for (const auto& s : rec.strings().entries()) p.strings.push_back(s);
+        break;
+      case v1::Record::kMapping:
+        place(p.mappings, rec.mapping(), rec.mapping().id(), name, "mapping");
+        break;
+      case v1::Record::kFunction:
+        place(p.functions, rec.function(), rec.function().id(), name, "function");
+        break;
+      case v1::Record::kLocation:
+        place(p.locations, rec.location(), rec.location().id(), name, "location");
+        break;
+      case v1::Record::kStack:
+        place(p.stacks, rec.stack(), rec.stack().id(), name, "stack");
+        break;
+      case v1::Record::kFork:
+        place(p.forks, rec.fork(), rec.fork().id(), name, "fork record");
+        break;
+      case v1::Record::kThread: {
+        auto [it, fresh] = p.threads.try_emplace(rec.thread().index(), rec.thread());
+        if (!fresh) it->second.MergeFrom(rec.thread());
+        break;
+      }
+      case v1::Record::kTrailer:
+        have_trailer = true;
+        p.trailer = rec.trailer();
+        if (p.trailer.record_count() != records)
+          fail(name, "corrupt profile: trailer counts " + std::to_string(p.trailer.record_count()) +
+                         " records, found " + std::to_string(records));
+        break;
+      default:
+        break;  // a record kind from a newer minor version: skip it
+    }
+    ++records;
+  }
+  if (!have_header) fail(name, "truncated profile (no header)");
+  if (!have_trailer) fail(name, "truncated profile (no trailer: the file was cut short)");
+  if (p.strings.empty() || !p.strings[0].empty()) fail(name, "corrupt profile: string table");
+  check_references(p);
+  return p;
+}
+
+Profile read_profile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) fail(path, "read error");
+  return parse_profile(ss.str(), path);
+}
+
+}  // namespace omprof::format

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages omprof needs (only those missing), then configures and builds.
+# Idempotent: a second run installs nothing and rebuilds only what changed.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${OMPROF_BUILD_DIR:-$here/build}
+
+packages=(cmake make g++ gcc gfortran clang-14 libomp-14-dev libunwind-dev libdw-dev libelf-dev
+  libpapi-dev libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin libcli11-dev libfmt-dev clang-format pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=${OMPROF_BUILD_TYPE:-RelWithDebInfo} >/dev/null
+cmake --build "$build" -j"$(nproc)"

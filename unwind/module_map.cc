@@ -1,0 +1,184 @@
+#include "unwind/module_map.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+namespace omprof::unwind {
+
+namespace {
+
+using IterateFn = int (*)(int (*)(dl_phdr_info*, size_t, void*), void*);
+
+struct PhdrSnapshot {
+  size_t count;
+  dl_phdr_info infos[1];  // count entries
+};
+
+// Never-destroyed state: the collector may run after static destructors.
+struct State {
+  std::mutex mu;
+  std::vector<Module>* modules = new std::vector<Module>;
+  std::atomic<PhdrSnapshot*> snapshot{nullptr};
+};
+State& state() {
+  static State* s = new State;
+  return *s;
+}
+
+__attribute__((tls_model("initial-exec"))) thread_local bool t_in_handler = false;
+
+IterateFn real_iterate() {
+  static IterateFn fn = reinterpret_cast<IterateFn>(dlsym(RTLD_NEXT, "dl_iterate_phdr"));
+  return fn;
+}
+
+std::string hex(const unsigned char* p, size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += digits[p[i] >> 4];
+    s += digits[p[i] & 15];
+  }
+  return s;
+}
+
+std::string read_build_id(const dl_phdr_info* info) {
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    const char* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+    const char* end = p + ph.p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      const auto* nh = reinterpret_cast<const ElfW(Nhdr)*>(p);
+      const char* name = p + sizeof(ElfW(Nhdr));
+      const char* desc = name + ((nh->n_namesz + 3) & ~3u);
+      if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0)
+        return hex(reinterpret_cast<const unsigned char*>(desc), nh->n_descsz);
+      p = desc + ((nh->n_descsz + 3) & ~3u);
+    }
+  }
+  return "";
+}
+
+std::string exe_path() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return "";
+  buf[n] = 0;
+  return buf;
+}
+
+Module describe(const dl_phdr_info* info) {
+  Module m;
+  m.load_bias = info->dlpi_addr;
+  const char* name = info->dlpi_name;
+  if (!name || !*name) {
+    m.path = exe_path();
+  } else if (std::strstr(name, "linux-vdso") || std::strstr(name, "linux-gate")) {
+    m.path = "[vdso]";
+    m.is_vdso = true;
+  } else {
+    m.path = name;
+  }
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD) continue;
+    m.segments.push_back({info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz,
+                          ph.p_offset});
+  }
+  m.build_id = read_build_id(info);
+  return m;
+}
+
+}  // namespace
+
+void set_in_signal_handler(bool on) { t_in_handler = on; }
+
+void refresh_modules() {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  std::vector<dl_phdr_info> infos;
+  real_iterate()(
+      [](dl_phdr_info* info, size_t, void* data) {
+        static_cast<std::vector<dl_phdr_info>*>(data)->push_back(*info);
+        return 0;
+      },
+      &infos);
+
+  std::vector<bool> seen(s.modules->size(), false);
+  for (const dl_phdr_info& info : infos) {
+    Module m = describe(&info);
+    if (m.segments.empty()) continue;
+    bool known = false;
+    for (size_t i = 0; i < s.modules->size(); ++i) {
+      Module& old = (*s.modules)[i];
+      if (!old.unloaded && old.load_bias == m.load_bias && old.path == m.path &&
+          old.start() == m.start()) {
+        seen[i] = known = true;
+        break;
+      }
+    }
+    if (!known) s.modules->push_back(std::move(m));
+  }
+  for (size_t i = 0; i < seen.size(); ++i)
+    if (!seen[i]) (*s.modules)[i].unloaded = true;
+
+  // Publish a copy for handlers. The previous copy is leaked on purpose: a handler on another
+  // thread may still be reading it, and dlopen/dlclose are rare (a few bytes per module each).
+  auto* snap = static_cast<PhdrSnapshot*>(
+      ::operator new(sizeof(PhdrSnapshot) + sizeof(dl_phdr_info) * (infos.size() + 1)));
+  snap->count = infos.size();
+  std::memcpy(snap->infos, infos.data(), sizeof(dl_phdr_info) * infos.size());
+  s.snapshot.store(snap, std::memory_order_release);
+}
+
+std::vector<Module> recorded_modules() {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return *s.modules;
+}
+
+}  // namespace omprof::unwind
+
+using omprof::unwind::PhdrSnapshot;
+
+// Interposed for libunwind: inside omprof's handler, iterate the published copy (no loader
+// lock, no allocation); everywhere else, the real function.
+extern "C" __attribute__((visibility("default"))) int dl_iterate_phdr(
+    int (*callback)(dl_phdr_info*, size_t, void*), void* data) {
+  using namespace omprof::unwind;
+  if (t_in_handler) {
+    PhdrSnapshot* snap = state().snapshot.load(std::memory_order_acquire);
+    if (!snap) return 0;
+    int rc = 0;
+    for (size_t i = 0; i < snap->count && rc == 0; ++i)
+      rc = callback(&snap->infos[i], sizeof(dl_phdr_info), data);
+    return rc;
+  }
+  return real_iterate()(callback, data);
+}
+
+extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file, int mode) {
+  using Fn = void* (*)(const char*, int);
+  static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "dlopen"));
+  void* h = real(file, mode);
+  if (h) omprof::unwind::refresh_modules();
+  return h;
+}
+
+extern "C" __attribute__((visibility("default"))) int dlclose(void* handle) {
+  using Fn = int (*)(void*);
+  static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "dlclose"));
+  // Record what is about to go away before it is unmapped (samples may refer to it).
+  omprof::unwind::refresh_modules();
+  int rc = real(handle);
+  omprof::unwind::refresh_modules();
+  return rc;
+}

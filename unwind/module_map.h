@@ -1,0 +1,42 @@
+// The loaded modules of the process, recorded as they load and unload (outside signal context),
+// and a lock-free copy of the loader's list that libunwind can read from a signal handler.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace omprof::unwind {
+
+struct Segment {
+  uint64_t start, limit, file_offset;
+};
+
+struct Module {
+  std::string path;      // absolute file path, or "[vdso]"
+  uint64_t load_bias = 0;  // dlpi_addr
+  std::vector<Segment> segments;  // PT_LOAD ranges, absolute addresses
+  std::string build_id;  // hex, "" if none
+  bool unloaded = false;
+  bool is_vdso = false;
+  uint64_t start() const { return segments.empty() ? 0 : segments.front().start; }
+  uint64_t limit() const { return segments.empty() ? 0 : segments.back().limit; }
+  bool contains(uint64_t a) const {
+    for (const auto& s : segments)
+      if (a >= s.start && a < s.limit) return true;
+    return false;
+  }
+};
+
+// Re-reads the loader's module list: records new modules, marks vanished ones unloaded, and
+// publishes a fresh handler-safe copy. Not async-signal-safe; takes a mutex.
+void refresh_modules();
+
+// Everything recorded so far (loaded and unloaded), in load order.
+std::vector<Module> recorded_modules();
+
+// Set while the calling thread runs omprof's signal handler: dl_iterate_phdr then serves the
+// published copy instead of taking the loader's lock.
+void set_in_signal_handler(bool on);
+
+}  // namespace omprof::unwind

@@ -1,0 +1,78 @@
+#include "unwind/stack_capture.h"
+
+#include <libunwind.h>
+#include <ucontext.h>
+
+namespace omprof::unwind {
+
+namespace {
+
+// Set while this thread unwinds in ordinary context: libunwind's per-thread trace cache is not
+// reentrant, so a signal landing then records only the interrupted pc.
+__attribute__((tls_model("initial-exec"))) thread_local bool t_unwinding = false;
+
+CaptureResult copy_frames(void** raw, int n, int first, uint64_t* frames, uint32_t max) {
+  CaptureResult r;
+  for (int i = first; i < n; ++i) {
+    if (r.depth == max) {
+      r.truncated = true;
+      break;
+    }
+    uint64_t ip = reinterpret_cast<uintptr_t>(raw[i]);
+    if (ip == 0) break;
+    frames[r.depth++] = (i == first) ? ip : ip - 1;
+  }
+  return r;
+}
+
+}  // namespace
+
+CaptureResult capture_signal_stack(const void* ucontext, void** scratch, uint64_t* frames,
+                                   uint32_t max) {
+  const auto* uc = static_cast<const ucontext_t*>(ucontext);
+  const uint64_t pc = uint64_t(uc->uc_mcontext.gregs[REG_RIP]);
+  if (t_unwinding) {
+    CaptureResult r;
+    frames[0] = pc;
+    r.depth = 1;
+    r.unwind_failed = true;
+    return r;
+  }
+  // The trace starts in this handler; the interrupted frame follows the signal trampoline.
+  // Find it by its pc rather than by counting handler frames, which depends on inlining.
+  int n = unw_backtrace(scratch, int(max + kSignalSlack));
+  for (int i = 0; i < n && i < int(kSignalSlack); ++i) {
+    if (reinterpret_cast<uintptr_t>(scratch[i]) == pc) return copy_frames(scratch, n, i, frames, max);
+  }
+  CaptureResult r;
+  frames[0] = pc;
+  r.depth = 1;
+  r.unwind_failed = true;
+  return r;
+}
+
+CaptureResult capture_current_stack(void** scratch, uint64_t* frames, uint32_t max, uint32_t skip) {
+  t_unwinding = true;
+  int n = unw_backtrace(scratch, int(max + skip + 1));
+  t_unwinding = false;
+  // scratch[0] is this function; the first frame kept is a return address too.
+  CaptureResult r = copy_frames(scratch, n, 0, frames, max + skip + 1);
+  uint32_t drop = skip + 1 < r.depth ? skip + 1 : r.depth;
+  for (uint32_t i = drop; i < r.depth; ++i) frames[i - drop] = frames[i];
+  r.depth -= drop;
+  if (r.depth > max) {
+    r.depth = max;
+    r.truncated = true;
+  }
+  // Every kept frame came from index >= 1, so all are return addresses adjusted by -1.
+  return r;
+}
+
+void warm_up_thread() {
+  void* buf[64];
+  t_unwinding = true;
+  unw_backtrace(buf, 64);
+  t_unwinding = false;
+}
+
+}  // namespace omprof::unwind

@@ -1,0 +1,29 @@
+// Capturing call stacks: from a signal handler (the interrupted context) and from ordinary code
+// (OpenMP fork callbacks). Frames are instruction addresses, leaf first; caller frames are
+// return address - 1 so that each lies inside its call instruction.
+#pragma once
+
+#include <cstdint>
+
+namespace omprof::unwind {
+
+struct CaptureResult {
+  uint32_t depth = 0;
+  bool truncated = false;  // more than `max` frames: the root side was cut
+  bool unwind_failed = false;  // only the interrupted pc could be recorded
+};
+
+// Async-signal-safe (libunwind's per-thread trace cache, warmed up by warm_up_thread).
+// `scratch` must hold max + kSignalSlack pointers.
+constexpr uint32_t kSignalSlack = 32;
+CaptureResult capture_signal_stack(const void* ucontext, void** scratch, uint64_t* frames,
+                                   uint32_t max);
+
+// Ordinary context. Drops `skip` innermost frames (the caller's own) beyond this function.
+// `scratch` must hold max + skip + 1 pointers.
+CaptureResult capture_current_stack(void** scratch, uint64_t* frames, uint32_t max, uint32_t skip);
+
+// One-time, non-signal-safe libunwind set-up for the calling thread (and the process).
+void warm_up_thread();
+
+}  // namespace omprof::unwind

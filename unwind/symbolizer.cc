@@ -1,0 +1,196 @@
+#include "unwind/symbolizer.h"
+
+#include <cxxabi.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <tuple>
+
+namespace omprof::unwind {
+
+std::string demangle(const std::string& name) {
+  if (name.rfind("_Z", 0) != 0) return name;
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || !d) return name;
+  std::string out = d;
+  std::free(d);
+  return out;
+}
+
+namespace {
+
+char* debuginfo_path = nullptr;
+const Dwfl_Callbacks kCallbacks = {
+    dwfl_build_id_find_elf,
+    dwfl_standard_find_debuginfo,
+    dwfl_offline_section_address,
+    &debuginfo_path,
+};
+
+std::string die_name(Dwarf_Die* die, std::string* linkage) {
+  Dwarf_Attribute attr;
+  const char* link = nullptr;
+  if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+      dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+    link = dwarf_formstring(&attr);
+  if (link) {
+    if (linkage) *linkage = link;
+    return demangle(link);
+  }
+  const char* n = dwarf_diename(die);
+  if (!n && dwarf_attr_integrate(die, DW_AT_name, &attr)) n = dwarf_formstring(&attr);
+  return n ? n : "";
+}
+
+}  // namespace
+
+// Address ranges of every compile unit of one module. Needed because clang emits no
+// .debug_aranges, and elfutils 0.188 then cannot map an address to its CU by itself.
+struct CuIndex {
+  bool built = false;
+  std::vector<std::tuple<Dwarf_Addr, Dwarf_Addr, Dwarf_Off>> ranges;  // [lo, hi), CU die offset
+};
+
+struct Symbolizer::Impl {
+  Dwfl* dwfl = nullptr;
+  std::vector<Module> modules;
+  std::vector<Dwfl_Module*> handles;
+  mutable std::vector<CuIndex> cu_index;
+
+  // The CU containing `address`; *bias receives the module's DWARF bias.
+  bool find_cu(size_t module, Dwarf_Addr address, Dwarf_Die* out, Dwarf_Addr* bias) const {
+    Dwfl_Module* mod = handles[module];
+    if (Dwarf_Die* die = dwfl_module_addrdie(mod, address, bias)) {
+      *out = *die;
+      return true;
+    }
+    Dwarf* dw = dwfl_module_getdwarf(mod, bias);
+    if (!dw) return false;
+    CuIndex& idx = cu_index[module];
+    if (!idx.built) {
+      idx.built = true;
+      Dwarf_Off off = 0, next = 0;
+      size_t header = 0;
+      while (dwarf_nextcu(dw, off, &next, &header, nullptr, nullptr, nullptr) == 0) {
+        Dwarf_Die cu;
+        if (dwarf_offdie(dw, off + header, &cu)) {
+          Dwarf_Addr base, lo, hi;
+          ptrdiff_t it = 0;
+          while ((it = dwarf_ranges(&cu, it, &base, &lo, &hi)) > 0)
+            idx.ranges.emplace_back(lo, hi, off + header);
+        }
+        off = next;
+      }
+    }
+    const Dwarf_Addr a = address - *bias;
+    for (const auto& [lo, hi, die_off] : idx.ranges)
+      if (a >= lo && a < hi) return dwarf_offdie(dw, die_off, out) != nullptr;
+    return false;
+  }
+};
+
+Symbolizer::Symbolizer(const std::vector<Module>& modules) : impl_(new Impl) {
+  impl_->modules = modules;
+  impl_->dwfl = dwfl_begin(&kCallbacks);
+  impl_->handles.assign(modules.size(), nullptr);
+  impl_->cu_index.resize(modules.size());
+  if (!impl_->dwfl) return;
+  // Each module gets its own report so that unloaded modules overlapping a later load still
+  // resolve: lookups go through the module we matched, not through dwfl_addrmodule.
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const Module& m = modules[i];
+    if (m.is_vdso || m.path.empty() || m.path[0] != '/') continue;
+    dwfl_report_begin_add(impl_->dwfl);
+    impl_->handles[i] =
+        dwfl_report_elf(impl_->dwfl, m.path.c_str(), m.path.c_str(), -1, m.load_bias, false);
+    dwfl_report_end(impl_->dwfl, nullptr, nullptr);
+  }
+}
+
+Symbolizer::~Symbolizer() {
+  if (impl_->dwfl) dwfl_end(impl_->dwfl);
+}
+
+Symbolized Symbolizer::lookup(uint64_t address) const {
+  Symbolized out;
+  // Prefer a module still loaded at the end; fall back to one unloaded earlier.
+  for (int pass = 0; pass < 2 && out.module < 0; ++pass)
+    for (size_t i = 0; i < impl_->modules.size(); ++i)
+      if (impl_->modules[i].unloaded == (pass == 1) && impl_->modules[i].contains(address)) {
+        out.module = int(i);
+        break;
+      }
+  if (out.module < 0) return out;
+  Dwfl_Module* mod = impl_->handles[size_t(out.module)];
+  if (!mod) return out;
+
+  GElf_Off offset = 0;
+  GElf_Sym sym;
+  const char* symname = dwfl_module_addrinfo(mod, address, &offset, &sym, nullptr, nullptr, nullptr);
+
+  SourceFrame outer;
+  if (symname) {
+    // Versioned definitions read "name@@GLIBC_2.34": the version is not part of the name.
+    std::string plain = symname;
+    size_t at = plain.find('@');
+    if (at != std::string::npos && at > 0) plain.resize(at);
+    outer.system_name = plain;
+    outer.function = demangle(plain);
+  }
+  Dwarf_Addr bias = 0;
+  Dwarf_Die cu_die;
+  Dwarf_Die* cu = impl_->find_cu(size_t(out.module), address, &cu_die, &bias) ? &cu_die : nullptr;
+  std::string leaf_file;
+  int leaf_line = 0;
+  if (cu) {
+    if (Dwarf_Line* line = dwarf_getsrc_die(cu, address - bias)) {
+      if (const char* file = dwarf_linesrc(line, nullptr, nullptr)) leaf_file = file;
+      dwarf_lineno(line, &leaf_line);
+    }
+  }
+
+  // Inline chain from the DWARF scopes containing the address (innermost first).
+  Dwarf_Die* scopes = nullptr;
+  int nscopes = cu ? dwarf_getscopes(cu, address - bias, &scopes) : 0;
+  std::vector<SourceFrame> inl;
+  std::string file = leaf_file;
+  int64_t lineno = leaf_line;
+  Dwarf_Files* files = nullptr;
+  size_t nfiles = 0;
+  if (cu) dwarf_getsrcfiles(cu, &files, &nfiles);
+  for (int i = 0; i < nscopes; ++i) {
+    Dwarf_Die* die = &scopes[i];
+    int tag = dwarf_tag(die);
+    if (tag == DW_TAG_inlined_subroutine) {
+      SourceFrame f;
+      f.function = die_name(die, &f.system_name);
+      f.file = file;
+      f.line = lineno;
+      inl.push_back(f);
+      // The caller's position is this inline's call site.
+      Dwarf_Attribute attr;
+      Dwarf_Word v = 0;
+      if (dwarf_attr(die, DW_AT_call_file, &attr) && dwarf_formudata(&attr, &v) == 0 && files) {
+        const char* cf = dwarf_filesrc(files, v, nullptr, nullptr);
+        if (cf) file = cf;
+      }
+      if (dwarf_attr(die, DW_AT_call_line, &attr) && dwarf_formudata(&attr, &v) == 0)
+        lineno = int64_t(v);
+    } else if (tag == DW_TAG_subprogram) {
+      if (outer.function.empty()) outer.function = die_name(die, &outer.system_name);
+      break;
+    }
+  }
+  free(scopes);
+  outer.file = file;
+  outer.line = lineno;
+  out.frames = std::move(inl);
+  out.frames.push_back(outer);
+  return out;
+}
+
+}  // namespace omprof::unwind

@@ -1,0 +1,41 @@
+// Address -> functions, source files and lines (inline frames included), with libdw/libdwfl.
+// Runs at the end of the run, outside signal context.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "unwind/module_map.h"
+
+namespace omprof::unwind {
+
+struct SourceFrame {
+  std::string function;     // demangled
+  std::string system_name;  // linkage (mangled) name, "" when unknown
+  std::string file;
+  int64_t line = 0;
+};
+
+struct Symbolized {
+  int module = -1;  // index into the module list, -1 if none
+  std::vector<SourceFrame> frames;  // innermost inline first; the last is the real function
+};
+
+class Symbolizer {
+ public:
+  explicit Symbolizer(const std::vector<Module>& modules);
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+  Symbolized lookup(uint64_t address) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+std::string demangle(const std::string& name);
+
+}  // namespace omprof::unwind

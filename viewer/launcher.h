@@ -1,0 +1,25 @@
+// `omprof run`: starts the program with the collector preloaded, waits for it, forwards
+// termination signals, exits with the program's status, and prints where the profile went.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace omprof::viewer {
+
+struct RunOptions {
+  std::string output_dir = ".";
+  unsigned rate_hz = 200;
+  std::string clock = "cpu";
+  std::string signal = "SIGPROF";
+  unsigned max_depth = 256;
+  unsigned max_contexts = 16384;
+  bool children = false;
+  std::string omp_runtime = "auto";  // auto | native
+  std::vector<std::string> command;
+};
+
+// Returns the exit status omprof should exit with.
+int run_program(const RunOptions& opt, const std::string& self_path);
+
+}  // namespace omprof::viewer

@@ -1,0 +1,116 @@
+// The omprof command: run (profile a program) and report (read profiles).
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "collector/config.h"
+#include "proto/profile_reader.h"
+#include "viewer/launcher.h"
+#include "viewer/report.h"
+
+using namespace omprof;
+
+int main(int argc, char** argv) {
+  CLI::App app{"omprof: a sampling profiler for OpenMP and MPI+OpenMP programs"};
+  app.set_version_flag("--version", std::string("omprof ") + OMPROF_VERSION);
+  app.require_subcommand(1);
+
+  viewer::RunOptions run;
+  CLI::App* run_cmd = app.add_subcommand(
+      "run", "Profile a program: omprof run [options] [--] PROGRAM [ARGS...]");
+  run_cmd->add_option("-o,--output", run.output_dir, "Directory for the profile files")
+      ->capture_default_str();
+  run_cmd->add_option("-r,--rate", run.rate_hz, "Samples per second per thread (1-10000)")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  run_cmd->add_option("--clock", run.clock, "cpu (thread CPU time) or wall (see docs/usage.md)")
+      ->check(CLI::IsMember({"cpu", "wall"}))
+      ->capture_default_str();
+  run_cmd->add_option("--signal", run.signal, "Profiling signal (SIGPROF, SIGRTMIN+N, ...)")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            return usable_profiling_signal(parse_signal(s)) ? std::string()
+                                                            : "not a usable signal: " + s;
+          },
+          "SIGNAL"))
+      ->capture_default_str();
+  run_cmd->add_option("--max-depth", run.max_depth, "Maximum stack depth (4-4096)")
+      ->check(CLI::Range(4, 4096))
+      ->capture_default_str();
+  run_cmd->add_option("--max-contexts", run.max_contexts,
+                      "Distinct stacks kept per thread before samples are dropped")
+      ->check(CLI::Range(16, 1 << 24))
+      ->capture_default_str();
+  run_cmd->add_flag("--children", run.children, "Also profile processes the program starts");
+  run_cmd->add_option("--omp-runtime", run.omp_runtime,
+                      "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
+      ->check(CLI::IsMember({"auto", "native"}))
+      ->capture_default_str();
+  run_cmd->prefix_command();
+
+  std::vector<std::string> files;
+  viewer::ReportOptions rep;
+  std::string view = "user", fmt_name = "text";
+  CLI::App* report_cmd = app.add_subcommand("report", "Print a profile's views");
+  report_cmd->add_option("profiles", files, "Profile files")->required();
+  report_cmd->add_option("--view", view, "user, expert or machine stacks")
+      ->check(CLI::IsMember({"user", "expert", "machine"}))
+      ->capture_default_str();
+  report_cmd->add_option("--format", fmt_name, "text or csv")
+      ->check(CLI::IsMember({"text", "csv"}))
+      ->capture_default_str();
+  report_cmd->add_flag("--csv", [&](int64_t) { fmt_name = "csv"; }, "Same as --format csv");
+  report_cmd->add_option("--top", rep.top, "Rows in the flat view")->capture_default_str();
+  report_cmd->add_option("--min-percent", rep.min_percent, "Prune call-tree nodes below this")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
+  report_cmd->add_flag("--flat", rep.flat, "Flat view of functions");
+  report_cmd->add_flag("--tree", rep.tree, "Top-down call tree");
+  report_cmd->add_flag("--threads", rep.threads, "Per-thread totals");
+  report_cmd->add_flag("--states", rep.states, "Time by OpenMP state, total and per thread");
+  report_cmd->add_flag("--parallel-regions", rep.regions, "Parallel regions with work and wait");
+
+  // `omprof run [options] -- PROGRAM ARGS`: everything after the first "--" is the command.
+  std::vector<std::string> after_dashes;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--") {
+      after_dashes.assign(argv + i + 1, argv + argc);
+      argc = i;
+      break;
+    }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "omprof: " << e.what() << "\n"
+              << "Run 'omprof --help' or 'omprof SUBCOMMAND --help' for usage.\n";
+    return 2;
+  }
+
+  if (run_cmd->parsed()) {
+    run.command = run_cmd->remaining();
+    run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());
+    return viewer::run_program(run, argv[0]);
+  }
+
+  omp::parse_view(view, rep.view);
+  rep.format = fmt_name == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
+  int status = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    try {
+      format::Profile p = format::read_profile(files[i]);
+      if (i) std::cout << "\n";
+      viewer::print_report(std::cout, p, rep);
+    } catch (const format::ProfileError& e) {
+      std::cerr << "omprof: " << e.what() << "\n";
+      status = 1;
+    }
+  }
+  return status;
+}

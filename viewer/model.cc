@@ -1,0 +1,95 @@
+#include "viewer/model.h"
+
+namespace omprof::viewer {
+
+namespace {
+
+omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
+  omp::FrameStack out;
+  const v1::Location& loc = p.location(loc_id);
+  const v1::Mapping* m = p.mapping(loc.mapping_id());
+  const bool runtime = m && m->is_omp_runtime();
+  const bool system = m && omp::is_system_module(p.str(m->filename()));
+  if (loc.line_size() == 0) {
+    omp::Frame f;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(loc.address()));
+    std::string module = m ? p.str(m->filename()) : "";
+    size_t slash = module.rfind('/');
+    if (slash != std::string::npos) module = module.substr(slash + 1);
+    f.name = module.empty() ? std::string(buf) : module + "+" + buf;
+    f.runtime = runtime;
+    f.system = system;
+    out.push_back(f);
+    return out;
+  }
+  for (const auto& line : loc.line()) {
+    const v1::Function& fn = p.function(line.function_id());
+    omp::Frame f;
+    f.name = p.str(fn.name());
+    if (f.name.empty()) f.name = "??";
+    f.file = p.str(fn.filename());
+    f.line = line.line();
+    f.runtime = runtime;
+    f.system = system;
+    out.push_back(f);
+  }
+  return out;
+}
+
+}  // namespace
+
+omp::FrameStack expand_stack(const format::Profile& p, uint64_t stack_id) {
+  omp::FrameStack out;
+  for (uint64_t loc : p.stack(stack_id).location_id()) {
+    omp::FrameStack part = expand_location(p, loc);
+    out.insert(out.end(), part.begin(), part.end());
+  }
+  return out;
+}
+
+omp::Frame construct_frame(const format::Profile& p, const v1::ForkRecord& f) {
+  omp::Frame fr;
+  if (f.codeptr_location_id() == 0) return fr;
+  omp::FrameStack lines = expand_location(p, f.codeptr_location_id());
+  if (!lines.empty()) fr = lines.front();  // innermost: where the construct is written
+  return fr;
+}
+
+Model build_model(const format::Profile& p, omp::View view) {
+  Model m;
+  m.profile = &p;
+  m.view = view;
+  for (const auto& f : p.forks) {
+    omp::ForkInfo info;
+    info.parent_id = f.parent_id();
+    if (f.stack_id()) info.stack = expand_stack(p, f.stack_id());
+    info.construct = construct_frame(p, f);
+    m.forks.emplace(f.id(), std::move(info));
+  }
+  auto fork_of = [&](uint64_t id) -> const omp::ForkInfo* {
+    auto it = m.forks.find(id);
+    return it == m.forks.end() ? nullptr : &it->second;
+  };
+  std::unordered_map<uint64_t, omp::FrameStack> raw_cache;
+  for (const auto& [index, t] : p.threads) {
+    for (const auto& s : t.sample()) {
+      auto it = raw_cache.find(s.stack_id());
+      if (it == raw_cache.end()) it = raw_cache.emplace(s.stack_id(), expand_stack(p, s.stack_id())).first;
+      ViewSample v;
+      v.thread = index;
+      v.count = s.count();
+      v.weight_ns = s.weight_ns();
+      v.state = s.omp_state();
+      v.fork_id = s.fork_id();
+      v.truncated = p.stack(s.stack_id()).truncated();
+      v.stack = omp::build_stack(it->second, v.state, v.fork_id, view, fork_of);
+      m.total_weight_ns += v.weight_ns;
+      m.total_samples += v.count;
+      m.samples.push_back(std::move(v));
+    }
+  }
+  return m;
+}
+
+}  // namespace omprof::viewer

@@ -1,0 +1,43 @@
+// The viewer's model of a profile: every aggregated sample with its thread, state, region and
+// its stack in the chosen view (user, expert, machine). Views and exports work on this, not on
+// the raw protobuf messages.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "omp/user_model.h"
+#include "proto/profile_reader.h"
+
+namespace omprof::viewer {
+
+struct ViewSample {
+  uint32_t thread = 0;
+  uint64_t count = 0;
+  uint64_t weight_ns = 0;
+  uint32_t state = 0;
+  uint64_t fork_id = 0;
+  bool truncated = false;
+  omp::FrameStack stack;  // leaf first
+};
+
+struct Model {
+  const format::Profile* profile = nullptr;
+  omp::View view = omp::View::kUser;
+  std::vector<ViewSample> samples;
+  std::unordered_map<uint64_t, omp::ForkInfo> forks;
+  uint64_t total_weight_ns = 0;
+  uint64_t total_samples = 0;
+};
+
+Model build_model(const format::Profile& profile, omp::View view);
+
+// Raw frames of one stack (inline frames expanded), leaf first.
+omp::FrameStack expand_stack(const format::Profile& p, uint64_t stack_id);
+
+// "name (file:line)" location of a fork record's construct.
+omp::Frame construct_frame(const format::Profile& p, const v1::ForkRecord& f);
+
+}  // namespace omprof::viewer

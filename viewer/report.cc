@@ -1,0 +1,300 @@
+#include "viewer/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "omp/states.h"
+
+namespace omprof::viewer {
+
+namespace {
+
+struct WorkWait {
+  uint64_t work = 0, wait = 0;
+  void add(uint32_t state, uint64_t w) { (omp::is_wait(state) ? wait : work) += w; }
+};
+
+std::string short_file(const std::string& f) {
+  size_t slash = f.rfind('/');
+  return slash == std::string::npos ? f : f.substr(slash + 1);
+}
+
+std::string fit(const std::string& s, size_t width) {
+  if (s.size() <= width) return s;
+  return s.substr(0, width > 3 ? width - 3 : 0) + "...";
+}
+
+const char* view_name(omp::View v) {
+  switch (v) {
+    case omp::View::kUser: return "user";
+    case omp::View::kExpert: return "expert";
+    default: return "machine";
+  }
+}
+
+}  // namespace
+
+void print_header(std::ostream& out, const Model& m) {
+  const format::Profile& p = *m.profile;
+  const auto& h = p.header;
+  std::string cmd;
+  for (const auto& a : h.argv()) cmd += (cmd.empty() ? "" : " ") + a;
+  uint64_t dropped = 0, dropped_ns = 0, truncated = 0, unwind_failed = 0;
+  for (const auto& [i, t] : p.threads) {
+    dropped += t.dropped_samples();
+    dropped_ns += t.dropped_weight_ns();
+    truncated += t.truncated_samples();
+    unwind_failed += t.unwind_failed();
+  }
+  out << fmt::format("Profile:   {}\n", p.path);
+  out << fmt::format("Program:   {} (pid {}, host {})\n", h.program(), h.pid(), h.hostname());
+  out << fmt::format("Command:   {}\n", cmd);
+  if (h.mpi_rank() >= 0) out << fmt::format("MPI rank:  {}\n", h.mpi_rank());
+  out << fmt::format("Duration:  {} s wall\n", seconds(h.duration_ns()));
+  out << fmt::format("Sampling:  {} clock at {} Hz (period {} ms), max depth {}\n",
+                     h.clock() == v1::CLOCK_WALL ? "wall" : "thread CPU", h.rate_hz(),
+                     fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
+  out << fmt::format("Samples:   {} ({} s sampled), {} threads\n", m.total_samples,
+                     seconds(m.total_weight_ns), p.threads.size());
+  out << fmt::format("Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
+                     dropped, seconds(dropped_ns), truncated, unwind_failed,
+                     p.trailer.threads_untracked());
+  if (!h.omp_runtime().empty())
+    out << fmt::format("OpenMP:    {}{}\n", h.omp_runtime(),
+                       h.ompt_active() ? " (OMPT states and user-model stacks)" : "");
+  if (!h.omp_note().empty()) out << fmt::format("WARNING:   {}\n", h.omp_note());
+  out << fmt::format("View:      {}\n", view_name(m.view));
+}
+
+Table flat_table(const Model& m, size_t top, Format format) {
+  struct Row {
+    std::string name, file;
+    uint64_t self = 0, total = 0;
+    WorkWait ww;
+  };
+  std::map<std::string, Row> rows;
+  for (const auto& s : m.samples) {
+    if (s.stack.empty()) continue;
+    std::set<std::string> seen;
+    for (size_t i = 0; i < s.stack.size(); ++i) {
+      const auto& f = s.stack[i];
+      Row& r = rows[f.name];
+      if (r.name.empty()) {
+        r.name = f.name;
+        r.file = f.file;
+      }
+      if (i == 0) r.self += s.weight_ns;
+      if (seen.insert(f.name).second) {
+        r.total += s.weight_ns;
+        r.ww.add(s.state, s.weight_ns);
+      }
+    }
+  }
+  std::vector<Row> sorted;
+  for (auto& [k, r] : rows) sorted.push_back(r);
+  std::sort(sorted.begin(), sorted.end(), [](const Row& a, const Row& b) {
+    return a.self != b.self ? a.self > b.self : a.total > b.total;
+  });
+  Table t({"self_s", "self%", "total_s", "total%", "work_s", "wait_s", "<file", "<function"});
+  const double all = double(m.total_weight_ns);
+  for (size_t i = 0; i < sorted.size() && i < top; ++i) {
+    const Row& r = sorted[i];
+    t.row({seconds(r.self), percent(r.self, all), seconds(r.total), percent(r.total, all),
+           seconds(r.ww.work), seconds(r.ww.wait), fit(short_file(r.file), 20),
+           format == Format::kText ? fit(r.name, 50) : r.name});
+  }
+  return t;
+}
+
+Table tree_table(const Model& m, double min_percent, Format format) {
+  struct Node {
+    std::string name;
+    uint64_t incl = 0, self = 0;
+    WorkWait ww;
+    std::map<std::string, size_t> children;
+  };
+  std::vector<Node> nodes(1);
+  nodes[0].name = "<root>";
+  for (const auto& s : m.samples) {
+    size_t cur = 0;
+    nodes[0].incl += s.weight_ns;
+    nodes[0].ww.add(s.state, s.weight_ns);
+    for (size_t i = s.stack.size(); i-- > 0;) {
+      const std::string& name = s.stack[i].name;
+      auto it = nodes[cur].children.find(name);
+      size_t next;
+      if (it == nodes[cur].children.end()) {
+        next = nodes.size();
+        nodes[cur].children.emplace(name, next);
+        nodes.push_back(Node{name, 0, 0, {}, {}});
+      } else {
+        next = it->second;
+      }
+      cur = next;
+      nodes[cur].incl += s.weight_ns;
+      nodes[cur].ww.add(s.state, s.weight_ns);
+    }
+    nodes[cur].self += s.weight_ns;
+  }
+  const double all = double(m.total_weight_ns);
+  Table t({"incl_s", "incl%", "self_s", "work_s", "wait_s", "<depth", "<path"});
+  if (format == Format::kText)
+    t = Table({"incl_s", "incl%", "self_s", "wait%", "<call tree"});
+  std::function<void(size_t, int, const std::string&)> walk = [&](size_t n, int depth,
+                                                                  const std::string& path) {
+    std::vector<size_t> kids;
+    for (const auto& [name, idx] : nodes[n].children)
+      if (100.0 * double(nodes[idx].incl) >= min_percent * all) kids.push_back(idx);
+    std::sort(kids.begin(), kids.end(),
+              [&](size_t a, size_t b) { return nodes[a].incl > nodes[b].incl; });
+    for (size_t k : kids) {
+      const Node& c = nodes[k];
+      std::string p = path.empty() ? c.name : path + ";" + c.name;
+      if (format == Format::kText) {
+        std::string label = std::string(size_t(2 * std::min(depth, 20)), ' ') + c.name;
+        t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self),
+               percent(c.ww.wait, c.incl), fit(label, 64)});
+      } else {
+        t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self), seconds(c.ww.work),
+               seconds(c.ww.wait), std::to_string(depth), p});
+      }
+      walk(k, depth + 1, p);
+    }
+  };
+  walk(0, 0, "");
+  return t;
+}
+
+Table thread_table(const Model& m) {
+  const format::Profile& p = *m.profile;
+  std::map<uint32_t, std::pair<uint64_t, WorkWait>> per;
+  for (const auto& s : m.samples) {
+    per[s.thread].first += s.count;
+    per[s.thread].second.add(s.state, s.weight_ns);
+  }
+  Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%",
+           "dropped", "truncated", "<kind"});
+  for (const auto& [index, th] : p.threads) {
+    const auto& agg = per[index];
+    const uint64_t sampled = agg.second.work + agg.second.wait;
+    std::string kind = th.is_main() ? "main" : "thread";
+    if (th.is_omp_thread()) kind += ",openmp";
+    if (th.timer_failed()) kind += fmt::format(",no-timer(errno {})", th.timer_errno());
+    t.row({std::to_string(index), std::to_string(th.tid()), std::to_string(agg.first),
+           seconds(sampled), seconds(th.cpu_time_ns()), seconds(agg.second.work),
+           seconds(agg.second.wait), percent(agg.second.wait, sampled),
+           std::to_string(th.dropped_samples()), std::to_string(th.truncated_samples()), kind});
+  }
+  return t;
+}
+
+Table state_table(const Model& m) {
+  // state name -> (is wait, thread (-1 = all) -> ns)
+  std::map<std::string, std::pair<bool, std::map<int64_t, uint64_t>>> per;
+  std::map<int64_t, uint64_t> thread_total;
+  for (const auto& s : m.samples) {
+    auto& entry = per[omp::describe_state(s.state).name];
+    entry.first = omp::is_wait(s.state);
+    entry.second[-1] += s.weight_ns;
+    entry.second[s.thread] += s.weight_ns;
+    thread_total[-1] += s.weight_ns;
+    thread_total[s.thread] += s.weight_ns;
+  }
+  Table t({"<state", "<class", "<thread", "time_s", "pct"});
+  for (const auto& [name, entry] : per)
+    for (const auto& [thread, ns] : entry.second)
+      t.row({name, entry.first ? "wait" : "work", thread < 0 ? "all" : std::to_string(thread),
+             seconds(ns), percent(ns, thread_total[thread])});
+  return t;
+}
+
+Table region_table(const Model& m) {
+  const format::Profile& p = *m.profile;
+  // Group fork records by construct (source location), so call paths of one construct merge.
+  struct Region {
+    std::string function, file;
+    int64_t line = 0;
+    uint64_t instances = 0, incl = 0;
+    std::set<uint32_t> teams;
+    WorkWait ww;
+    std::map<std::string, uint64_t> wait_by_kind;
+  };
+  std::map<std::string, Region> regions;
+  std::unordered_map<uint64_t, std::string> key_of;
+  for (const auto& f : p.forks) {
+    omp::Frame c = construct_frame(p, f);
+    std::string key = fmt::format("{}@{}:{}", c.name, c.file, c.line);
+    Region& r = regions[key];
+    r.function = c.name;
+    r.file = c.file;
+    r.line = c.line;
+    r.instances += f.instances();
+    for (uint32_t s : f.team_sizes()) r.teams.insert(s);
+    key_of[f.id()] = key;
+  }
+  for (const auto& s : m.samples) {
+    std::set<std::string> seen;
+    for (uint64_t id = s.fork_id, hops = 0; id && hops < 64; ++hops) {
+      const std::string& key = key_of[id];
+      if (seen.insert(key).second) {
+        Region& r = regions[key];
+        r.incl += s.weight_ns;
+        r.ww.add(s.state, s.weight_ns);
+        if (omp::is_wait(s.state)) r.wait_by_kind[omp::describe_state(s.state).pseudo_frame] += s.weight_ns;
+      }
+      id = p.forks[id - 1].parent_id();
+    }
+  }
+  Table t({"<region", "instances", "<teams", "incl_s", "work_s", "wait_s", "efficiency%",
+           "barrier_s", "lock_s", "other_wait_s", "<function"});
+  std::vector<std::pair<std::string, Region>> sorted(regions.begin(), regions.end());
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto& a, const auto& b) { return a.second.incl > b.second.incl; });
+  for (const auto& [key, r] : sorted) {
+    std::string teams;
+    for (uint32_t s : r.teams) teams += (teams.empty() ? "" : " ") + std::to_string(s);
+    uint64_t barrier = 0, lock = 0, other = 0;
+    for (const auto& [kind, ns] : r.wait_by_kind) {
+      if (kind.find("barrier") != std::string::npos) barrier += ns;
+      else if (kind.find("lock") != std::string::npos) lock += ns;
+      else other += ns;
+    }
+    t.row({fmt::format("{}:{}", short_file(r.file), r.line), std::to_string(r.instances), teams,
+           seconds(r.incl), seconds(r.ww.work), seconds(r.ww.wait),
+           percent(r.ww.work, r.ww.work + r.ww.wait), seconds(barrier), seconds(lock),
+           seconds(other), r.function});
+  }
+  return t;
+}
+
+void print_report(std::ostream& out, const format::Profile& p, const ReportOptions& opt) {
+  Model m = build_model(p, opt.view);
+  const bool any = opt.flat || opt.tree || opt.threads || opt.states || opt.regions;
+  const bool csv = opt.format == Format::kCsv;
+  const bool flat = opt.flat || !any;
+  const bool tree = opt.tree || (!any && !csv);
+  int printed = 0;
+  auto section = [&](const char* title, const Table& t) {
+    if (csv) {
+      if (printed++) out << "\n";
+      t.print(out, Format::kCsv);
+      return;
+    }
+    out << "\n" << title << "\n";
+    t.print(out, Format::kText);
+  };
+  if (!csv && opt.header) print_header(out, m);
+  if (flat) section(fmt::format("Flat profile (top {} by self time):", opt.top).c_str(), flat_table(m, opt.top, opt.format));
+  if (tree)
+    section(fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent).c_str(),
+            tree_table(m, opt.min_percent, opt.format));
+  if (opt.threads) section("Threads:", thread_table(m));
+  if (opt.states) section("OpenMP states:", state_table(m));
+  if (opt.regions) section("Parallel regions:", region_table(m));
+}
+
+}  // namespace omprof::viewer

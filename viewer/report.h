@@ -1,0 +1,31 @@
+// `omprof report`: the header, flat, tree, thread, state and parallel-region views of a profile.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "viewer/model.h"
+#include "viewer/table.h"
+
+namespace omprof::viewer {
+
+struct ReportOptions {
+  omp::View view = omp::View::kUser;
+  Format format = Format::kText;
+  size_t top = 20;
+  double min_percent = 1.0;
+  bool flat = false, tree = false, threads = false, states = false, regions = false;
+  bool header = true;
+};
+
+void print_report(std::ostream& out, const format::Profile& p, const ReportOptions& opt);
+
+// Individual views (also used by tests).
+Table flat_table(const Model& m, size_t top, Format format);
+Table tree_table(const Model& m, double min_percent, Format format);
+Table thread_table(const Model& m);
+Table state_table(const Model& m);
+Table region_table(const Model& m);
+void print_header(std::ostream& out, const Model& m);
+
+}  // namespace omprof::viewer

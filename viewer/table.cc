@@ -1,0 +1,62 @@
+#include "viewer/table.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace omprof::viewer {
+
+std::string csv_quote(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string seconds(uint64_t ns) { return fmt::format("{:.3f}", double(ns) / 1e9); }
+
+std::string percent(double part, double whole) {
+  return fmt::format("{:.1f}", whole > 0 ? 100.0 * part / whole : 0.0);
+}
+
+void Table::print(std::ostream& out, Format format) const {
+  auto name_of = [](const std::string& c) { return c[0] == '<' ? c.substr(1) : c; };
+  if (format == Format::kCsv) {
+    for (size_t i = 0; i < columns_.size(); ++i)
+      out << (i ? "," : "") << csv_quote(name_of(columns_[i]));
+    out << "\n";
+    for (const auto& r : rows_) {
+      for (size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << csv_quote(r[i]);
+      out << "\n";
+    }
+    return;
+  }
+  std::vector<size_t> width(columns_.size());
+  for (size_t i = 0; i < columns_.size(); ++i) width[i] = name_of(columns_[i]).size();
+  for (const auto& r : rows_)
+    for (size_t i = 0; i < r.size() && i < width.size(); ++i)
+      if (i + 1 < columns_.size()) width[i] = std::max(width[i], r[i].size());
+  auto line = [&](const std::vector<std::string>& cells, bool header) {
+    std::string s;
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const bool left = columns_[i][0] == '<';
+      const std::string& c = header ? name_of(cells[i]) : cells[i];
+      if (i) s += "  ";
+      if (i + 1 == cells.size() && left) {
+        s += c;
+      } else if (left) {
+        s += c + std::string(width[i] - std::min(width[i], c.size()), ' ');
+      } else {
+        s += std::string(width[i] - std::min(width[i], c.size()), ' ') + c;
+      }
+    }
+    out << s << "\n";
+  };
+  line(columns_, true);
+  for (const auto& r : rows_) line(r, false);
+}
+
+}  // namespace omprof::viewer
