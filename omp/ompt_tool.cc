@@ -22,10 +22,13 @@ ompt_get_parallel_info_t g_get_parallel_info = nullptr;
 std::atomic<bool> g_ompt_active{false};
 std::atomic<bool> g_ompt_ever{false};
 
-// Per thread: how many implicit tasks of parallel regions this thread is executing (nested
-// regions stack) and its number in the innermost team.
-__attribute__((tls_model("initial-exec"))) thread_local int t_implicit_depth = 0;
+// The calling thread's number in its innermost team (from the implicit_task callback).
 __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_thread_num = 0;
+
+// parallel_data->value holds the fork record id; parallel_end sets this bit. libomp 14 ends a
+// worker's implicit task only when the next region wakes it, so a worker waiting between
+// regions still sees the last region: it is idle iff that region has ended.
+constexpr uint64_t kRegionEnded = uint64_t(1) << 63;
 
 // Numeric states (some names are deprecated in OpenMP 5.1 headers; values are stable).
 constexpr int kWaitBarrierImplicitParallel = 0x11;
@@ -80,13 +83,16 @@ bool plausible_pointer(const void* p) {
   return v >= 4096 && (v & 7) == 0 && v < (uintptr_t(1) << 47);
 }
 
-uint64_t enclosing_fork_id() {
+// The innermost region's parallel_data value (fork id and ended bit), 0 if none.
+uint64_t innermost_region_value() {
   ompt_data_t* pd = nullptr;
   int size = 0;
   if (g_get_parallel_info && g_get_parallel_info(0, &pd, &size) == 2 && plausible_pointer(pd))
     return pd->value;
   return 0;
 }
+
+uint64_t enclosing_fork_id() { return innermost_region_value() & ~kRegionEnded; }
 
 // Interns the encountering thread's call path (with its enclosing region) as a fork record.
 uint64_t record_fork(const void* codeptr_ra) {
@@ -139,19 +145,20 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel_
     rec->instances.fetch_add(1, std::memory_order_relaxed);
 }
 
+void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t*, int, const void*) {
+  parallel_data->value |= kRegionEnded;
+}
+
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t*,
                       unsigned actual_parallelism, unsigned index, int flags) {
   if (flags & ompt_task_initial) return;  // the initial task of a thread, not a team member
   if (endpoint == ompt_scope_begin) {
-    ++t_implicit_depth;
     t_thread_num = index;
     if (index == 0 && parallel_data)
       if (ForkRecord* rec = record_by_id(parallel_data->value)) {
         unsigned bit = actual_parallelism == 0 ? 0 : (actual_parallelism > 64 ? 63 : actual_parallelism - 1);
         rec->team_size_mask.fetch_or(uint64_t(1) << bit, std::memory_order_relaxed);
       }
-  } else if (t_implicit_depth > 0) {
-    --t_implicit_depth;
   }
 }
 
@@ -167,6 +174,7 @@ int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   set_callback(ompt_callback_thread_begin, reinterpret_cast<ompt_callback_t>(on_thread_begin));
   set_callback(ompt_callback_parallel_begin,
                reinterpret_cast<ompt_callback_t>(on_parallel_begin));
+  set_callback(ompt_callback_parallel_end, reinterpret_cast<ompt_callback_t>(on_parallel_end));
   set_callback(ompt_callback_implicit_task, reinterpret_cast<ompt_callback_t>(on_implicit_task));
   if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
   g_ompt_ever.store(true);
@@ -197,17 +205,18 @@ void read_sample_context(SampleContext& ctx) {
     return;
   }
   ompt_wait_id_t wait_id = 0;
-  int state = g_get_state(&wait_id);
+  const int state = g_get_state(&wait_id);
+  const uint64_t region = innermost_region_value();
   ctx.omp_state = uint32_t(state);
-  if (t_implicit_depth == 0) {
-    // A worker between regions reports the join barrier's state; outside any implicit task it
-    // is idle, not waiting for its team (libomp 14 never reports ompt_state_idle there).
-    if (state == kWaitBarrierImplicit || state == kWaitBarrierImplicitParallel || state == kIdle)
-      ctx.omp_state = kStateIdleDerived;
+  const bool waiting_for_work =
+      state == kWaitBarrierImplicit || state == kWaitBarrierImplicitParallel || state == kIdle;
+  if (waiting_for_work && (region == 0 || (region & kRegionEnded))) {
+    // Between regions (libomp 14 reports the join barrier's state there): idle, in no region.
+    ctx.omp_state = kStateIdleDerived;
     return;
   }
-  ctx.omp_thread_num = t_thread_num;
-  ctx.fork_id = enclosing_fork_id();
+  ctx.fork_id = region & ~kRegionEnded;
+  if (ctx.fork_id) ctx.omp_thread_num = t_thread_num;
 }
 
 bool is_runtime_module(const std::string& path) {

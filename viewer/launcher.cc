@@ -145,6 +145,13 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
     }
   }
 
+  // The child reports a failed exec through this close-on-exec pipe, so that omprof can say so
+  // and exit 126/127 like a shell instead of describing a run that never happened.
+  int exec_pipe[2];
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    std::fprintf(stderr, "omprof: pipe failed: %s\n", std::strerror(errno));
+    return 2;
+  }
   std::fflush(nullptr);
   pid_t pid = fork();
   if (pid < 0) {
@@ -168,8 +175,23 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
     for (const auto& a : opt.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     execv(program.c_str(), argv.data());
-    std::fprintf(stderr, "omprof: cannot execute '%s': %s\n", name.c_str(), std::strerror(errno));
-    _exit(errno == ENOENT ? 127 : 126);
+    int err = errno;
+    (void)!write(exec_pipe[1], &err, sizeof err);
+    _exit(err == ENOENT ? 127 : 126);
+  }
+  close(exec_pipe[1]);
+  int exec_errno = 0;
+  ssize_t got;
+  while ((got = read(exec_pipe[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {
+  }
+  close(exec_pipe[0]);
+  if (got == ssize_t(sizeof exec_errno)) {
+    waitpid(pid, nullptr, 0);
+    std::fprintf(stderr, "omprof: cannot execute '%s': %s\n", name.c_str(), std::strerror(exec_errno));
+    unlink(manifest.c_str());
+    if (!library_path.empty()) unlink((scratch + "/libgomp.so.1").c_str());
+    rmdir(scratch.c_str());
+    return exec_errno == ENOENT ? 127 : 126;
   }
 
   // Like a shell: the terminal's SIGINT/SIGQUIT reach the program itself; signals sent to

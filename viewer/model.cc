@@ -27,7 +27,13 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
     const v1::Function& fn = p.function(line.function_id());
     omp::Frame f;
     f.name = p.str(fn.name());
-    if (f.name.empty()) f.name = "??";
+    if (f.name.empty()) {
+      // No symbol (a stripped library's static function): name the module, not the address,
+      // so that its frames still aggregate.
+      std::string module = m ? p.str(m->filename()) : "";
+      f.name = "[" + module.substr(module.rfind('/') == std::string::npos ? 0 : module.rfind('/') + 1) + "]";
+      if (f.name == "[]") f.name = "??";
+    }
     f.file = p.str(fn.filename());
     f.line = line.line();
     f.runtime = runtime;
@@ -82,6 +88,7 @@ Model build_model(const format::Profile& p, omp::View view) {
       v.weight_ns = s.weight_ns();
       v.state = s.omp_state();
       v.fork_id = s.fork_id();
+      v.omp_thread_num = s.omp_thread_num();
       v.truncated = p.stack(s.stack_id()).truncated();
       v.stack = omp::build_stack(it->second, v.state, v.fork_id, view, fork_of);
       m.total_weight_ns += v.weight_ns;

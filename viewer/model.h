@@ -19,6 +19,7 @@ struct ViewSample {
   uint64_t weight_ns = 0;
   uint32_t state = 0;
   uint64_t fork_id = 0;
+  uint32_t omp_thread_num = 0;
   bool truncated = false;
   omp::FrameStack stack;  // leaf first
 };

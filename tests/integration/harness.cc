@@ -1,0 +1,105 @@
+#include "harness.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+namespace omprof::test {
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+RunResult run(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
+  char out_tmpl[] = "/tmp/omprof-test-out.XXXXXX";
+  char err_tmpl[] = "/tmp/omprof-test-err.XXXXXX";
+  int out_fd = mkstemp(out_tmpl), err_fd = mkstemp(err_tmpl);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    int devnull = open("/dev/null", O_RDONLY);
+    dup2(devnull, 0);
+    for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  RunResult r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  close(out_fd);
+  close(err_fd);
+  r.out = slurp(out_tmpl);
+  r.err = slurp(err_tmpl);
+  unlink(out_tmpl);
+  unlink(err_tmpl);
+  return r;
+}
+
+std::string program(const std::string& name) { return std::string(TEST_BIN_DIR) + "/" + name; }
+
+std::string fresh_dir(const std::string& name) {
+  std::string base = TEST_OUT_DIR;
+  mkdir(base.c_str(), 0755);
+  std::string dir = base + "/" + name;
+  mkdir(dir.c_str(), 0755);
+  for (const auto& f : profiles_in(dir)) unlink(f.c_str());
+  return dir;
+}
+
+std::vector<std::string> profiles_in(const std::string& dir) {
+  std::vector<std::string> out;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n.size() > 7 && n.substr(n.size() - 7) == ".omprof") out.push_back(dir + "/" + n);
+    }
+    closedir(d);
+  }
+  return out;
+}
+
+format::Profile only_profile(const std::string& dir) {
+  auto files = profiles_in(dir);
+  EXPECT_EQ(files.size(), 1u) << "profiles in " << dir;
+  if (files.empty()) throw std::runtime_error("no profile in " + dir);
+  return format::read_profile(files.front());
+}
+
+uint64_t self_ns(const viewer::Model& m, const std::string& function) {
+  uint64_t ns = 0;
+  for (const auto& s : m.samples)
+    if (!s.stack.empty() && s.stack.front().name == function) ns += s.weight_ns;
+  return ns;
+}
+
+bool has_frame(const omp::FrameStack& s, const std::string& function) {
+  for (const auto& f : s)
+    if (f.name == function) return true;
+  return false;
+}
+
+uint64_t total_ns(const viewer::Model& m, const std::string& function) {
+  uint64_t ns = 0;
+  for (const auto& s : m.samples)
+    if (has_frame(s.stack, function)) ns += s.weight_ns;
+  return ns;
+}
+
+}  // namespace omprof::test

@@ -1,0 +1,31 @@
+// Helpers for integration tests: run commands, find the profile they wrote, and measure
+// shares in it through the viewer's model (the same code `omprof report` uses).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "viewer/model.h"
+
+namespace omprof::test {
+
+struct RunResult {
+  int status = -1;  // exit code, or 128 + signal
+  std::string out, err;
+};
+
+RunResult run(const std::vector<std::string>& argv,
+              const std::map<std::string, std::string>& env = {});
+
+std::string program(const std::string& name);  // path of a test program
+std::string fresh_dir(const std::string& name);  // empty directory for one test's output
+std::vector<std::string> profiles_in(const std::string& dir);
+format::Profile only_profile(const std::string& dir);  // fails the test unless exactly one
+
+// Sums over a model.
+uint64_t self_ns(const viewer::Model& m, const std::string& function);
+uint64_t total_ns(const viewer::Model& m, const std::string& function);
+bool has_frame(const omp::FrameStack& s, const std::string& function);
+
+}  // namespace omprof::test

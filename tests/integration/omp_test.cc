@@ -1,0 +1,231 @@
+// OpenMP ground truth: programs whose imbalance, serial fraction, contention, nesting and
+// tasking are designed, profiled under `omprof run`, checked in the user view. Each runs in a
+// clang build (LLVM libomp) and a gcc build (libgomp ABI, run on libomp by omprof).
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "harness.h"
+#include "omp/states.h"
+
+namespace omprof::test {
+namespace {
+
+class Omp : public ::testing::TestWithParam<std::string> {
+ protected:
+  // Runs PROGRAM_<variant> under omprof and returns its profile.
+  format::Profile profile(const std::string& name, std::vector<std::string> args = {},
+                          std::vector<std::string> opts = {}) {
+    const std::string dir = fresh_dir(name + "_" + GetParam());
+    std::vector<std::string> argv = {OMPROF_BIN, "run", "-o", dir};
+    argv.insert(argv.end(), opts.begin(), opts.end());
+    argv.push_back("--");
+    argv.push_back(program(name + "_" + GetParam()));
+    argv.insert(argv.end(), args.begin(), args.end());
+    RunResult r = run(argv);
+    EXPECT_EQ(r.status, 0) << r.err;
+    if (GetParam() == "gcc") {
+      EXPECT_NE(r.err.find("on LLVM libomp instead of GNU libgomp"), std::string::npos) << r.err;
+    }
+    format::Profile p = only_profile(dir);
+    EXPECT_TRUE(p.header.ompt_active()) << p.header.omp_note();
+    return p;
+  }
+
+  static void expect_clean_user_view(const format::Profile& p) {
+    viewer::Model user = viewer::build_model(p, omp::View::kUser);
+    for (const auto& s : user.samples)
+      for (const auto& f : s.stack) {
+        EXPECT_FALSE(f.runtime) << f.name;
+        EXPECT_EQ(f.name.find("__kmp"), std::string::npos);
+        EXPECT_EQ(f.name.find("GOMP_"), std::string::npos);
+        EXPECT_EQ(f.name.find("libomp"), std::string::npos);
+        EXPECT_NE(f.name, "start_thread");
+      }
+    viewer::Model machine = viewer::build_model(p, omp::View::kMachine);
+    bool runtime_seen = false;
+    for (const auto& s : machine.samples)
+      for (const auto& f : s.stack) runtime_seen |= f.runtime;
+    EXPECT_TRUE(runtime_seen) << "the machine view keeps the runtime's frames";
+  }
+};
+
+double designed_wait_share(int threads) {
+  double sum = 0;
+  for (int t = 0; t < threads; ++t) sum += double(threads - (t + 1));
+  return sum / double(threads * threads);
+}
+
+void check_imbalance(const format::Profile& p, int threads) {
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  uint64_t work = 0, wait = 0;
+  std::map<uint32_t, uint64_t> work_by_thread_num;
+  for (const auto& s : m.samples) {
+    if (s.fork_id == 0) continue;
+    if (omp::is_wait(s.state)) {
+      wait += s.weight_ns;
+    } else {
+      work += s.weight_ns;
+      if (has_frame(s.stack, "spin_cpu")) work_by_thread_num[s.omp_thread_num] += s.weight_ns;
+    }
+  }
+  ASSERT_GT(work + wait, 0u);
+  const double share = double(wait) / double(work + wait);
+  EXPECT_NEAR(share, designed_wait_share(threads), 0.05) << "work " << work << " wait " << wait;
+  ASSERT_EQ(work_by_thread_num.size(), size_t(threads));
+  for (int t = 1; t < threads; ++t)
+    EXPECT_NEAR(double(work_by_thread_num[uint32_t(t)]) / double(work_by_thread_num[0]), t + 1.0,
+                0.25 * (t + 1))
+        << "thread " << t;
+}
+
+TEST_P(Omp, ImbalanceWaitShareMatchesDesign) {
+  format::Profile p = profile("omp_imbalance", {"2"});
+  check_imbalance(p, 2);
+  expect_clean_user_view(p);
+  // The region's construct is found in imbalanced_step, under main.
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  uint64_t in_region = 0;
+  for (const auto& s : m.samples)
+    if (s.fork_id && has_frame(s.stack, "imbalanced_step") && s.stack.back().name == "main")
+      in_region += s.weight_ns;
+  EXPECT_GT(double(in_region), 0.9 * double(m.total_weight_ns));
+}
+
+TEST_P(Omp, ImbalanceWithMoreThreadsWhereCoresAllow) {
+  for (int threads : {3, 4}) {
+    if (sysconf(_SC_NPROCESSORS_ONLN) < threads) {
+      std::cout << "skipping " << threads << " threads: only " << sysconf(_SC_NPROCESSORS_ONLN) << " cores\n";
+      continue;
+    }
+    check_imbalance(profile("omp_imbalance", {std::to_string(threads), "100"}), threads);
+  }
+}
+
+TEST_P(Omp, SerialFractionAndIdleWorkers) {
+  format::Profile p = profile("omp_serial");
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  uint64_t main_total = 0, main_serial = 0, parallel = 0, worker_idle = 0, worker_barrier = 0;
+  uint32_t main_thread = 0;
+  for (const auto& [i, t] : p.threads)
+    if (t.is_main()) main_thread = i;
+  for (const auto& s : m.samples) {
+    ASSERT_FALSE(s.stack.empty());
+    const std::string& root = s.stack.back().name;
+    EXPECT_TRUE(root == "main" || root == "<omp:idle>") << root;
+    if (s.thread == main_thread) {
+      main_total += s.weight_ns;
+      if (has_frame(s.stack, "serial_part")) main_serial += s.weight_ns;
+    } else {
+      if (omp::is_idle(s.state)) worker_idle += s.weight_ns;
+      if (s.state == 0x13 || s.state == 0x11) worker_barrier += s.weight_ns;
+    }
+    if (has_frame(s.stack, "parallel_part")) {
+      parallel += s.weight_ns;
+      bool region = false;
+      for (const auto& f : s.stack) region |= f.name.rfind("<omp parallel", 0) == 0;
+      EXPECT_TRUE(region);
+    }
+  }
+  EXPECT_NEAR(double(main_serial) / double(main_total), 0.4, 0.08);
+  EXPECT_GT(parallel, 0u);
+  // Workers spin (KMP_BLOCKTIME) while the master runs serial code: that is idle time.
+  EXPECT_GT(worker_idle, 50'000'000u);
+  EXPECT_GT(worker_idle, worker_barrier);
+  expect_clean_user_view(p);
+}
+
+TEST_P(Omp, ContentionShowsLockWaitInTheRightFunction) {
+  format::Profile p = profile("omp_contention");
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  for (const char* fn : {"critical_loop", "lock_loop"}) {
+    uint64_t total = 0, lock_wait = 0, other_wait = 0;
+    for (const auto& s : m.samples) {
+      if (!has_frame(s.stack, fn)) continue;
+      total += s.weight_ns;
+      if (s.stack.front().name == "<omp:lock-wait>") lock_wait += s.weight_ns;
+      else if (omp::is_wait(s.state)) other_wait += s.weight_ns;
+    }
+    ASSERT_GT(total, 0u) << fn;
+    EXPECT_GT(double(lock_wait) / double(total), 0.25) << fn;
+    EXPECT_GT(lock_wait, other_wait) << fn;
+  }
+  expect_clean_user_view(p);
+}
+
+TEST_P(Omp, NestedRegionsSpliceRecursively) {
+  format::Profile p = profile("omp_nested");
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  uint64_t inner = 0;
+  for (const auto& s : m.samples) {
+    ASSERT_FALSE(s.stack.empty());
+    const std::string& root = s.stack.back().name;
+    EXPECT_TRUE(root == "main" || root == "<omp:idle>") << root;
+    if (has_frame(s.stack, "burn")) {
+      inner += s.weight_ns;
+      EXPECT_TRUE(has_frame(s.stack, "inner_level"));
+      EXPECT_TRUE(has_frame(s.stack, "outer_level"));
+      int regions = 0;
+      for (const auto& f : s.stack) regions += f.name.rfind("<omp parallel", 0) == 0;
+      EXPECT_EQ(regions, 2);
+    }
+  }
+  EXPECT_GT(double(inner), 0.5 * double(m.total_weight_ns));
+  std::set<uint32_t> threads_in_inner;
+  for (const auto& s : m.samples)
+    if (has_frame(s.stack, "burn")) threads_in_inner.insert(s.thread);
+  EXPECT_GE(threads_in_inner.size(), 3u) << "inner teams run on several threads";
+  expect_clean_user_view(p);
+}
+
+TEST_P(Omp, TasksAppearUnderTheCreatingRegion) {
+  format::Profile p = profile("omp_tasks");
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  uint64_t tasks = 0, placed = 0;
+  std::set<uint32_t> threads;
+  for (const auto& s : m.samples) {
+    if (!has_frame(s.stack, "task_body")) continue;
+    tasks += s.weight_ns;
+    threads.insert(s.thread);
+    bool region = false;
+    for (const auto& f : s.stack) region |= f.name.rfind("<omp parallel", 0) == 0;
+    if (region && has_frame(s.stack, "spawn_tasks") && s.stack.back().name == "main")
+      placed += s.weight_ns;
+  }
+  ASSERT_GT(tasks, 0u);
+  EXPECT_EQ(placed, tasks);
+  EXPECT_EQ(threads.size(), 2u) << "both team members executed tasks";
+  expect_clean_user_view(p);
+}
+
+TEST_P(Omp, ExpertViewKeepsOutlinedFunctions) {
+  format::Profile p = profile("omp_imbalance", {"2", "40"});
+  viewer::Model expert = viewer::build_model(p, omp::View::kExpert);
+  viewer::Model user = viewer::build_model(p, omp::View::kUser);
+  auto outlined = [](const viewer::Model& m) {
+    uint64_t n = 0;
+    for (const auto& s : m.samples)
+      for (const auto& f : s.stack) n += omp::is_outlined_name(f.name);
+    return n;
+  };
+  EXPECT_GT(outlined(expert), 0u);
+  EXPECT_EQ(outlined(user), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Compilers, Omp, ::testing::Values("clang", "gcc"));
+
+TEST(OmpRuntime, NativeLibgompWarnsAndProfilesMachineStacks) {
+  const std::string dir = fresh_dir("omp_native");
+  RunResult r = run({OMPROF_BIN, "run", "--omp-runtime=native", "-o", dir, "--",
+                     program("omp_imbalance_gcc"), "2", "30"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: --omp-runtime=native"), std::string::npos) << r.err;
+  format::Profile p = only_profile(dir);
+  EXPECT_FALSE(p.header.ompt_active());
+  EXPECT_NE(p.header.omp_note().find("GNU libgomp has no OMPT"), std::string::npos);
+  RunResult rep = run({OMPROF_BIN, "report", profiles_in(dir)[0]});
+  EXPECT_NE(rep.out.find("WARNING:   GNU libgomp has no OMPT"), std::string::npos) << rep.out;
+}
+
+}  // namespace
+}  // namespace omprof::test

@@ -1,0 +1,192 @@
+// `omprof run` on ordinary programs: attribution ground truth, transparency (output, exit
+// status, signals) and error handling.
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "harness.h"
+
+namespace omprof::test {
+namespace {
+
+TEST(Run, HeavyLightSharesMatchDesign) {
+  std::string dir = fresh_dir("heavy_light");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("heavy_light")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "heavy_light done\n");
+  EXPECT_NE(r.err.find("omprof: profile " + dir), std::string::npos) << r.err;
+  format::Profile p = only_profile(dir);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  ASSERT_GT(m.total_samples, 200u);
+  const double heavy = double(self_ns(m, "heavy")) / double(m.total_weight_ns);
+  const double light = double(self_ns(m, "light")) / double(m.total_weight_ns);
+  EXPECT_NEAR(heavy, 0.70, 0.08);
+  EXPECT_NEAR(light, 0.30, 0.08);
+  // Caller attribution: both are called from main.
+  EXPECT_NEAR(double(total_ns(m, "main")) / double(m.total_weight_ns), 1.0, 0.05);
+}
+
+TEST(Run, EveryThreadAppearsWithItsShare) {
+  std::string dir = fresh_dir("threads4");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, program("threads4")});  // no "--"
+  ASSERT_EQ(r.status, 0) << r.err;
+  format::Profile p = only_profile(dir);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  std::map<uint32_t, uint64_t> per_thread;
+  uint64_t worker_total = 0;
+  for (const auto& s : m.samples)
+    if (has_frame(s.stack, "worker")) {
+      per_thread[s.thread] += s.weight_ns;
+      worker_total += s.weight_ns;
+    }
+  ASSERT_EQ(per_thread.size(), 4u);
+  std::vector<double> shares;
+  for (const auto& [t, ns] : per_thread) {
+    shares.push_back(double(ns) / double(worker_total));
+    // Sampled time agrees with the thread's measured CPU time.
+    EXPECT_NEAR(double(ns), double(p.threads.at(t).cpu_time_ns()), 0.15 * double(p.threads.at(t).cpu_time_ns()) + 20e6);
+  }
+  std::sort(shares.begin(), shares.end());
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(shares[i], 0.1 * double(i + 1), 0.04) << "thread rank " << i;
+}
+
+TEST(Run, ExitStatusAndOutputAreThePrograms) {
+  std::string dir = fresh_dir("exit_status");
+  RunResult plain = run({program("exit_status"), "3"});
+  RunResult profiled = run({OMPROF_BIN, "run", "-o", dir, "--", program("exit_status"), "3"});
+  EXPECT_EQ(plain.status, 3);
+  EXPECT_EQ(profiled.status, 3);
+  EXPECT_EQ(profiled.out, plain.out);
+  EXPECT_EQ(profiled.out.size(), plain.out.size());
+
+  RunResult killed = run({OMPROF_BIN, "run", "-o", dir, "--", program("exit_status"), "term"});
+  EXPECT_EQ(killed.status, 143);
+  EXPECT_EQ(killed.out, plain.out);
+  EXPECT_NE(killed.err.find("killed by signal 15"), std::string::npos) << killed.err;
+}
+
+TEST(Run, ApplicationSigprofHandlerStillGetsItsSignals) {
+  std::string dir = fresh_dir("own_sigprof");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("own_sigprof")});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("raised=10 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("same_handler=1"), std::string::npos) << r.out;
+  format::Profile p = only_profile(dir);
+  EXPECT_GT(p.trailer.forwarded_signals(), 10u);
+  uint64_t samples = 0;
+  for (const auto& [i, t] : p.threads)
+    for (const auto& s : t.sample()) samples += s.count();
+  EXPECT_GT(samples, 20u) << "omprof kept sampling";
+}
+
+TEST(Run, WallClockSampling) {
+  std::string dir = fresh_dir("wall");
+  RunResult r = run({OMPROF_BIN, "run", "--clock", "wall", "--rate", "500", "-o", dir, "--",
+                     program("heavy_light")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  format::Profile p = only_profile(dir);
+  EXPECT_EQ(p.header.clock(), v1::CLOCK_WALL);
+  EXPECT_EQ(p.header.rate_hz(), 500u);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  EXPECT_NEAR(double(self_ns(m, "heavy")) / double(m.total_weight_ns), 0.70, 0.10);
+}
+
+TEST(Run, MissingOrNonExecutableProgram) {
+  RunResult missing = run({OMPROF_BIN, "run", "--", "/nonexistent/program"});
+  EXPECT_EQ(missing.status, 127);
+  EXPECT_EQ(missing.err,
+            "omprof: cannot execute '/nonexistent/program': No such file or directory\n");
+  const std::string text = fresh_dir("not_exec") + "/data.txt";
+  std::ofstream(text) << "not a program\n";
+  chmod(text.c_str(), 0644);
+  RunResult not_exec = run({OMPROF_BIN, "run", "--", text});
+  EXPECT_EQ(not_exec.status, 126);
+  EXPECT_EQ(not_exec.err, "omprof: cannot execute '" + text + "': Permission denied\n");
+  // Executable bits but not a program: the exec itself fails, reported the same way.
+  chmod(text.c_str(), 0755);
+  RunResult bad_format = run({OMPROF_BIN, "run", "--", text});
+  EXPECT_EQ(bad_format.status, 126);
+  EXPECT_EQ(bad_format.err, "omprof: cannot execute '" + text + "': Exec format error\n");
+  RunResult not_in_path = run({OMPROF_BIN, "run", "no-such-command-omprof"});
+  EXPECT_EQ(not_in_path.status, 127);
+}
+
+TEST(Run, BadOptionsAreUsageErrors) {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"run", "--rate", "0", "--", "/bin/true"},
+        {"run", "--rate", "20000", "--", "/bin/true"},
+        {"run", "--clock", "sundial", "--", "/bin/true"},
+        {"run", "--signal", "SIGKILL", "--", "/bin/true"},
+        {"run", "--max-depth", "2", "--", "/bin/true"},
+        {"report"},
+        {"frobnicate"}}) {
+    args.insert(args.begin(), OMPROF_BIN);
+    RunResult r = run(args);
+    EXPECT_EQ(r.status, 2) << args[1] << " " << args[2];
+    EXPECT_EQ(r.err.rfind("omprof: ", 0), 0u) << r.err;
+  }
+}
+
+TEST(Run, UnwritableOutputDirectory) {
+  RunResult r = run({OMPROF_BIN, "run", "-o", "/etc/hostname/sub", "--", "/bin/true"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("omprof: cannot create output directory '/etc/hostname/sub'"), std::string::npos) << r.err;
+}
+
+TEST(Run, HelpAndVersion) {
+  EXPECT_EQ(run({OMPROF_BIN, "--help"}).status, 0);
+  EXPECT_EQ(run({OMPROF_BIN, "run", "--help"}).status, 0);
+  EXPECT_EQ(run({OMPROF_BIN, "report", "--help"}).status, 0);
+  RunResult v = run({OMPROF_BIN, "--version"});
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("omprof ", 0), 0u);
+}
+
+// --- Bad profile files ---------------------------------------------------------------------
+
+std::string write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+std::string good_profile_bytes() {
+  std::string dir = fresh_dir("bad_files_source");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("exit_status")});
+  EXPECT_EQ(r.status, 0);
+  std::ifstream in(profiles_in(dir).at(0), std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void expect_rejected(const std::string& path, const std::string& reason) {
+  RunResult r = run({OMPROF_BIN, "report", path});
+  EXPECT_EQ(r.status, 1) << path;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("omprof: " + path + ": ", 0), 0u) << r.err;
+}
+
+TEST(Report, RejectsBadFilesWithOneLine) {
+  const std::string good = good_profile_bytes();
+  const std::string dir = fresh_dir("bad_files");
+  ASSERT_GT(good.size(), 100u);
+  expect_rejected(write_file(dir + "/empty.omprof", ""), "empty file");
+  expect_rejected(write_file(dir + "/foreign.omprof", "#!/bin/sh\necho hello\n"), "not an omprof profile");
+  expect_rejected(write_file(dir + "/half.omprof", good.substr(0, good.size() / 2)), "truncated");
+  expect_rejected(write_file(dir + "/notrailer.omprof", good.substr(0, good.size() - 3)), "truncated");
+  expect_rejected(dir + "/missing.omprof", "cannot open");
+  // Flip bytes all over the body: every result is a clean rejection or a valid read, never a crash.
+  for (size_t pos = 9; pos < good.size(); pos += good.size() / 40) {
+    std::string bad = good;
+    bad[pos] = char(bad[pos] ^ 0x5a);
+    RunResult r = run({OMPROF_BIN, "report", write_file(dir + "/flip.omprof", bad)});
+    EXPECT_TRUE(r.status == 0 || (r.status == 1 && r.err.find("omprof: ") == 0)) << pos << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace omprof::test

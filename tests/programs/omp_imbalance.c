@@ -1,0 +1,32 @@
+/* Designed imbalance: in a parallel for schedule(static) with one iteration per thread,
+ * thread t does (t + 1) units of work, repeated many times. With T threads the barrier-wait
+ * share of the region is sum_t (T - (t + 1)) / (T * T): 25% for T = 2, 1/3 for T = 3.
+ * A unit is a slice of thread CPU time, not an instruction count: on SMT siblings a thread
+ * runs faster once its partner waits, which would bend an instruction-count design. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "omp_common.h"
+
+TEST_NOINLINE void imbalanced_step(int nthreads, double unit_seconds) {
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+  for (int i = 0; i < nthreads; ++i) spin_cpu((i + 1) * unit_seconds);
+}
+
+int main(int argc, char** argv) {
+  int nthreads = argc > 1 ? atoi(argv[1]) : 2;
+  int reps = argc > 2 ? atoi(argv[2]) : 150;
+  double unit = (argc > 3 ? atof(argv[3]) : 2.0) * 1e-3; /* milliseconds */
+  /* Vary the step length from one repetition to the next (same for every thread, so the
+   * designed shares hold): a fixed step near the kernel tick would alias with CPU-time
+   * sampling, which can only fire on ticks. */
+  unsigned lcg = 12345;
+  for (int r = 0; r < reps; ++r) {
+    lcg = lcg * 1103515245u + 12345u;
+    double scale = 0.5 + (double)((lcg >> 8) % 1000) / 1000.0;
+    imbalanced_step(nthreads, unit * scale);
+  }
+  printf("imbalance done: %d threads, %d reps\n", nthreads, reps);
+  return 0;
+}

@@ -1,0 +1,126 @@
+// Report views on a small profile built in memory: main -> {a -> c, b}, one wait sample.
+#include "viewer/report.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace omprof::viewer {
+namespace {
+
+format::Profile make_profile() {
+  format::Profile p;
+  p.path = "mem.omprof";
+  p.strings = {"", "main", "a", "b", "c", "app.c", "/bin/app", "x,\"y\""};
+  p.header.set_format_major(1);
+  p.header.set_program("/bin/app");
+  v1::Mapping m;
+  m.set_id(1);
+  m.set_filename(6);
+  p.mappings.push_back(m);
+  for (uint64_t id = 1; id <= 4; ++id) {
+    v1::Function f;
+    f.set_id(id);
+    f.set_name(id == 4 ? 7 : id);  // function 4 has a name that needs CSV quoting
+    f.set_filename(5);
+    p.functions.push_back(f);
+    v1::Location l;
+    l.set_id(id);
+    l.set_mapping_id(1);
+    l.set_address(0x1000 + id);
+    auto* line = l.add_line();
+    line->set_function_id(id);
+    line->set_line(int64_t(id));
+    p.locations.push_back(l);
+  }
+  auto stack = [&](std::vector<uint64_t> locs) {
+    v1::Stack s;
+    s.set_id(p.stacks.size() + 1);
+    for (uint64_t l : locs) s.add_location_id(l);
+    p.stacks.push_back(s);
+  };
+  stack({1});        // main
+  stack({2, 1});     // a <- main
+  stack({3, 1});     // b <- main
+  stack({4, 2, 1});  // c <- a <- main
+  v1::ThreadProfile t;
+  t.set_index(0);
+  t.set_is_main(true);
+  auto sample = [&](uint64_t stack_id, uint64_t ms, uint32_t state) {
+    auto* s = t.add_sample();
+    s->set_stack_id(stack_id);
+    s->set_count(ms / 5);
+    s->set_weight_ns(ms * 1000000);
+    s->set_omp_state(state);
+  };
+  sample(1, 100, 0);
+  sample(2, 200, 0);
+  sample(3, 300, 0);
+  sample(4, 400, 0);
+  sample(3, 1000, 0x10);  // b waiting at a barrier
+  p.threads[0] = t;
+  return p;
+}
+
+std::string csv(const Table& t) {
+  std::ostringstream out;
+  t.print(out, Format::kCsv);
+  return out.str();
+}
+
+TEST(Report, FlatViewSelfTotalWorkWait) {
+  format::Profile p = make_profile();
+  Model m = build_model(p, omp::View::kMachine);
+  EXPECT_EQ(m.total_weight_ns, 2000000000u);
+  EXPECT_EQ(csv(flat_table(m, 10, Format::kCsv)),
+            "self_s,self%,total_s,total%,work_s,wait_s,file,function\n"
+            "1.300,65.0,1.300,65.0,0.300,1.000,app.c,b\n"
+            "0.400,20.0,0.400,20.0,0.400,0.000,app.c,\"x,\"\"y\"\"\"\n"
+            "0.200,10.0,0.600,30.0,0.600,0.000,app.c,a\n"
+            "0.100,5.0,2.000,100.0,1.000,1.000,app.c,main\n");
+  EXPECT_EQ(flat_table(m, 2, Format::kCsv).size(), 2u);
+}
+
+TEST(Report, TreeViewInclusiveAndPruning) {
+  format::Profile p = make_profile();
+  Model m = build_model(p, omp::View::kMachine);
+  EXPECT_EQ(csv(tree_table(m, 0.0, Format::kCsv)),
+            "incl_s,incl%,self_s,work_s,wait_s,depth,path\n"
+            "2.000,100.0,0.100,1.000,1.000,0,main\n"
+            "1.300,65.0,1.300,0.300,1.000,1,main;b\n"
+            "0.600,30.0,0.200,0.600,0.000,1,main;a\n"
+            "0.400,20.0,0.400,0.400,0.000,2,\"main;a;x,\"\"y\"\"\"\n");
+  EXPECT_EQ(tree_table(m, 25.0, Format::kCsv).size(), 3u);  // c (20%) pruned
+  std::ostringstream text;
+  tree_table(m, 0.0, Format::kText).print(text, Format::kText);
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+}
+
+TEST(Report, ThreadAndStateViews) {
+  format::Profile p = make_profile();
+  Model m = build_model(p, omp::View::kUser);
+  std::string threads = csv(thread_table(m));
+  EXPECT_NE(threads.find("thread,tid,samples,sampled_s,cpu_s,work_s,wait_s,wait%,dropped,truncated,kind\n"), std::string::npos);
+  EXPECT_NE(threads.find("0,0,400,2.000,0.000,1.000,1.000,50.0,0,0,main\n"), std::string::npos) << threads;
+  std::string states = csv(state_table(m));
+  EXPECT_NE(states.find("wait_barrier,wait,all,1.000,50.0\n"), std::string::npos) << states;
+  EXPECT_NE(states.find("work_serial,work,0,1.000,50.0\n"), std::string::npos) << states;
+}
+
+TEST(Report, UserViewShowsWaitPseudoFrame) {
+  format::Profile p = make_profile();
+  Model m = build_model(p, omp::View::kUser);
+  std::string flat = csv(flat_table(m, 10, Format::kCsv));
+  EXPECT_NE(flat.find("1.000,50.0,1.000,50.0,0.000,1.000,,<omp:barrier>\n"), std::string::npos) << flat;
+}
+
+TEST(Report, CsvQuoting) {
+  EXPECT_EQ(csv_quote("plain"), "plain");
+  EXPECT_EQ(csv_quote("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_quote("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_quote("two\nlines"), "\"two\nlines\"");
+}
+
+}  // namespace
+}  // namespace omprof::viewer

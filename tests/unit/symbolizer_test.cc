@@ -1,0 +1,81 @@
+// Symbolization of this test's own functions, including an inlined one.
+#include "unwind/symbolizer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "unwind/module_map.h"
+
+namespace {
+
+volatile int sink;
+
+extern "C" __attribute__((noinline)) int known_function(int x) {
+  sink = x;  // KNOWN_LINE
+  return x + 1;
+}
+
+__attribute__((always_inline)) inline void inlined_helper() { sink = 7; }
+
+__attribute__((noinline)) void calls_inlined() {
+  inlined_helper();
+  sink = 8;
+}
+
+int line_of(const char* file, const char* marker) {
+  FILE* f = std::fopen(file, "r");
+  char buf[512];
+  for (int line = 1; f && std::fgets(buf, sizeof buf, f); ++line)
+    if (std::strstr(buf, marker) && !std::strstr(buf, "line_of")) {
+      std::fclose(f);
+      return line;
+    }
+  if (f) std::fclose(f);
+  return -1;
+}
+
+TEST(Symbolizer, KnownFunctionFileAndLine) {
+  omprof::unwind::refresh_modules();
+  omprof::unwind::Symbolizer sym(omprof::unwind::recorded_modules());
+  // An address inside known_function (its first bytes are the prologue; the store follows).
+  auto r = sym.lookup(reinterpret_cast<uint64_t>(&known_function) + 4);
+  ASSERT_GE(r.module, 0);
+  ASSERT_FALSE(r.frames.empty());
+  EXPECT_EQ(r.frames.back().function, "known_function");
+  EXPECT_NE(r.frames.back().file.find("symbolizer_test.cc"), std::string::npos);
+  int line = r.frames.back().line;
+  EXPECT_GE(line, line_of(__FILE__, "int known_function(int x)"));
+  EXPECT_LE(line, line_of(__FILE__, "KNOWN_LINE") + 1);
+}
+
+TEST(Symbolizer, InlineFramesComeFirst) {
+  omprof::unwind::refresh_modules();
+  omprof::unwind::Symbolizer sym(omprof::unwind::recorded_modules());
+  bool saw_inline = false;
+  const uint64_t start = reinterpret_cast<uint64_t>(&calls_inlined);
+  for (uint64_t off = 0; off < 32 && !saw_inline; ++off) {
+    auto r = sym.lookup(start + off);
+    if (r.frames.size() == 2) {
+      // Inlined functions without a DWARF linkage name keep their plain name.
+      EXPECT_NE(r.frames[0].function.find("inlined_helper"), std::string::npos);
+      EXPECT_EQ(r.frames[1].function, "(anonymous namespace)::calls_inlined()");
+      saw_inline = true;
+    }
+  }
+  EXPECT_TRUE(saw_inline);
+}
+
+TEST(Symbolizer, DemanglesAndLeavesCNamesAlone) {
+  EXPECT_EQ(omprof::unwind::demangle("_ZN3foo3barEi"), "foo::bar(int)");
+  EXPECT_EQ(omprof::unwind::demangle("main"), "main");
+  EXPECT_EQ(omprof::unwind::demangle("_Znotvalid"), "_Znotvalid");
+}
+
+TEST(Symbolizer, UnknownAddressHasNoModule) {
+  omprof::unwind::Symbolizer sym(omprof::unwind::recorded_modules());
+  EXPECT_EQ(sym.lookup(8).module, -1);
+}
+
+}  // namespace
