@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "collector/runtime.h"
+#include "collector/sampler.h"
 #include "collector/thread_registry.h"
 #include "collector/wire.h"
 #include "omp/ompt_tool.h"
@@ -357,6 +358,9 @@ void write_profile(uint64_t duration_ns) {
   trailer.u64(3, rt.timer_create_failures.load());
   trailer.u64(4, rt.forwarded_signals.load());
   trailer.u64(5, omp::fork_records_dropped());
+  const HandlerStats hs = handler_stats();
+  trailer.u64(6, hs.calls);
+  trailer.u64(7, hs.total_ns);
   RecordStream tail;
   tail.add(kTrailer, trailer);
 

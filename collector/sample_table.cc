@@ -67,7 +67,7 @@ bool SampleTable::add(const uint64_t* frames, uint32_t depth, bool truncated,
       return true;
     }
   }
-  ++dropped_samples_;
+  dropped_samples_ += count;
   dropped_weight_ns_ += weight_ns;
   return false;
 }

@@ -39,7 +39,8 @@ class SampleTable {
   void init(void* memory, uint32_t capacity, uint32_t frame_capacity);
 
   // Async-signal-safe. Adds one sample of `weight_ns` (representing `count` timer expirations).
-  // Returns false (and counts it as dropped) when the table or the frame pool is full.
+  // Returns false (and counts its `count` and weight as dropped) when the table or the frame
+  // pool is full.
   bool add(const uint64_t* frames, uint32_t depth, bool truncated, const SampleContext& ctx,
            uint64_t count, uint64_t weight_ns);
 

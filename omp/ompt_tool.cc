@@ -2,6 +2,7 @@
 
 #include <omp-tools.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -67,9 +68,21 @@ ForkTable& forks() {
   return *t;
 }
 
+// Per-thread memo of recent fork call paths: a region forked again from the same call path
+// (the common case: a loop around a parallel construct) costs an unwind and a comparison,
+// without the table's lock or an allocation. Entries are verified frame by frame.
+struct MemoEntry {
+  uint64_t hash = 0;
+  uint64_t parent = 0;
+  uint64_t id = 0;
+  std::vector<uint64_t> frames;
+};
+constexpr size_t kMemoSlots = 64;
+
 struct ForkScratch {
   void* raw[4096 + 64];
   uint64_t frames[4096 + 64];
+  MemoEntry memo[kMemoSlots];
 };
 
 ForkScratch* fork_scratch() {
@@ -94,12 +107,33 @@ uint64_t innermost_region_value() {
 
 uint64_t enclosing_fork_id() { return innermost_region_value() & ~kRegionEnded; }
 
+uint64_t intern_fork(ForkScratch* s, const unwind::CaptureResult& r, uint64_t parent,
+                     const void* codeptr_ra);
+
 // Interns the encountering thread's call path (with its enclosing region) as a fork record.
 uint64_t record_fork(const void* codeptr_ra) {
   const uint32_t max_depth = runtime().config.max_depth;
   ForkScratch* s = fork_scratch();
   unwind::CaptureResult r = unwind::capture_current_stack(s->raw, s->frames, max_depth, 1);
   const uint64_t parent = enclosing_fork_id();
+  uint64_t h = parent * 0x9e3779b97f4a7c15ULL ^ r.depth ^ (uint64_t(r.truncated) << 32);
+  for (uint32_t i = 0; i < r.depth; ++i) h = (h ^ s->frames[i]) * 0x100000001b3ULL;
+  MemoEntry& memo = s->memo[h % kMemoSlots];
+  if (memo.id && memo.hash == h && memo.parent == parent && memo.frames.size() == r.depth &&
+      std::equal(memo.frames.begin(), memo.frames.end(), s->frames))
+    return memo.id;
+  const uint64_t id = intern_fork(s, r, parent, codeptr_ra);
+  if (id) {
+    memo.hash = h;
+    memo.parent = parent;
+    memo.id = id;
+    memo.frames.assign(s->frames, s->frames + r.depth);
+  }
+  return id;
+}
+
+uint64_t intern_fork(ForkScratch* s, const unwind::CaptureResult& r, uint64_t parent,
+                     const void* codeptr_ra) {
   std::vector<uint64_t> key;
   key.reserve(r.depth + 2);
   key.push_back(parent);

@@ -63,6 +63,10 @@ void print_header(std::ostream& out, const Model& m) {
   out << fmt::format("Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
                      dropped, seconds(dropped_ns), truncated, unwind_failed,
                      p.trailer.threads_untracked());
+  if (p.trailer.handler_calls_timed())
+    out << fmt::format("Handler:   {:.0f} ns per sample ({} samples timed)\n",
+                       double(p.trailer.handler_ns_total()) / double(p.trailer.handler_calls_timed()),
+                       p.trailer.handler_calls_timed());
   if (!h.omp_runtime().empty())
     out << fmt::format("OpenMP:    {}{}\n", h.omp_runtime(),
                        h.ompt_active() ? " (OMPT states and user-model stacks)" : "");

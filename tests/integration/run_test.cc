@@ -190,3 +190,90 @@ TEST(Report, RejectsBadFilesWithOneLine) {
 
 }  // namespace
 }  // namespace omprof::test
+
+namespace omprof::test {
+namespace {
+
+TEST(Run, ForkChildIsLeftAlone) {
+  std::string dir = fresh_dir("fork_child");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("fork_child")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "fork_child done 0\n");
+  format::Profile p = only_profile(dir);  // exactly one: the child wrote nothing
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  EXPECT_EQ(total_ns(m, "child_work"), 0u);
+  EXPECT_NEAR(double(total_ns(m, "parent_work")), 0.3e9, 0.06e9);
+}
+
+TEST(Run, DlclosedLibraryIsStillSymbolized) {
+  std::string dir = fresh_dir("dlopen");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("dlopen_user"), program("libdlwork.so")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  format::Profile p = only_profile(dir);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  EXPECT_NEAR(double(self_ns(m, "dl_work")), 0.3e9, 0.06e9);
+  bool unloaded = false;
+  for (const auto& map : p.mappings)
+    if (p.str(map.filename()).find("libdlwork.so") != std::string::npos) unloaded = map.unloaded();
+  EXPECT_TRUE(unloaded);
+  for (const auto& s : m.samples) {
+    if (!s.stack.empty() && s.stack.front().name == "dl_work") {
+      EXPECT_NE(s.stack.front().file.find("dlwork.c"), std::string::npos);
+    }
+  }
+}
+
+TEST(Run, DeepStacksAreTruncatedAndCounted) {
+  std::string dir = fresh_dir("deep");
+  RunResult r = run({OMPROF_BIN, "run", "--max-depth", "64", "-o", dir, "--", program("deep_stacks")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  format::Profile p = only_profile(dir);
+  uint64_t truncated = 0, samples = 0;
+  for (const auto& [i, t] : p.threads) {
+    truncated += t.truncated_samples();
+    for (const auto& s : t.sample()) samples += s.count();
+  }
+  EXPECT_GT(truncated, samples / 2);
+  EXPECT_NE(r.err.find(std::to_string(truncated) + " truncated"), std::string::npos) << r.err;
+  viewer::Model m = viewer::build_model(p, omp::View::kMachine);
+  EXPECT_GT(double(self_ns(m, "leaf_work")), 0.8 * double(m.total_weight_ns));
+  for (const auto& s : m.samples) EXPECT_LE(s.stack.size(), 64u + 8u);  // + inline frames
+  RunResult rep = run({OMPROF_BIN, "report", profiles_in(dir)[0]});
+  EXPECT_NE(rep.out.find(std::to_string(truncated) + " truncated"), std::string::npos) << rep.out;
+}
+
+TEST(Run, SamplesBeyondTheTableAreDroppedAndCounted) {
+  std::string dir = fresh_dir("many");
+  RunResult r = run({OMPROF_BIN, "run", "--max-contexts", "16", "-o", dir, "--", program("deep_stacks"), "many"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  format::Profile p = only_profile(dir);
+  const auto& main_thread = p.threads.at(0);
+  EXPECT_GT(main_thread.dropped_samples(), 0u);
+  EXPECT_EQ(main_thread.dropped_weight_ns(), main_thread.dropped_samples() * p.header.period_ns());
+  EXPECT_LE(main_thread.sample_size(), 12);
+  // Kept plus dropped is all the CPU time.
+  uint64_t kept = 0;
+  for (const auto& s : main_thread.sample()) kept += s.weight_ns();
+  EXPECT_NEAR(double(kept + main_thread.dropped_weight_ns()), double(main_thread.cpu_time_ns()),
+              0.1 * double(main_thread.cpu_time_ns()));
+  EXPECT_NE(r.err.find(std::to_string(main_thread.dropped_samples()) + " dropped"), std::string::npos) << r.err;
+}
+
+TEST(Run, TimerCreationFailureIsCountedNotFatal) {
+  // RLIMIT_SIGPENDING bounds POSIX timers: with a limit of 1, only the main thread gets one.
+  std::string dir = fresh_dir("sigpending");
+  RunResult r = run({"/bin/bash", "-c", "ulimit -i 1 && exec \"$0\" run -o \"$1\" -- \"$2\"", OMPROF_BIN,
+                     dir, program("threads4")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "threads4 done\n");
+  format::Profile p = only_profile(dir);
+  EXPECT_GE(p.trailer.timer_create_failures(), 4u);
+  uint64_t failed = 0;
+  for (const auto& [i, t] : p.threads) failed += t.timer_failed();
+  EXPECT_GE(failed, 4u);
+  RunResult rep = run({OMPROF_BIN, "report", "--threads", profiles_in(dir)[0]});
+  EXPECT_NE(rep.out.find("no-timer(errno 11)"), std::string::npos) << rep.out;
+}
+
+}  // namespace
+}  // namespace omprof::test

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Overhead and handler-cost benchmarks (not tests). Runs the variants interleaved
+# (A B C A B C ...) so that machine noise hits them alike, and prints medians and ratios.
+#   bash bench/run.sh [runs]        (default 7 runs of each variant)
+# Needs a build (scripts/setup.sh). Results are recorded by hand in docs/performance.md.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${OMPROF_BUILD_DIR:-$here/build}
+runs=${1:-7}
+omprof="$build/bin/omprof"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# time_once NAME CMD...: appends the wall seconds of one run to $out/NAME
+time_once() {
+  local name=$1
+  shift
+  local t0 t1
+  t0=$(date +%s%N)
+  "$@" >/dev/null 2>&1
+  t1=$(date +%s%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }' >>"$out/$name"
+}
+median() { sort -n "$out/$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+ratio() { awk -v a="$(median "$1")" -v b="$(median "$2")" 'BEGIN { printf "%.3f\n", a / b }'; }
+prof() { "$omprof" run -o "$out" "$@"; }
+
+echo "machine: $(nproc) cores, $(uname -r); $runs interleaved runs per variant"
+
+cpu="$build/bench/bench_cpu_bound"
+for ((i = 0; i < runs; i++)); do
+  time_once cpu_none "$cpu"
+  time_once cpu_200 prof --rate 200 -- "$cpu"
+  time_once cpu_1000 prof --rate 1000 -- "$cpu"
+done
+echo
+echo "## CPU-bound, 2 threads (bench_cpu_bound, 30-frame stacks)"
+echo "| variant | median wall s | ratio to no profiler |"
+echo "|---|---|---|"
+echo "| no profiler | $(median cpu_none) | 1 |"
+echo "| omprof 200 Hz | $(median cpu_200) | $(ratio cpu_200 cpu_none) |"
+echo "| omprof 1000 Hz | $(median cpu_1000) | $(ratio cpu_1000 cpu_none) |"
+
+# Handler cost measured in-process: the collector times each handler call.
+rm -f "$out"/*.omprof
+OMPROF_TIME_HANDLER=1 prof --rate 1000 -- "$cpu" >/dev/null 2>&1
+echo
+echo "Handler cost (OMPROF_TIME_HANDLER=1, 1000 Hz, 30-frame stacks):"
+"$omprof" report "$out"/*.omprof | grep '^Handler:'
+
+tiny="$build/bench/bench_omp_tiny_regions"
+imb="$build/tests/bin/omp_imbalance_clang"
+for ((i = 0; i < runs; i++)); do
+  time_once tiny_none "$tiny"
+  time_once tiny_empty env LD_PRELOAD="$build/bench/libomprof_empty_tool.so" "$tiny"
+  time_once tiny_200 prof --rate 200 -- "$tiny"
+  time_once imb_none "$imb" 2 600
+  time_once imb_200 prof --rate 200 -- "$imb" 2 600
+  time_once imb_1000 prof --rate 1000 -- "$imb" 2 600
+  rm -f "$out"/*.omprof
+done
+echo
+echo "## OpenMP: 200,000 empty parallel regions, 2 threads (bench_omp_tiny_regions)"
+echo "| variant | median wall s | ratio to empty tool | ratio to no tool |"
+echo "|---|---|---|---|"
+echo "| no tool | $(median tiny_none) | - | 1 |"
+echo "| empty OMPT tool | $(median tiny_empty) | 1 | $(ratio tiny_empty tiny_none) |"
+echo "| omprof 200 Hz | $(median tiny_200) | $(ratio tiny_200 tiny_empty) | $(ratio tiny_200 tiny_none) |"
+echo
+echo "## OpenMP: imbalance program (omp_imbalance_clang 2 600)"
+echo "| variant | median wall s | ratio to no tool |"
+echo "|---|---|---|"
+echo "| no tool | $(median imb_none) | 1 |"
+echo "| omprof 200 Hz | $(median imb_200) | $(ratio imb_200 imb_none) |"
+echo "| omprof 1000 Hz | $(median imb_1000) | $(ratio imb_1000 imb_none) |"

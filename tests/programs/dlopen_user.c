@@ -1,0 +1,28 @@
+/* Loads argv[1] with dlopen, spends CPU time in its dl_work, unloads it, then works in
+ * main_work: the library's samples must still be symbolized at the end of the run. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <time.h>
+
+static volatile double sink;
+
+__attribute__((noinline)) void main_work(void) {
+  double x = 1;
+  for (long i = 0; i < 60000000; ++i) x = x * 1.0000001 + 1e-9;
+  sink = x;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) return 2;
+  void* h = dlopen(argv[1], RTLD_NOW);
+  if (!h) {
+    fprintf(stderr, "dlopen: %s\n", dlerror());
+    return 1;
+  }
+  void (*work)(double) = (void (*)(double))dlsym(h, "dl_work");
+  work(0.3);
+  dlclose(h);
+  main_work();
+  printf("dlopen_user done\n");
+  return 0;
+}
