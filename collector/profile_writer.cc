@@ -152,6 +152,16 @@ int create_profile_file(const std::string& dir, const std::string& stem, std::st
 }
 
 void write_profile(uint64_t duration_ns) {
+  // OMPROF_DEBUG=1: how long each shutdown phase takes, on stderr.
+  const char* debug_env = std::getenv("OMPROF_DEBUG");
+  const bool debug = debug_env && *debug_env == '1';
+  uint64_t phase_start = monotonic_ns();
+  auto phase = [&](const char* name) {
+    if (!debug) return;
+    uint64_t now = monotonic_ns();
+    std::fprintf(stderr, "omprof: debug: %s took %.1f ms\n", name, double(now - phase_start) / 1e6);
+    phase_start = now;
+  };
   Runtime& rt = runtime();
   const Config& cfg = rt.config;
   StringTable strings;
@@ -207,7 +217,10 @@ void write_profile(uint64_t duration_ns) {
   std::sort(addresses.begin(), addresses.end());
   addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
 
-  unwind::Symbolizer symbolizer(modules);
+  phase("collecting samples");
+  const char* system_lines = std::getenv("OMPROF_SYSTEM_LINES");
+  unwind::Symbolizer symbolizer(modules, system_lines && *system_lines == '1');
+  phase("loading symbols");
   std::unordered_map<uint64_t, uint64_t> location_ids;
   std::map<std::tuple<std::string, std::string, std::string>, uint64_t> function_ids;
   std::vector<wire::Encoder> function_records, location_records;
@@ -240,6 +253,7 @@ void write_profile(uint64_t duration_ns) {
     location_records.push_back(std::move(loc));
   }
 
+  phase("symbolizing addresses");
   // Header.
   wire::Encoder h;
   std::vector<std::string> argv = command_line();
@@ -375,6 +389,7 @@ void write_profile(uint64_t duration_ns) {
     if (::close(fd) != 0) ok = false;
     if (!ok) error = "cannot write '" + path + "': " + std::strerror(errno);
   }
+  phase("encoding and writing");
   if (!ok) {
     std::fprintf(stderr, "omprof: profile not written: %s\n", error.c_str());
     append_manifest("error\t" + error);

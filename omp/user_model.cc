@@ -65,15 +65,6 @@ bool parse_view(const std::string& s, View& v) {
   return true;
 }
 
-bool is_system_module(const std::string& path) {
-  std::string f = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
-  static const char* prefixes[] = {"libc.so", "libm.so", "ld-linux", "libpthread.so", "libdl.so",
-                                   "librt.so", "libgcc_s.so", "[vdso]", "linux-vdso"};
-  for (const char* p : prefixes)
-    if (f.rfind(p, 0) == 0) return true;
-  return false;
-}
-
 FrameStack resolve_runtime_frames(FrameStack raw) {
   for (size_t i = raw.size(); i-- > 0;)
     if (!raw[i].runtime && raw[i].system && i + 1 < raw.size()) raw[i].runtime = raw[i + 1].runtime;

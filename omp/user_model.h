@@ -36,7 +36,6 @@ struct ForkInfo {
 };
 
 bool is_outlined_name(const std::string& name);
-bool is_system_module(const std::string& path);
 // A system frame called from the runtime (sched_yield in a barrier) is runtime too.
 FrameStack resolve_runtime_frames(FrameStack raw);
 bool is_thread_root_name(const std::string& name);

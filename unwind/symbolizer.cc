@@ -1,5 +1,7 @@
 #include "unwind/symbolizer.h"
 
+#include "unwind/module_kind.h"
+
 #include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -59,6 +61,7 @@ struct Symbolizer::Impl {
   Dwfl* dwfl = nullptr;
   std::vector<Module> modules;
   std::vector<Dwfl_Module*> handles;
+  std::vector<bool> names_only;
   mutable std::vector<CuIndex> cu_index;
 
   // The CU containing `address`; *bias receives the module's DWARF bias.
@@ -93,8 +96,11 @@ struct Symbolizer::Impl {
   }
 };
 
-Symbolizer::Symbolizer(const std::vector<Module>& modules) : impl_(new Impl) {
+Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : impl_(new Impl) {
   impl_->modules = modules;
+  impl_->names_only.resize(modules.size());
+  for (size_t i = 0; i < modules.size(); ++i)
+    impl_->names_only[i] = !system_lines && is_system_module(modules[i].path);
   impl_->dwfl = dwfl_begin(&kCallbacks);
   impl_->handles.assign(modules.size(), nullptr);
   impl_->cu_index.resize(modules.size());
@@ -140,6 +146,10 @@ Symbolized Symbolizer::lookup(uint64_t address) const {
     if (at != std::string::npos && at > 0) plain.resize(at);
     outer.system_name = plain;
     outer.function = demangle(plain);
+  }
+  if (impl_->names_only[size_t(out.module)]) {
+    out.frames.push_back(outer);
+    return out;
   }
   Dwarf_Addr bias = 0;
   Dwarf_Die cu_die;

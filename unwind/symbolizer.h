@@ -25,7 +25,8 @@ struct Symbolized {
 
 class Symbolizer {
  public:
-  explicit Symbolizer(const std::vector<Module>& modules);
+  // With `system_lines` false, system libraries (module_kind.h) get names but no lines.
+  explicit Symbolizer(const std::vector<Module>& modules, bool system_lines = false);
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;

@@ -1,5 +1,7 @@
 #include "viewer/model.h"
 
+#include "unwind/module_kind.h"
+
 namespace omprof::viewer {
 
 namespace {
@@ -9,7 +11,7 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
   const v1::Location& loc = p.location(loc_id);
   const v1::Mapping* m = p.mapping(loc.mapping_id());
   const bool runtime = m && m->is_omp_runtime();
-  const bool system = m && omp::is_system_module(p.str(m->filename()));
+  const bool system = m && unwind::is_system_module(p.str(m->filename()));
   if (loc.line_size() == 0) {
     omp::Frame f;
     char buf[64];
