@@ -1,5 +1,6 @@
-/* Benchmark workload: 2 threads, a fixed amount of floating-point work each (several seconds),
- * with the hot loop `depth` calls deep so that every sample unwinds that many frames. */
+/* Benchmark workload: 2 threads (or argv[3]), a fixed amount of floating-point work each
+ * (several seconds), with the hot loop argv[2] (default 30) calls deep so that every sample
+ * unwinds that many frames. argv[1]: iterations per thread. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,9 +30,11 @@ static void* worker(void* arg) {
 int main(int argc, char** argv) {
   if (argc > 1) iterations = atol(argv[1]);
   if (argc > 2) depth = atoi(argv[2]);
+  int nthreads = argc > 3 ? atoi(argv[3]) : 2;
+  if (nthreads < 1 || nthreads > 2) nthreads = 2;
   pthread_t t[2];
-  for (int i = 0; i < 2; ++i) pthread_create(&t[i], NULL, worker, NULL);
-  for (int i = 0; i < 2; ++i) pthread_join(t[i], NULL);
+  for (int i = 0; i < nthreads; ++i) pthread_create(&t[i], NULL, worker, NULL);
+  for (int i = 0; i < nthreads; ++i) pthread_join(t[i], NULL);
   printf("%f\n", sink);
   return 0;
 }

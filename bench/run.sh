@@ -41,12 +41,24 @@ echo "| no profiler | $(median cpu_none) | 1 |"
 echo "| omprof 200 Hz | $(median cpu_200) | $(ratio cpu_200 cpu_none) |"
 echo "| omprof 1000 Hz | $(median cpu_1000) | $(ratio cpu_1000 cpu_none) |"
 
-# Handler cost measured in-process: the collector times each handler call.
-rm -f "$out"/*.omprof
-OMPROF_TIME_HANDLER=1 prof --rate 1000 -- "$cpu" >/dev/null 2>&1
+# Handler cost measured in-process: the collector times each handler call (clock reads around
+# the work, signal delivery excluded). One busy thread, then two (on 2 vCPUs that share a core,
+# both threads then run slower, the handler too).
+handler_ns() {
+  rm -f "$out"/*.omprof
+  OMPROF_TIME_HANDLER=1 prof --rate 1000 -- "$cpu" 800000000 "$1" "$2" >/dev/null 2>&1
+  "$omprof" report "$out"/*.omprof | awk '/^Handler:/ {print $2}'
+}
 echo
-echo "Handler cost (OMPROF_TIME_HANDLER=1, 1000 Hz, 30-frame stacks):"
-"$omprof" report "$out"/*.omprof | grep '^Handler:'
+echo "## Handler cost per sample (OMPROF_TIME_HANDLER=1, 1000 Hz), median of $runs runs"
+echo "| stack depth | threads | median ns per sample |"
+echo "|---|---|---|"
+for config in "30 1" "30 2" "2 1" "60 1"; do
+  rm -f "$out/handler"
+  for ((i = 0; i < runs; i++)); do handler_ns $config >>"$out/handler"; done
+  set -- $config
+  echo "| $1 | $2 | $(median handler) |"
+done
 
 tiny="$build/bench/bench_omp_tiny_regions"
 imb="$build/tests/bin/omp_imbalance_clang"

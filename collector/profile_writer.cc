@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/sampler.h"
 #include "collector/thread_registry.h"
@@ -27,13 +28,13 @@ namespace omprof {
 namespace {
 
 constexpr uint32_t kFormatMajor = 1;
-constexpr uint32_t kFormatMinor = 0;
+constexpr uint32_t kFormatMinor = 1;  // 1.1: explicit regions
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'R', 'O', 'F', '\n'};
 
 // Record field numbers (proto/omprof.proto, message Record).
 enum RecordField : uint32_t {
   kHeader = 1, kStrings = 2, kMapping = 3, kFunction = 4, kLocation = 5,
-  kStack = 6, kThread = 7, kFork = 8, kTrailer = 15,
+  kStack = 6, kThread = 7, kFork = 8, kRegionNode = 9, kRegionStats = 10, kTrailer = 15,
 };
 
 class StringTable {
@@ -355,6 +356,30 @@ void write_profile(uint64_t duration_ns) {
     fr.packed(6, f.team_sizes.begin(), f.team_sizes.end());
     body.add(kFork, fr);
   }
+
+  const RegionData regions = region_data();
+  h.u64(20, uint64_t(regions.window_start_ns));
+  for (const auto& [id, info] : regions.nodes) {
+    wire::Encoder rn;
+    rn.u64(1, id);
+    rn.u64(2, info.parent);
+    const bool named = info.region >= 1 && size_t(info.region) <= regions.names.size();
+    rn.u64(3, strings.index(named ? regions.names[size_t(info.region) - 1] : ""));
+    body.add(kRegionNode, rn);
+  }
+  for (const auto& t : regions.threads)
+    for (const auto& n : t.nodes) {
+      wire::Encoder rs;
+      rs.u64(1, n.node);
+      rs.u64(2, t.thread);
+      rs.i64(3, n.calls);
+      rs.i64(4, n.wall_ns);
+      rs.i64(5, n.cpu_ns);
+      rs.i64(6, n.self_wall_ns);
+      rs.i64(7, n.self_cpu_ns);
+      rs.boolean(8, n.active);
+      body.add(kRegionStats, rs);
+    }
 
   RecordStream head;
   head.add(kHeader, h);

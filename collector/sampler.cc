@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/signal_chain.h"
 #include "omp/sample_context.h"
@@ -31,6 +32,8 @@ void take_sample(ThreadState* ts, siginfo_t* info, void* ucontext) {
 
   SampleContext ctx;
   omp::read_sample_context(ctx);
+  // The explicit region the thread is in; idle workers are in none.
+  ctx.region_node = ctx.omp_state == omp::kStateIdleDerived ? 0 : current_region_node();
 
   // A CPU-time timer fires at most once per kernel tick; the overrun count says how many
   // periods this one signal stands for, so totals stay right at rates above the tick rate.

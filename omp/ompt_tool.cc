@@ -8,6 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "omp/sample_context.h"
@@ -26,10 +27,15 @@ std::atomic<bool> g_ompt_ever{false};
 // The calling thread's number in its innermost team (from the implicit_task callback).
 __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_thread_num = 0;
 
-// parallel_data->value holds the fork record id; parallel_end sets this bit. libomp 14 ends a
-// worker's implicit task only when the next region wakes it, so a worker waiting between
-// regions still sees the last region: it is idle iff that region has ended.
+// parallel_data->value packs: the fork record id (bits 0-19), the master's explicit-region node
+// at the fork (bits 20-62, inherited by the team's workers), and an "ended" bit (63) that
+// parallel_end sets. libomp 14 ends a worker's implicit task only when the next region wakes
+// it, so a worker waiting between regions still sees the last region: it is idle iff that
+// region has ended.
 constexpr uint64_t kRegionEnded = uint64_t(1) << 63;
+constexpr uint64_t kForkIdMask = (uint64_t(1) << 20) - 1;
+constexpr int kNodeShift = 20;
+constexpr uint64_t kNodeMask = (uint64_t(1) << 43) - 1;
 
 // Numeric states (some names are deprecated in OpenMP 5.1 headers; values are stable).
 constexpr int kWaitBarrierImplicitParallel = 0x11;
@@ -105,7 +111,7 @@ uint64_t innermost_region_value() {
   return 0;
 }
 
-uint64_t enclosing_fork_id() { return innermost_region_value() & ~kRegionEnded; }
+uint64_t enclosing_fork_id() { return innermost_region_value() & kForkIdMask; }
 
 uint64_t intern_fork(ForkScratch* s, const unwind::CaptureResult& r, uint64_t parent,
                      const void* codeptr_ra);
@@ -174,8 +180,9 @@ void on_thread_begin(ompt_thread_t, ompt_data_t* thread_data) {
 
 void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel_data, unsigned,
                        int, const void* codeptr_ra) {
-  parallel_data->value = record_fork(codeptr_ra);
-  if (ForkRecord* rec = record_by_id(parallel_data->value))
+  const uint64_t fork_id = record_fork(codeptr_ra);
+  parallel_data->value = fork_id | ((uint64_t(current_region_node()) & kNodeMask) << kNodeShift);
+  if (ForkRecord* rec = record_by_id(fork_id))
     rec->instances.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -188,8 +195,11 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
   if (flags & ompt_task_initial) return;  // the initial task of a thread, not a team member
   if (endpoint == ompt_scope_begin) {
     t_thread_num = index;
+    // Workers nest their explicit regions under the master's region at the fork.
+    if (index != 0 && parallel_data)
+      inherit_region_context(uint32_t((parallel_data->value >> kNodeShift) & kNodeMask));
     if (index == 0 && parallel_data)
-      if (ForkRecord* rec = record_by_id(parallel_data->value)) {
+      if (ForkRecord* rec = record_by_id(parallel_data->value & kForkIdMask)) {
         unsigned bit = actual_parallelism == 0 ? 0 : (actual_parallelism > 64 ? 63 : actual_parallelism - 1);
         rec->team_size_mask.fetch_or(uint64_t(1) << bit, std::memory_order_relaxed);
       }
@@ -249,7 +259,7 @@ void read_sample_context(SampleContext& ctx) {
     ctx.omp_state = kStateIdleDerived;
     return;
   }
-  ctx.fork_id = region & ~kRegionEnded;
+  ctx.fork_id = region & kForkIdMask;
   if (ctx.fork_id) ctx.omp_thread_num = t_thread_num;
 }
 

@@ -63,9 +63,17 @@ void check_references(const Profile& p) {
         f.codeptr_location_id() > p.locations.size())
       bad("fork record table");
   }
+  for (size_t i = 0; i < p.region_nodes.size(); ++i) {
+    const auto& r = p.region_nodes[i];
+    if (r.id() != i + 1 || r.parent_id() > p.region_nodes.size() || !str_ok(r.name()))
+      bad("region table");
+  }
+  for (const auto& r : p.region_stats)
+    if (r.node_id() == 0 || r.node_id() > p.region_nodes.size()) bad("region statistics");
   for (const auto& [index, t] : p.threads)
     for (const auto& s : t.sample())
-      if (s.stack_id() == 0 || s.stack_id() > p.stacks.size() || s.fork_id() > p.forks.size())
+      if (s.stack_id() == 0 || s.stack_id() > p.stacks.size() || s.fork_id() > p.forks.size() ||
+          s.region_node() > p.region_nodes.size())
         bad("sample refers to a missing stack or region");
 }
 
@@ -118,6 +126,12 @@ Profile parse_profile(const std::string& b, const std::string& name) {
         break;
       case v1::Record::kFork:
         place(p.forks, rec.fork(), rec.fork().id(), name, "fork record");
+        break;
+      case v1::Record::kRegionNode:
+        place(p.region_nodes, rec.region_node(), rec.region_node().id(), name, "region node");
+        break;
+      case v1::Record::kRegionStats:
+        p.region_stats.push_back(rec.region_stats());
         break;
       case v1::Record::kThread: {
         auto [it, fresh] = p.threads.try_emplace(rec.thread().index(), rec.thread());

@@ -29,6 +29,8 @@ struct Profile {
   std::vector<v1::Stack> stacks;        // index = id - 1
   std::map<uint32_t, v1::ThreadProfile> threads;  // merged by index
   std::vector<v1::ForkRecord> forks;    // index = id - 1
+  std::vector<v1::RegionNode> region_nodes;  // index = id - 1
+  std::vector<v1::RegionStats> region_stats;
   v1::Trailer trailer;
 
   const std::string& str(uint64_t i) const { return strings.at(i); }

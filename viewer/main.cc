@@ -70,6 +70,8 @@ int main(int argc, char** argv) {
   report_cmd->add_flag("--threads", rep.threads, "Per-thread totals");
   report_cmd->add_flag("--states", rep.states, "Time by OpenMP state, total and per thread");
   report_cmd->add_flag("--parallel-regions", rep.regions, "Parallel regions with work and wait");
+  report_cmd->add_flag("--regions", rep.explicit_regions,
+                       "Explicit regions (omprof/omprof.h): times, calls, work, wait, imbalance");
 
   // `omprof run [options] -- PROGRAM ARGS`: everything after the first "--" is the command.
   std::vector<std::string> after_dashes;

@@ -91,6 +91,7 @@ Model build_model(const format::Profile& p, omp::View view) {
       v.state = s.omp_state();
       v.fork_id = s.fork_id();
       v.omp_thread_num = s.omp_thread_num();
+      v.region_node = s.region_node();
       v.truncated = p.stack(s.stack_id()).truncated();
       v.stack = omp::build_stack(it->second, v.state, v.fork_id, view, fork_of);
       m.total_weight_ns += v.weight_ns;

@@ -20,6 +20,7 @@ struct ViewSample {
   uint32_t state = 0;
   uint64_t fork_id = 0;
   uint32_t omp_thread_num = 0;
+  uint64_t region_node = 0;  // explicit region (0: outside every region)
   bool truncated = false;
   omp::FrameStack stack;  // leaf first
 };

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "omp/states.h"
+#include "viewer/regions_view.h"
 
 namespace omprof::viewer {
 
@@ -277,7 +278,8 @@ Table region_table(const Model& m) {
 
 void print_report(std::ostream& out, const format::Profile& p, const ReportOptions& opt) {
   Model m = build_model(p, opt.view);
-  const bool any = opt.flat || opt.tree || opt.threads || opt.states || opt.regions;
+  const bool any =
+      opt.flat || opt.tree || opt.threads || opt.states || opt.regions || opt.explicit_regions;
   const bool csv = opt.format == Format::kCsv;
   const bool flat = opt.flat || !any;
   const bool tree = opt.tree || (!any && !csv);
@@ -299,6 +301,9 @@ void print_report(std::ostream& out, const format::Profile& p, const ReportOptio
   if (opt.threads) section("Threads:", thread_table(m));
   if (opt.states) section("OpenMP states:", state_table(m));
   if (opt.regions) section("Parallel regions:", region_table(m));
+  if (opt.explicit_regions)
+    section("Explicit regions (times exact; work/wait sampled, inclusive):",
+            region_tree_table(m, opt.format));
 }
 
 }  // namespace omprof::viewer

@@ -15,6 +15,7 @@ struct ReportOptions {
   size_t top = 20;
   double min_percent = 1.0;
   bool flat = false, tree = false, threads = false, states = false, regions = false;
+  bool explicit_regions = false;
   bool header = true;
 };
 

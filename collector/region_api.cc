@@ -1,0 +1,351 @@
+// The explicit-region API (include/omprof/omprof.h) as the collector implements it. These
+// definitions interpose on the no-op library applications link (api/omprof_api.c). In a
+// process omprof does not profile they behave exactly like the no-op library.
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "collector/region_context.h"
+#include "collector/runtime.h"
+#include "collector/thread_registry.h"
+#include "omprof/omprof.h"
+#include "regions/names.h"
+#include "regions/registry.h"
+#include "regions/thread_timer.h"
+
+namespace omprof {
+
+namespace {
+
+using regions::MismatchMode;
+using regions::Status;
+using regions::ThreadTimer;
+using regions::Timestamp;
+
+// Never destroyed: region calls may come after static destructors.
+struct RegionRuntime {
+  regions::Registry registry;
+  std::mutex mu;  // threads list, diagnostics, reset
+  std::vector<ThreadTimer*> threads;
+  std::atomic<int> mode{int(MismatchMode::kStrict)};
+  std::atomic<bool> diagnostics{true};
+  std::atomic<int64_t> window_start_ns{0};
+  std::set<std::pair<int, const void*>> reported;  // (kind, call site) already diagnosed
+  std::atomic<uint32_t> next_foreign_index{1u << 20};  // threads omprof does not sample
+};
+RegionRuntime& rr() {
+  static RegionRuntime* r = new RegionRuntime;
+  return *r;
+}
+
+__attribute__((tls_model("initial-exec"))) thread_local ThreadTimer* t_timer = nullptr;
+
+// Per-thread name cache, so a begin by name hashes the name and compares it, nothing more.
+struct NameCacheEntry {
+  uint64_t hash = 0;
+  std::string name;
+  int32_t id = 0;
+};
+thread_local std::vector<NameCacheEntry>* t_names = nullptr;
+
+bool enabled() { return runtime().active.load(std::memory_order_relaxed); }
+
+int64_t to_ns(const timespec& t) { return int64_t(t.tv_sec) * 1000000000LL + t.tv_nsec; }
+
+Timestamp now() {
+  timespec w, c;
+  clock_gettime(CLOCK_MONOTONIC, &w);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
+  return {to_ns(w) - int64_t(runtime().start_mono_ns), to_ns(c)};
+}
+
+ThreadTimer* timer() {
+  if (t_timer) return t_timer;
+  RegionRuntime& r = rr();
+  ThreadState* ts = current_thread();
+  const uint32_t index = ts ? ts->index : r.next_foreign_index.fetch_add(1);
+  auto* t = new ThreadTimer(r.registry, index);
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    r.threads.push_back(t);
+  }
+  t_timer = t;
+  return t;
+}
+
+// One line on stderr, at most once per kind of failure and call site.
+void diagnose(int kind, const void* site, const char* what, const char* detail) {
+  RegionRuntime& r = rr();
+  if (!r.diagnostics.load()) return;
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    if (!r.reported.insert({kind, site}).second) return;
+  }
+  std::fprintf(stderr, "omprof: %s: %s (%s)\n", what, detail, regions::status_name(kind));
+}
+
+uint64_t fnv(const char* s, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(s[i])) * 0x100000001b3ULL;
+  return h | 1;
+}
+
+// Name -> region id, validating new names. Fast path: the thread's cache.
+Status resolve(const char* name, int32_t& id) {
+  if (!name) return regions::kInvalidName;
+  size_t n = 0;
+  while (name[n]) ++n;
+  size_t trimmed = n;
+  while (trimmed > 0 && name[trimmed - 1] == ' ') --trimmed;
+  if (!t_names) t_names = new std::vector<NameCacheEntry>(64);
+  std::vector<NameCacheEntry>& cache = *t_names;
+  const uint64_t h = fnv(name, trimmed);
+  const size_t mask = cache.size() - 1;
+  size_t slot = size_t(h) & mask;
+  for (size_t probe = 0; probe < cache.size(); ++probe, slot = (slot + 1) & mask) {
+    NameCacheEntry& e = cache[slot];
+    if (e.hash == 0) break;
+    if (e.hash == h && e.name.size() == trimmed && e.name.compare(0, trimmed, name, trimmed) == 0) {
+      id = e.id;
+      return regions::kSuccess;
+    }
+  }
+  std::string normalized;
+  Status st = regions::normalize_name(name, normalized);
+  if (st != regions::kSuccess) return st;
+  id = rr().registry.intern(normalized);
+  size_t used = 0;
+  for (const auto& e : cache) used += e.hash != 0;
+  if (2 * (used + 1) > cache.size()) {  // grow, keeping the table at most half full
+    std::vector<NameCacheEntry> old(cache.size() * 2);
+    old.swap(cache);
+    for (auto& e : old)
+      if (e.hash) {
+        size_t s = size_t(e.hash) & (cache.size() - 1);
+        while (cache[s].hash) s = (s + 1) & (cache.size() - 1);
+        cache[s] = std::move(e);
+      }
+  }
+  slot = size_t(h) & (cache.size() - 1);
+  while (cache[slot].hash) slot = (slot + 1) & (cache.size() - 1);
+  cache[slot] = {h, normalized, id};
+  return regions::kSuccess;
+}
+
+int begin_region(int32_t id, uint64_t* token, const void* site) {
+  Status st = timer()->begin(id, now(), token);
+  if (st != regions::kSuccess) diagnose(st, site, "region begin", "call count exhausted");
+  return st;
+}
+
+int end_region(int32_t id, const void* site) {
+  const MismatchMode mode = MismatchMode(rr().mode.load(std::memory_order_relaxed));
+  bool repaired = false;
+  Status st = timer()->end(id, now(), mode, &repaired);
+  if (st != regions::kSuccess) {
+    diagnose(st, site, "region end",
+             ("'" + regions::escape_name(rr().registry.name(id)) +
+              "' is not the innermost open region on this thread; nothing changed")
+                 .c_str());
+  } else if (repaired && mode == MismatchMode::kWarn) {
+    diagnose(regions::kMismatch, site, "region end (warn mode)",
+             ("'" + regions::escape_name(rr().registry.name(id)) +
+              "' ended out of order; the regions opened inside it were repaired")
+                 .c_str());
+  }
+  return st;
+}
+
+int invalid_name(const char* name, const void* site, const char* what) {
+  diagnose(regions::kInvalidName, site, what,
+           name ? "the name is empty, starts with a blank, or holds control characters"
+                : "the name is NULL");
+  return regions::kInvalidName;
+}
+
+int write_summary(const char* path, bool csv, const void* site) {
+  if (!enabled()) return regions::kNotInit;
+  RegionData data = region_data();
+  regions::SummaryHeader h;
+  h.pid = uint64_t(getpid());
+  h.window_ns = now().wall_ns - data.window_start_ns;
+  h.threads = data.threads.size();
+  std::map<uint32_t, regions::NodeInfo> nodes(data.nodes.begin(), data.nodes.end());
+  auto rows = regions::summarize(
+      data.threads,
+      [&](uint32_t n) { return nodes.count(n) ? nodes[n] : regions::NodeInfo{}; },
+      [&](int32_t id) {
+        return id >= 1 && size_t(id) <= data.names.size() ? data.names[size_t(id) - 1] : "";
+      });
+  const bool to_stdout = !path || !*path || std::string(path) == "-";
+  std::ofstream file;
+  if (!to_stdout) {
+    file.open(path, std::ios::out | std::ios::trunc);
+    if (!file) {
+      diagnose(regions::kIo, site, "region summary", (std::string("cannot write '") + path + "'").c_str());
+      return regions::kIo;
+    }
+  }
+  std::ostream& out = to_stdout ? std::cout : file;
+  if (csv)
+    regions::write_csv(out, h, rows);
+  else
+    regions::write_text(out, h, rows);
+  out.flush();
+  if (!out) {
+    diagnose(regions::kIo, site, "region summary", "write failed");
+    return regions::kIo;
+  }
+  return regions::kSuccess;
+}
+
+}  // namespace
+
+uint32_t current_region_node() { return t_timer ? t_timer->current_node() : 0; }
+
+void inherit_region_context(uint32_t node) {
+  if (node == 0 && !t_timer) return;
+  timer()->set_base(node);
+}
+
+RegionData region_data() {
+  RegionRuntime& r = rr();
+  RegionData d;
+  const Timestamp t = now();
+  std::vector<ThreadTimer*> threads;
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    threads = r.threads;
+  }
+  for (ThreadTimer* tt : threads) {
+    // Only the calling thread's CPU clock is readable here: regions open on other threads get
+    // their wall time so far, and CPU time from closed activations only.
+    regions::ThreadSnapshot s{tt->thread_index(), tt->snapshot(t, tt == t_timer)};
+    if (!s.nodes.empty()) d.threads.push_back(std::move(s));
+  }
+  for (uint32_t n = 1; n < r.registry.node_count(); ++n) d.nodes.push_back({n, r.registry.node(n)});
+  for (int32_t id = 1; size_t(id) <= r.registry.name_count(); ++id) d.names.push_back(r.registry.name(id));
+  d.window_start_ns = r.window_start_ns.load();
+  return d;
+}
+
+}  // namespace omprof
+
+using namespace omprof;
+
+#define OMPROF_API extern "C" __attribute__((visibility("default")))
+#define CALL_SITE __builtin_return_address(0)
+
+OMPROF_API int omprof_region_begin(const char* name) {
+  if (!enabled()) return OMPROF_SUCCESS;
+  int32_t id = 0;
+  if (resolve(name, id) != regions::kSuccess) return invalid_name(name, CALL_SITE, "region begin");
+  return begin_region(id, nullptr, CALL_SITE);
+}
+
+OMPROF_API int omprof_region_end(const char* name) {
+  if (!enabled()) return OMPROF_SUCCESS;
+  int32_t id = 0;
+  if (resolve(name, id) != regions::kSuccess) return invalid_name(name, CALL_SITE, "region end");
+  return end_region(id, CALL_SITE);
+}
+
+OMPROF_API int omprof_region_lookup(const char* name, omprof_region_id* id) {
+  if (!enabled()) {
+    if (id) *id = 1;
+    return OMPROF_SUCCESS;
+  }
+  int32_t found = 0;
+  if (resolve(name, found) != regions::kSuccess) return invalid_name(name, CALL_SITE, "region lookup");
+  if (id) *id = found;
+  return OMPROF_SUCCESS;
+}
+
+OMPROF_API int omprof_region_begin_id(omprof_region_id id) {
+  if (!enabled()) return OMPROF_SUCCESS;
+  if (!rr().registry.valid_id(id)) {
+    diagnose(regions::kUnknown, CALL_SITE, "region begin_id", "unknown region id");
+    return regions::kUnknown;
+  }
+  return begin_region(id, nullptr, CALL_SITE);
+}
+
+OMPROF_API int omprof_region_end_id(omprof_region_id id) {
+  if (!enabled()) return OMPROF_SUCCESS;
+  if (!rr().registry.valid_id(id)) {
+    diagnose(regions::kUnknown, CALL_SITE, "region end_id", "unknown region id");
+    return regions::kUnknown;
+  }
+  return end_region(id, CALL_SITE);
+}
+
+OMPROF_API int omprof_region_begin_token(const char* name, uint64_t* token) {
+  if (!enabled()) {
+    if (token) *token = 1;
+    return OMPROF_SUCCESS;
+  }
+  int32_t id = 0;
+  if (resolve(name, id) != regions::kSuccess) return invalid_name(name, CALL_SITE, "region guard");
+  return begin_region(id, token, CALL_SITE);
+}
+
+OMPROF_API int omprof_region_end_token(uint64_t token) {
+  if (!enabled()) return OMPROF_SUCCESS;
+  Status st = timer()->end_token(token, now());
+  if (st != regions::kSuccess)
+    diagnose(st, CALL_SITE, "region guard",
+             "its activation is no longer the innermost open region on this thread (ended or "
+             "repaired by hand, or another thread); nothing changed");
+  return st;
+}
+
+OMPROF_API int omprof_region_reset(void) {
+  if (!enabled()) return OMPROF_SUCCESS;
+  RegionRuntime& r = rr();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (ThreadTimer* t : r.threads)
+    if (t->depth() != 0) {
+      if (r.diagnostics.load() && r.reported.insert({regions::kActive, CALL_SITE}).second)
+        std::fprintf(stderr, "omprof: region reset: regions are open; nothing changed (%s)\n",
+                     regions::status_name(regions::kActive));
+      return regions::kActive;
+    }
+  for (ThreadTimer* t : r.threads) t->reset();
+  r.window_start_ns.store(now().wall_ns);
+  return OMPROF_SUCCESS;
+}
+
+OMPROF_API int omprof_set_mismatch_mode(int mode) {
+  if (!enabled()) return OMPROF_SUCCESS;
+  if (mode < OMPROF_MISMATCH_STRICT || mode > OMPROF_MISMATCH_REPAIR) {
+    diagnose(regions::kUnknown, CALL_SITE, "set_mismatch_mode", "no such mode");
+    return regions::kUnknown;
+  }
+  rr().mode.store(mode);
+  return OMPROF_SUCCESS;
+}
+
+OMPROF_API int omprof_get_mismatch_mode(int* mode) {
+  if (mode) *mode = enabled() ? rr().mode.load() : OMPROF_MISMATCH_STRICT;
+  return OMPROF_SUCCESS;
+}
+
+OMPROF_API int omprof_set_diagnostics(int on) {
+  rr().diagnostics.store(on != 0);
+  return OMPROF_SUCCESS;
+}
+
+OMPROF_API int omprof_write_summary(const char* path) { return write_summary(path, false, CALL_SITE); }
+
+OMPROF_API int omprof_write_summary_csv(const char* path) {
+  return write_summary(path, true, CALL_SITE);
+}
+
+OMPROF_API const char* omprof_status_name(int status) { return regions::status_name(status); }

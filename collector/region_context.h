@@ -1,0 +1,28 @@
+// What the rest of the collector needs from explicit regions: the calling thread's region
+// context (signal handler, OpenMP fork), the OpenMP inheritance hook, and the data to write.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "regions/summary.h"
+
+namespace omprof {
+
+// Async-signal-safe: the calling thread's current region node (0 = implicit root).
+uint32_t current_region_node();
+
+// OpenMP: a worker entering a team inherits the master's region at the fork (0 to clear).
+void inherit_region_context(uint32_t node);
+
+struct RegionData {
+  std::vector<std::pair<uint32_t, regions::NodeInfo>> nodes;  // node id -> parent, region
+  std::vector<std::string> names;                             // index = region id - 1
+  std::vector<regions::ThreadSnapshot> threads;
+  int64_t window_start_ns = 0;  // relative to the run start (moves with omprof_region_reset)
+};
+// Snapshot for the profile (open regions included, marked active).
+RegionData region_data();
+
+}  // namespace omprof

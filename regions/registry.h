@@ -1,0 +1,42 @@
+// The process-wide catalogue of region names and of context nodes. A node is one region under
+// one parent node (context-sensitive accounting: "assemble" under "solve" and under "setup" are
+// two nodes). Node 0 is the implicit root. Threads look nodes up through their own caches and
+// only take the registry's lock when they meet a new name or context.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace omprof::regions {
+
+struct NodeInfo {
+  uint32_t parent = 0;
+  int32_t region = 0;  // name id, 0 for the root
+};
+
+class Registry {
+ public:
+  Registry();
+  // Returns the id of a validated name, creating it (ids start at 1).
+  int32_t intern(const std::string& name);
+  // Whether `id` names a region.
+  bool valid_id(int32_t id) const;
+  std::string name(int32_t id) const;
+  // The node of `region` under `parent`, created on first use.
+  uint32_t child(uint32_t parent, int32_t region);
+  NodeInfo node(uint32_t id) const;
+  size_t node_count() const;
+  size_t name_count() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, int32_t> ids_;
+  std::vector<std::string> names_;  // index = id - 1
+  std::unordered_map<uint64_t, uint32_t> children_;  // (parent << 32 | region) -> node
+  std::vector<NodeInfo> nodes_;  // index = node id
+};
+
+}  // namespace omprof::regions

@@ -1,0 +1,137 @@
+#include "regions/summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "regions/names.h"
+
+namespace omprof::regions {
+
+namespace {
+
+std::string csv(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string secs(double ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", ns / 1e9);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<SummaryRow> summarize(const std::vector<ThreadSnapshot>& threads,
+                                  const std::function<NodeInfo(uint32_t)>& node_info,
+                                  const std::function<std::string(int32_t)>& name_of) {
+  std::map<uint32_t, SummaryRow> rows;
+  std::map<uint32_t, std::vector<uint32_t>> children;
+  // Every node on a path to a node with data gets a row, so the tree is connected even where
+  // an ancestor ran on another thread only.
+  auto ensure = [&](uint32_t node) -> SummaryRow& {
+    auto it = rows.find(node);
+    if (it != rows.end()) return it->second;
+    SummaryRow r;
+    r.node = node;
+    NodeInfo info = node_info(node);
+    r.parent = info.parent;
+    r.name = name_of(info.region);
+    return rows.emplace(node, r).first->second;
+  };
+  for (const ThreadSnapshot& t : threads)
+    for (const NodeSnapshot& n : t.nodes) {
+      SummaryRow& r = ensure(n.node);
+      r.calls += n.calls;
+      if (r.threads == 0 || n.wall_ns < r.wall_min_ns) r.wall_min_ns = n.wall_ns;
+      r.wall_max_ns = std::max(r.wall_max_ns, n.wall_ns);
+      r.wall_sum_ns += n.wall_ns;
+      r.self_max_ns = r.threads == 0 ? n.self_wall_ns : std::max(r.self_max_ns, n.self_wall_ns);
+      r.self_avg_ns += double(n.self_wall_ns);
+      r.cpu_sum_ns += n.cpu_ns;
+      r.self_cpu_sum_ns += n.self_cpu_ns;
+      r.active |= n.active;
+      ++r.threads;
+    }
+  std::vector<uint32_t> pending;
+  for (const auto& [node, r] : rows) pending.push_back(node);
+  for (size_t i = 0; i < pending.size(); ++i) {
+    const uint32_t parent = rows.at(pending[i]).parent;
+    if (parent != 0 && !rows.count(parent)) {
+      ensure(parent);
+      pending.push_back(parent);
+    }
+  }
+  for (auto& [node, r] : rows) {
+    if (r.threads) {
+      r.wall_avg_ns = double(r.wall_sum_ns) / r.threads;
+      r.self_avg_ns /= r.threads;
+    }
+    children[r.parent].push_back(node);
+  }
+  std::vector<SummaryRow> out;
+  // Preorder; siblings by inclusive time, then name, for a stable order.
+  std::function<void(uint32_t, int, const std::string&)> walk = [&](uint32_t parent, int depth,
+                                                                   const std::string& path) {
+    auto kids = children[parent];
+    std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
+      const SummaryRow& x = rows.at(a);
+      const SummaryRow& y = rows.at(b);
+      return x.wall_max_ns != y.wall_max_ns ? x.wall_max_ns > y.wall_max_ns : x.name < y.name;
+    });
+    for (uint32_t k : kids) {
+      SummaryRow r = rows.at(k);
+      r.depth = depth;
+      r.path = path.empty() ? r.name : path + "/" + r.name;
+      out.push_back(r);
+      walk(k, depth + 1, r.path);
+    }
+  };
+  walk(0, 0, "");
+  return out;
+}
+
+void write_text(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows) {
+  bool active = false;
+  for (const auto& r : rows) active |= r.active;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "omprof region summary: pid %llu, %zu threads, window %.6f s, active regions: %s\n",
+                static_cast<unsigned long long>(h.pid), h.threads, double(h.window_ns) / 1e9,
+                active ? "yes (interim snapshot)" : "no");
+  out << line;
+  std::snprintf(line, sizeof line, "%12s %4s %12s %12s %12s %7s %6s  %s\n", "calls", "thr",
+                "incl_s", "self_s", "cpu_s", "%", "imb%", "region");
+  out << line;
+  for (const auto& r : rows) {
+    std::string label = std::string(size_t(2 * std::min(r.depth, 30)), ' ') + escape_name(r.name);
+    if (r.active) label += " [active]";
+    const double pct = h.window_ns > 0 ? 100.0 * double(r.wall_max_ns) / double(h.window_ns) : 0;
+    std::snprintf(line, sizeof line, "%12lld %4d %12.6f %12.6f %12.6f %7.2f %6.1f  %s\n",
+                  static_cast<long long>(r.calls), r.threads, double(r.wall_max_ns) / 1e9,
+                  double(r.self_max_ns) / 1e9, double(r.cpu_sum_ns) / 1e9, pct,
+                  100.0 * r.imbalance(), label.c_str());
+    out << line;
+  }
+}
+
+void write_csv(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows) {
+  out << "node_id,parent_id,depth,path,name,calls,threads,incl_max_s,incl_min_s,incl_avg_s,"
+         "self_max_s,self_avg_s,cpu_s,self_cpu_s,pct_window,imbalance,active\n";
+  for (const auto& r : rows) {
+    const double pct = h.window_ns > 0 ? 100.0 * double(r.wall_max_ns) / double(h.window_ns) : 0;
+    char nums[256];
+    std::snprintf(nums, sizeof nums, "%.4f,%.4f", pct, r.imbalance());
+    out << r.node << "," << r.parent << "," << r.depth << "," << csv(r.path) << "," << csv(r.name)
+        << "," << r.calls << "," << r.threads << "," << secs(double(r.wall_max_ns)) << ","
+        << secs(double(r.wall_min_ns)) << "," << secs(r.wall_avg_ns) << ","
+        << secs(double(r.self_max_ns)) << "," << secs(r.self_avg_ns) << ","
+        << secs(double(r.cpu_sum_ns)) << "," << secs(double(r.self_cpu_sum_ns)) << "," << nums
+        << "," << (r.active ? "true" : "false") << "\n";
+  }
+}
+
+}  // namespace omprof::regions

@@ -1,0 +1,191 @@
+// Explicit regions end to end: annotated programs under `omprof run` (and without it), the
+// region tree in the profile, the report, and the on-demand summaries.
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "harness.h"
+#include "omp/states.h"
+#include "viewer/regions_view.h"
+
+namespace omprof::test {
+namespace {
+
+std::map<std::string, std::string> parse_lines(const std::string& out) {
+  std::map<std::string, std::string> m;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    size_t sp = line.find(' ');
+    if (sp != std::string::npos) m[line.substr(0, sp)] = line.substr(sp + 1);
+  }
+  return m;
+}
+
+const viewer::RegionRow* row(const std::vector<viewer::RegionRow>& rows, const std::string& path) {
+  for (const auto& r : rows)
+    if (r.timing.path == path) return &r;
+  return nullptr;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
+  const std::string dir = fresh_dir("regions_app");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_app"), dir + "/summary"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto out = parse_lines(r.out);
+  const double solve_s = std::stod(out["solve_seconds"]);
+  EXPECT_EQ(out["summary"], "0");
+  EXPECT_EQ(out["summary_csv"], "0");
+  format::Profile p = only_profile(dir);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  auto rows = viewer::region_rows(m);
+
+  const auto* io = row(rows, "io");
+  ASSERT_TRUE(io);
+  EXPECT_NEAR(double(io->timing.wall_max_ns), 0.200e9, 0.05 * 0.200e9);
+  EXPECT_EQ(io->timing.calls, 1);
+
+  const auto* solve = row(rows, "solve");
+  ASSERT_TRUE(solve);
+  EXPECT_NEAR(double(solve->timing.wall_max_ns), solve_s * 1e9, 0.05 * solve_s * 1e9);
+  const double wait_share = double(solve->wait_ns) / double(solve->work_ns + solve->wait_ns);
+  EXPECT_NEAR(wait_share, 0.25, 0.05) << "work " << solve->work_ns << " wait " << solve->wait_ns;
+
+  // Worker regions nest under the master's region: one row, both threads, every call.
+  const auto* assemble = row(rows, "solve/assemble");
+  ASSERT_TRUE(assemble);
+  EXPECT_EQ(assemble->timing.threads, 2);
+  EXPECT_EQ(assemble->timing.calls, 400);
+  EXPECT_NEAR(assemble->timing.imbalance(), 0.25, 0.07);
+  for (const auto& x : rows) EXPECT_NE(x.timing.name == "assemble" && x.timing.depth == 0, true);
+
+  // Samples outside every region go to the implicit root.
+  ASSERT_EQ(rows[0].timing.path, "<no region>");
+
+  // The live summaries written while "finish" was open.
+  const std::string text = slurp(dir + "/summary.txt");
+  EXPECT_NE(text.find("active regions: yes"), std::string::npos) << text;
+  EXPECT_NE(text.find("finish [active]"), std::string::npos) << text;
+  EXPECT_NE(text.find("    assemble"), std::string::npos) << text;
+  const std::string csv = slurp(dir + "/summary.csv");
+  EXPECT_EQ(csv.rfind("node_id,parent_id,depth,path,name,calls,threads,", 0), 0u) << csv;
+  EXPECT_NE(csv.find(",solve/assemble,assemble,400,2,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",finish,finish,1,1,"), std::string::npos) << csv;
+
+  // The report: text and CSV.
+  RunResult rep = run({OMPROF_BIN, "report", "--regions", profiles_in(dir)[0]});
+  EXPECT_EQ(rep.status, 0);
+  EXPECT_NE(rep.out.find("Explicit regions"), std::string::npos);
+  EXPECT_NE(rep.out.find("    assemble"), std::string::npos) << rep.out;
+  RunResult rcsv = run({OMPROF_BIN, "report", "--regions", "--csv", profiles_in(dir)[0]});
+  EXPECT_EQ(rcsv.out.rfind("path,depth,calls,threads,incl_s,incl_min_s,incl_avg_s,self_s,cpu_s,pct,"
+                           "work_s,wait_s,efficiency,imbalance,active\n",
+                           0),
+            0u)
+      << rcsv.out;
+}
+
+TEST(Regions, WithoutOmprofAnnotationsDoNothing) {
+  const std::string dir = fresh_dir("regions_plain");
+  RunResult r = run({program("regions_app"), dir + "/summary"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto out = parse_lines(r.out);
+  EXPECT_EQ(out["summary"], "1");  // OMPROF_ERR_NOT_INIT: nothing to write
+  EXPECT_EQ(out["summary_csv"], "1");
+  struct stat st;
+  EXPECT_NE(stat((dir + "/summary.txt").c_str(), &st), 0);
+  EXPECT_TRUE(profiles_in(dir).empty());
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Regions, ContractThroughTheCApi) {
+  const std::string dir = fresh_dir("regions_contract");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_contract")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto c = parse_lines(r.out);
+  const std::map<std::string, std::string> expected = {
+      {"begin_outer", "0"}, {"lookup", "0"}, {"id_nonzero", "1"}, {"begin_id", "0"},
+      {"end_id", "0"}, {"bad_id", "3"}, {"invalid_empty", "8"}, {"invalid_lead", "8"},
+      {"invalid_ctrl", "8"}, {"invalid_null", "8"}, {"begin_a", "0"}, {"strict_mismatch", "5"},
+      {"mismatch_again_same_site", "5"}, {"not_open", "5"}, {"reset_active", "4"},
+      {"mode_bad", "3"}, {"mode_repair", "0"}, {"repaired_end", "0"},
+      {"end_continuation", "0"}, {"empty_end", "5"}, {"reset", "0"}, {"mode_strict", "0"},
+      {"begin_after_reset", "0"}, {"end_after_reset", "0"}, {"summary_unwritable", "7"},
+      {"silenced_mismatch", "5"}, {"status_name", "OMPROF_ERR_MISMATCH"}};
+  for (const auto& [k, v] : expected) EXPECT_EQ(c[k], v) << k;
+  // Diagnostics: one line per failure kind and call site, none once silenced.
+  EXPECT_NE(r.err.find("OMPROF_ERR_INVALID_NAME"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("OMPROF_ERR_IO"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("'nothing'"), std::string::npos) << r.err;
+
+  // After the reset only what ran since counts: contexts with no data since have no row.
+  format::Profile p = only_profile(dir);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  auto rows = viewer::region_rows(m);
+  const auto* after = row(rows, "after");
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->timing.calls, 1);
+  EXPECT_FALSE(row(rows, "outer/inner"));
+  EXPECT_FALSE(row(rows, "outer"));
+}
+
+TEST(Regions, DiagnosticsOncePerKindAndCallSite) {
+  const std::string dir = fresh_dir("regions_contract_diag");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_contract")});
+  size_t mismatches = 0;
+  for (size_t pos = 0; (pos = r.err.find("OMPROF_ERR_MISMATCH", pos)) != std::string::npos; ++pos) ++mismatches;
+  // strict_mismatch, mismatch_again_same_site, not_open, empty_end: four call sites; the
+  // silenced one prints nothing.
+  EXPECT_EQ(mismatches, 4u) << r.err;
+}
+
+TEST(Regions, ScopeGuardsOwnOneActivation) {
+  const std::string dir = fresh_dir("regions_guard");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_guard")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto c = parse_lines(r.out);
+  EXPECT_EQ(c["active"], "1");
+  EXPECT_EQ(c["stop"], "0");
+  EXPECT_EQ(c["stop_again"], "0");
+  EXPECT_EQ(c["manual_end"], "0");
+  EXPECT_EQ(c["stale_stop"], "5");
+  EXPECT_EQ(c["outer_first"], "5");
+  EXPECT_EQ(c["inner"], "0");
+  EXPECT_EQ(c["outer"], "0");
+  EXPECT_EQ(c["bad_status"], "8 active 0");
+  EXPECT_NE(r.out.find("caught"), std::string::npos);
+  // Early returns and exceptions end the guard's region.
+  EXPECT_NE(r.out.find(",early_exit,5,1,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(",throws,1,1,"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(",true\n"), std::string::npos) << "no region left open: " << r.out;
+}
+
+TEST(Regions, FortranModule) {
+  const std::string dir = fresh_dir("regions_fortran");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_fortran")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto c = parse_lines(r.out);
+  EXPECT_EQ(c["begin"], "0");
+  EXPECT_EQ(c["end"], "0");
+  EXPECT_EQ(c["mismatch"], "5");
+  format::Profile p = only_profile(dir);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  auto rows = viewer::region_rows(m);
+  ASSERT_TRUE(row(rows, "fortran_outer"));
+  const auto* inner = row(rows, "fortran_outer/fortran_inner");
+  ASSERT_TRUE(inner);
+  EXPECT_EQ(inner->timing.calls, 4);
+  EXPECT_GT(inner->timing.wall_max_ns, 0);
+}
+
+}  // namespace
+}  // namespace omprof::test

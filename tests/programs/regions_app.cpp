@@ -1,0 +1,61 @@
+// Explicit regions with designed times: `io` is 200 ms of busy wall time; `solve` runs an
+// imbalanced parallel loop (thread t works (t + 1) units, 2 threads: 25% barrier wait) whose
+// iterations are `assemble` regions opened on the worker threads. Prints its own measurement
+// of the solve phase, and writes the live summary files when given a prefix.
+#include <omp.h>
+#include <time.h>
+
+#include <cstdio>
+#include <string>
+
+#include "omprof/omprof.hpp"
+
+namespace {
+double now(clockid_t c) {
+  timespec t;
+  clock_gettime(c, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+volatile double sink;
+__attribute__((noinline)) void spin(clockid_t c, double seconds) {
+  const double end = now(c) + seconds;
+  double x = 1;
+  while (now(c) < end)
+    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
+  sink = x;
+}
+}  // namespace
+
+__attribute__((noinline)) void read_input() {
+  OMPROF_REGION("io");
+  spin(CLOCK_MONOTONIC, 0.200);
+}
+
+__attribute__((noinline)) void solve(int reps, double unit) {
+  omprof::Region region{"solve"};
+  unsigned lcg = 7;
+  for (int r = 0; r < reps; ++r) {
+    lcg = lcg * 1103515245u + 12345u;
+    const double scale = 0.5 + double((lcg >> 8) % 1000) / 1000.0;  // avoid tick aliasing
+#pragma omp parallel for schedule(static) num_threads(2)
+    for (int i = 0; i < 2; ++i) {
+      OMPROF_REGION("assemble");
+      spin(CLOCK_THREAD_CPUTIME_ID, (i + 1) * unit * scale);
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  read_input();
+  const double t0 = now(CLOCK_MONOTONIC);
+  solve(200, 0.002);
+  const double solve_s = now(CLOCK_MONOTONIC) - t0;
+  std::printf("solve_seconds %.6f\n", solve_s);
+  if (argc > 1) {
+    omprof::Region open{"finish"};  // open while the summary is written: marked active
+    const std::string prefix = argv[1];
+    std::printf("summary %d\n", omprof_write_summary((prefix + ".txt").c_str()));
+    std::printf("summary_csv %d\n", omprof_write_summary_csv((prefix + ".csv").c_str()));
+  }
+  return 0;
+}

@@ -1,0 +1,105 @@
+#include "viewer/regions_view.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "omp/states.h"
+#include "regions/names.h"
+
+namespace omprof::viewer {
+
+std::vector<RegionRow> region_rows(const Model& m) {
+  const format::Profile& p = *m.profile;
+  std::map<uint32_t, regions::ThreadSnapshot> threads;
+  for (const auto& s : p.region_stats) {
+    regions::NodeSnapshot n;
+    n.node = uint32_t(s.node_id());
+    n.calls = s.calls();
+    n.wall_ns = s.wall_ns();
+    n.cpu_ns = s.cpu_ns();
+    n.self_wall_ns = s.self_wall_ns();
+    n.self_cpu_ns = s.self_cpu_ns();
+    n.active = s.active();
+    threads[s.thread_index()].thread = s.thread_index();
+    threads[s.thread_index()].nodes.push_back(n);
+  }
+  std::vector<regions::ThreadSnapshot> list;
+  for (auto& [i, t] : threads) list.push_back(std::move(t));
+  auto info = [&](uint32_t node) {
+    regions::NodeInfo r;
+    if (node >= 1 && node <= p.region_nodes.size()) {
+      r.parent = uint32_t(p.region_nodes[node - 1].parent_id());
+      r.region = int32_t(node);  // names are looked up per node below
+    }
+    return r;
+  };
+  auto name = [&](int32_t node) {
+    return node >= 1 && size_t(node) <= p.region_nodes.size()
+               ? p.str(p.region_nodes[size_t(node) - 1].name())
+               : std::string();
+  };
+  std::vector<RegionRow> rows;
+  RegionRow root;
+  root.timing.name = "<no region>";
+  root.timing.path = "<no region>";
+  rows.push_back(root);
+  for (auto& r : regions::summarize(list, info, name)) rows.push_back(RegionRow{r, 0, 0});
+
+  // Samples: each counts for its region and every enclosing one.
+  std::map<uint32_t, size_t> row_of;
+  for (size_t i = 1; i < rows.size(); ++i) row_of[rows[i].timing.node] = i;
+  for (const auto& s : m.samples) {
+    const bool wait = omp::is_wait(s.state);
+    if (s.region_node == 0) {
+      (wait ? rows[0].wait_ns : rows[0].work_ns) += s.weight_ns;
+      continue;
+    }
+    for (uint32_t n = uint32_t(s.region_node), hops = 0; n != 0 && hops < 1024; ++hops) {
+      auto it = row_of.find(n);
+      if (it != row_of.end()) (wait ? rows[it->second].wait_ns : rows[it->second].work_ns) += s.weight_ns;
+      n = n <= p.region_nodes.size() ? uint32_t(p.region_nodes[n - 1].parent_id()) : 0;
+    }
+  }
+  return rows;
+}
+
+Table region_tree_table(const Model& m, Format format) {
+  const auto& h = m.profile->header;
+  const double window = double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
+  std::vector<RegionRow> rows = region_rows(m);
+  if (format == Format::kCsv) {
+    Table t({"path", "depth", "calls", "threads", "incl_s", "incl_min_s", "incl_avg_s", "self_s",
+             "cpu_s", "pct", "work_s", "wait_s", "efficiency", "imbalance", "active"});
+    for (const auto& r : rows) {
+      const auto& x = r.timing;
+      t.row({x.path, std::to_string(x.node ? x.depth + 1 : 0), std::to_string(x.calls),
+             std::to_string(x.threads), seconds(uint64_t(x.wall_max_ns)),
+             seconds(uint64_t(x.wall_min_ns)), seconds(uint64_t(x.wall_avg_ns)),
+             seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), seconds(uint64_t(x.cpu_sum_ns)),
+             percent(double(x.wall_max_ns), window), seconds(r.work_ns), seconds(r.wait_ns),
+             fmt::format("{:.3f}", r.work_ns + r.wait_ns ? double(r.work_ns) / double(r.work_ns + r.wait_ns) : 0.0),
+             fmt::format("{:.3f}", x.imbalance()), x.active ? "true" : "false"});
+    }
+    return t;
+  }
+  Table t({"calls", "thr", "incl_s", "self_s", "cpu_s", "%", "work_s", "wait_s", "eff%", "imb%",
+           "<region"});
+  for (const auto& r : rows) {
+    const auto& x = r.timing;
+    const bool root = x.node == 0;
+    std::string label = root ? x.name
+                             : std::string(size_t(2 * std::min(x.depth + 1, 20)), ' ') +
+                                   regions::escape_name(x.name) + (x.active ? " [active]" : "");
+    t.row({root ? "" : std::to_string(x.calls), root ? "" : std::to_string(x.threads),
+           root ? "" : seconds(uint64_t(x.wall_max_ns)),
+           root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
+           root ? "" : seconds(uint64_t(x.cpu_sum_ns)), root ? "" : percent(double(x.wall_max_ns), window),
+           seconds(r.work_ns), seconds(r.wait_ns),
+           percent(double(r.work_ns), double(r.work_ns + r.wait_ns)),
+           root ? "" : fmt::format("{:.1f}", 100.0 * x.imbalance()), label});
+  }
+  return t;
+}
+
+}  // namespace omprof::viewer

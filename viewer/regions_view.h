@@ -1,0 +1,23 @@
+// `omprof report --regions`: the explicit-region tree with exact times (from the collector's
+// timers) next to the sampled OpenMP Work/Wait of each region (samples carry their region).
+#pragma once
+
+#include <vector>
+
+#include "regions/summary.h"
+#include "viewer/model.h"
+#include "viewer/table.h"
+
+namespace omprof::viewer {
+
+struct RegionRow {
+  regions::SummaryRow timing;
+  uint64_t work_ns = 0;  // sampled, inclusive of nested regions
+  uint64_t wait_ns = 0;
+};
+
+// Rows in preorder; the implicit root ("<no region>": samples outside every region) first.
+std::vector<RegionRow> region_rows(const Model& m);
+Table region_tree_table(const Model& m, Format format);
+
+}  // namespace omprof::viewer
