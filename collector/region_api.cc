@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -59,10 +60,20 @@ bool enabled() { return runtime().active.load(std::memory_order_relaxed); }
 
 int64_t to_ns(const timespec& t) { return int64_t(t.tv_sec) * 1000000000LL + t.tv_nsec; }
 
+// Thread CPU time costs a system call per read (no vDSO path for CLOCK_THREAD_CPUTIME_ID);
+// OMPROF_REGION_CPU=0 records wall time only, for regions in hot loops.
+bool cpu_clock_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("OMPROF_REGION_CPU");
+    return !(v && v[0] == '0');
+  }();
+  return on;
+}
+
 Timestamp now() {
-  timespec w, c;
+  timespec w, c{};
   clock_gettime(CLOCK_MONOTONIC, &w);
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
+  if (cpu_clock_enabled()) clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
   return {to_ns(w) - int64_t(runtime().start_mono_ns), to_ns(c)};
 }
 

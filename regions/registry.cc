@@ -11,12 +11,8 @@ int32_t Registry::intern(const std::string& name) {
   names_.push_back(name);
   const int32_t id = int32_t(names_.size());
   ids_.emplace(name, id);
+  name_count_.store(uint32_t(id), std::memory_order_release);
   return id;
-}
-
-bool Registry::valid_id(int32_t id) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return id >= 1 && size_t(id) <= names_.size();
 }
 
 std::string Registry::name(int32_t id) const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -22,8 +23,10 @@ class Registry {
   Registry();
   // Returns the id of a validated name, creating it (ids start at 1).
   int32_t intern(const std::string& name);
-  // Whether `id` names a region.
-  bool valid_id(int32_t id) const;
+  // Whether `id` names a region. Lock-free (the begin/end-by-id path).
+  bool valid_id(int32_t id) const {
+    return id >= 1 && uint32_t(id) <= name_count_.load(std::memory_order_acquire);
+  }
   std::string name(int32_t id) const;
   // The node of `region` under `parent`, created on first use.
   uint32_t child(uint32_t parent, int32_t region);
@@ -35,6 +38,7 @@ class Registry {
   mutable std::mutex mu_;
   std::unordered_map<std::string, int32_t> ids_;
   std::vector<std::string> names_;  // index = id - 1
+  std::atomic<uint32_t> name_count_{0};
   std::unordered_map<uint64_t, uint32_t> children_;  // (parent << 32 | region) -> node
   std::vector<NodeInfo> nodes_;  // index = node id
 };
