@@ -112,7 +112,9 @@ __attribute__((constructor(101))) void collector_start() {
   start_thread_sampling(true);
 }
 
-__attribute__((destructor)) void collector_stop() { shutdown_collector(); }
+__attribute__((destructor)) void collector_stop() {
+  shutdown_collector();
+}
 
 }  // namespace
 
@@ -141,8 +143,10 @@ void shutdown_collector() {
 
 }  // namespace omprof
 
-extern "C" __attribute__((visibility("default"))) int pthread_create(
-    pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
+extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* thread,
+                                                                     const pthread_attr_t* attr,
+                                                                     void* (*fn)(void*),
+                                                                     void* arg) {
   using Fn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
   static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_create"));
   if (!omprof::runtime().active.load()) return real(thread, attr, fn, arg);

@@ -33,8 +33,17 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'R', 'O', 'F', '\n'};
 
 // Record field numbers (proto/omprof.proto, message Record).
 enum RecordField : uint32_t {
-  kHeader = 1, kStrings = 2, kMapping = 3, kFunction = 4, kLocation = 5,
-  kStack = 6, kThread = 7, kFork = 8, kRegionNode = 9, kRegionStats = 10, kTrailer = 15,
+  kHeader = 1,
+  kStrings = 2,
+  kMapping = 3,
+  kFunction = 4,
+  kLocation = 5,
+  kStack = 6,
+  kThread = 7,
+  kFork = 8,
+  kRegionNode = 9,
+  kRegionStats = 10,
+  kTrailer = 15,
 };
 
 class StringTable {

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -38,7 +38,7 @@ struct RegionRuntime {
   std::atomic<int> mode{int(MismatchMode::kStrict)};
   std::atomic<bool> diagnostics{true};
   std::atomic<int64_t> window_start_ns{0};
-  std::set<std::pair<int, const void*>> reported;  // (kind, call site) already diagnosed
+  std::set<std::pair<int, const void*>> reported;      // (kind, call site) already diagnosed
   std::atomic<uint32_t> next_foreign_index{1u << 20};  // threads omprof does not sample
 };
 RegionRuntime& rr() {
@@ -56,9 +56,13 @@ struct NameCacheEntry {
 };
 thread_local std::vector<NameCacheEntry>* t_names = nullptr;
 
-bool enabled() { return runtime().active.load(std::memory_order_relaxed); }
+bool enabled() {
+  return runtime().active.load(std::memory_order_relaxed);
+}
 
-int64_t to_ns(const timespec& t) { return int64_t(t.tv_sec) * 1000000000LL + t.tv_nsec; }
+int64_t to_ns(const timespec& t) {
+  return int64_t(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
 
 // Thread CPU time costs a system call per read (no vDSO path for CLOCK_THREAD_CPUTIME_ID);
 // OMPROF_REGION_CPU=0 records wall time only, for regions in hot loops.
@@ -190,8 +194,7 @@ int write_summary(const char* path, bool csv, const void* site) {
   h.threads = data.threads.size();
   std::map<uint32_t, regions::NodeInfo> nodes(data.nodes.begin(), data.nodes.end());
   auto rows = regions::summarize(
-      data.threads,
-      [&](uint32_t n) { return nodes.count(n) ? nodes[n] : regions::NodeInfo{}; },
+      data.threads, [&](uint32_t n) { return nodes.count(n) ? nodes[n] : regions::NodeInfo{}; },
       [&](int32_t id) {
         return id >= 1 && size_t(id) <= data.names.size() ? data.names[size_t(id) - 1] : "";
       });
@@ -200,7 +203,8 @@ int write_summary(const char* path, bool csv, const void* site) {
   if (!to_stdout) {
     file.open(path, std::ios::out | std::ios::trunc);
     if (!file) {
-      diagnose(regions::kIo, site, "region summary", (std::string("cannot write '") + path + "'").c_str());
+      diagnose(regions::kIo, site, "region summary",
+               (std::string("cannot write '") + path + "'").c_str());
       return regions::kIo;
     }
   }
@@ -219,7 +223,9 @@ int write_summary(const char* path, bool csv, const void* site) {
 
 }  // namespace
 
-uint32_t current_region_node() { return t_timer ? t_timer->current_node() : 0; }
+uint32_t current_region_node() {
+  return t_timer ? t_timer->current_node() : 0;
+}
 
 void inherit_region_context(uint32_t node) {
   if (node == 0 && !t_timer) return;
@@ -242,7 +248,8 @@ RegionData region_data() {
     if (!s.nodes.empty()) d.threads.push_back(std::move(s));
   }
   for (uint32_t n = 1; n < r.registry.node_count(); ++n) d.nodes.push_back({n, r.registry.node(n)});
-  for (int32_t id = 1; size_t(id) <= r.registry.name_count(); ++id) d.names.push_back(r.registry.name(id));
+  for (int32_t id = 1; size_t(id) <= r.registry.name_count(); ++id)
+    d.names.push_back(r.registry.name(id));
   d.window_start_ns = r.window_start_ns.load();
   return d;
 }
@@ -274,7 +281,8 @@ OMPROF_API int omprof_region_lookup(const char* name, omprof_region_id* id) {
     return OMPROF_SUCCESS;
   }
   int32_t found = 0;
-  if (resolve(name, found) != regions::kSuccess) return invalid_name(name, CALL_SITE, "region lookup");
+  if (resolve(name, found) != regions::kSuccess)
+    return invalid_name(name, CALL_SITE, "region lookup");
   if (id) *id = found;
   return OMPROF_SUCCESS;
 }
@@ -353,10 +361,14 @@ OMPROF_API int omprof_set_diagnostics(int on) {
   return OMPROF_SUCCESS;
 }
 
-OMPROF_API int omprof_write_summary(const char* path) { return write_summary(path, false, CALL_SITE); }
+OMPROF_API int omprof_write_summary(const char* path) {
+  return write_summary(path, false, CALL_SITE);
+}
 
 OMPROF_API int omprof_write_summary_csv(const char* path) {
   return write_summary(path, true, CALL_SITE);
 }
 
-OMPROF_API const char* omprof_status_name(int status) { return regions::status_name(status); }
+OMPROF_API const char* omprof_status_name(int status) {
+  return regions::status_name(status);
+}

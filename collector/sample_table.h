@@ -16,8 +16,8 @@ struct SampleContext {
   uint64_t fork_id = 0;
   uint64_t region_node = 0;
   bool operator==(const SampleContext& o) const {
-    return omp_state == o.omp_state && omp_thread_num == o.omp_thread_num &&
-           fork_id == o.fork_id && region_node == o.region_node;
+    return omp_state == o.omp_state && omp_thread_num == o.omp_thread_num && fork_id == o.fork_id &&
+           region_node == o.region_node;
   }
 };
 

@@ -76,19 +76,18 @@ bool install_sampler() {
 
 void arm_thread_timer(ThreadState* ts) {
   const Config& cfg = runtime().config;
-  struct sigevent sev{};
+  struct sigevent sev {};
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = cfg.signo;
   sev.sigev_value.sival_ptr = ts;
   sev._sigev_un._tid = ts->tid;
-  const clockid_t clock =
-      cfg.clock == ClockKind::kCpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+  const clockid_t clock = cfg.clock == ClockKind::kCpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
   if (timer_create(clock, &sev, &ts->timer) != 0) {
     ts->timer_errno = errno;
     runtime().timer_create_failures.fetch_add(1);
     return;
   }
-  struct itimerspec spec{};
+  struct itimerspec spec {};
   spec.it_interval.tv_sec = time_t(cfg.period_ns / 1000000000ULL);
   spec.it_interval.tv_nsec = long(cfg.period_ns % 1000000000ULL);
   spec.it_value = spec.it_interval;
@@ -104,6 +103,8 @@ void disarm_thread_timer(ThreadState* ts) {
   if (ts->timer_armed.exchange(false)) timer_delete(ts->timer);
 }
 
-HandlerStats handler_stats() { return {g_handler_calls.load(), g_handler_ns.load()}; }
+HandlerStats handler_stats() {
+  return {g_handler_calls.load(), g_handler_ns.load()};
+}
 
 }  // namespace omprof

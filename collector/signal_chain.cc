@@ -43,7 +43,8 @@ void set_app_action(const struct sigaction& act) {
 bool install_profiling_handler(int signo, void (*handler)(int, siginfo_t*, void*)) {
   AppAction& a = app();
   std::lock_guard<std::mutex> lock(a.mu);
-  struct sigaction act{}, old{};
+  struct sigaction act {
+  }, old{};
   act.sa_sigaction = handler;
   act.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&act.sa_mask);
@@ -64,7 +65,7 @@ void forward_to_application(int signo, siginfo_t* info, void* ucontext) {
   } else if (act.sa_handler == SIG_DFL) {
     // The default action of every signal omprof accepts is to terminate: do exactly that once
     // this handler returns and the signal is unblocked.
-    struct sigaction dfl{};
+    struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     real_sigaction()(signo, &dfl, nullptr);
     raise(signo);
@@ -78,7 +79,7 @@ void forward_to_application(int signo, siginfo_t* info, void* ucontext) {
     act.sa_handler(signo);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (act.sa_flags & SA_RESETHAND) {
-    struct sigaction dfl{};
+    struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     set_app_action(dfl);
   }
@@ -110,7 +111,7 @@ extern "C" __attribute__((visibility("default"))) sighandler_t signal(int signo,
   }
   std::lock_guard<std::mutex> lock(a.mu);
   sighandler_t previous = a.slot[a.current.load()].sa_handler;
-  struct sigaction act{};
+  struct sigaction act {};
   act.sa_handler = handler;
   act.sa_flags = SA_RESTART;  // BSD semantics, as glibc's signal()
   sigemptyset(&act.sa_mask);

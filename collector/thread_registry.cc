@@ -28,7 +28,9 @@ Registry& registry() {
 
 }  // namespace
 
-ThreadState* current_thread() { return t_thread; }
+ThreadState* current_thread() {
+  return t_thread;
+}
 
 ThreadState* register_current_thread(bool is_main) {
   const Config& cfg = runtime().config;
@@ -84,6 +86,8 @@ ThreadState* thread_at(uint32_t i) {
   return __atomic_load_n(&registry().slots[i], __ATOMIC_ACQUIRE);
 }
 
-uint64_t threads_untracked() { return registry().untracked.load(); }
+uint64_t threads_untracked() {
+  return registry().untracked.load();
+}
 
 }  // namespace omprof

@@ -30,7 +30,7 @@ struct ThreadState {
   uint64_t truncated_samples = 0;
   uint64_t unwind_failed = 0;
   SampleTable table;
-  void** scratch = nullptr;  // unwinder output, max_depth + slack
+  void** scratch = nullptr;    // unwinder output, max_depth + slack
   uint64_t* frames = nullptr;  // one captured stack
   size_t mapping_bytes = 0;
 };

@@ -26,6 +26,9 @@ std::atomic<bool> g_ompt_ever{false};
 
 // The calling thread's number in its innermost team (from the implicit_task callback).
 __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_thread_num = 0;
+// Nesting depth of taskwait/taskgroup waits on this thread (sync_region_wait callbacks):
+// libomp 14 reports those waits as work_parallel.
+__attribute__((tls_model("initial-exec"))) thread_local int t_taskwait_depth = 0;
 
 // parallel_data->value packs: the fork record id (bits 0-19), the master's explicit-region node
 // at the fork (bits 20-62, inherited by the team's workers), and an "ended" bit (63) that
@@ -38,6 +41,7 @@ constexpr int kNodeShift = 20;
 constexpr uint64_t kNodeMask = (uint64_t(1) << 43) - 1;
 
 // Numeric states (some names are deprecated in OpenMP 5.1 headers; values are stable).
+constexpr int kWorkParallel = 0x1;
 constexpr int kWaitBarrierImplicitParallel = 0x11;
 constexpr int kWaitBarrierImplicit = 0x13;
 constexpr int kIdle = 0x100;
@@ -111,7 +115,9 @@ uint64_t innermost_region_value() {
   return 0;
 }
 
-uint64_t enclosing_fork_id() { return innermost_region_value() & kForkIdMask; }
+uint64_t enclosing_fork_id() {
+  return innermost_region_value() & kForkIdMask;
+}
 
 uint64_t intern_fork(ForkScratch* s, const unwind::CaptureResult& r, uint64_t parent,
                      const void* codeptr_ra);
@@ -178,8 +184,8 @@ void on_thread_begin(ompt_thread_t, ompt_data_t* thread_data) {
   if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
 }
 
-void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel_data, unsigned,
-                       int, const void* codeptr_ra) {
+void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel_data, unsigned, int,
+                       const void* codeptr_ra) {
   const uint64_t fork_id = record_fork(codeptr_ra);
   parallel_data->value = fork_id | ((uint64_t(current_region_node()) & kNodeMask) << kNodeShift);
   if (ForkRecord* rec = record_by_id(fork_id))
@@ -200,10 +206,20 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
       inherit_region_context(uint32_t((parallel_data->value >> kNodeShift) & kNodeMask));
     if (index == 0 && parallel_data)
       if (ForkRecord* rec = record_by_id(parallel_data->value & kForkIdMask)) {
-        unsigned bit = actual_parallelism == 0 ? 0 : (actual_parallelism > 64 ? 63 : actual_parallelism - 1);
+        unsigned bit =
+            actual_parallelism == 0 ? 0 : (actual_parallelism > 64 ? 63 : actual_parallelism - 1);
         rec->team_size_mask.fetch_or(uint64_t(1) << bit, std::memory_order_relaxed);
       }
   }
+}
+
+void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*,
+                         ompt_data_t*, const void*) {
+  if (kind != ompt_sync_region_taskwait && kind != ompt_sync_region_taskgroup) return;
+  if (endpoint == ompt_scope_begin)
+    ++t_taskwait_depth;
+  else if (t_taskwait_depth > 0)
+    --t_taskwait_depth;
 }
 
 int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
@@ -216,10 +232,11 @@ int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   // Work and wait come from ompt_get_state in the handler, so only the callbacks that carry
   // structure are registered: they run once per thread, region or implicit task.
   set_callback(ompt_callback_thread_begin, reinterpret_cast<ompt_callback_t>(on_thread_begin));
-  set_callback(ompt_callback_parallel_begin,
-               reinterpret_cast<ompt_callback_t>(on_parallel_begin));
+  set_callback(ompt_callback_parallel_begin, reinterpret_cast<ompt_callback_t>(on_parallel_begin));
   set_callback(ompt_callback_parallel_end, reinterpret_cast<ompt_callback_t>(on_parallel_end));
   set_callback(ompt_callback_implicit_task, reinterpret_cast<ompt_callback_t>(on_implicit_task));
+  set_callback(ompt_callback_sync_region_wait,
+               reinterpret_cast<ompt_callback_t>(on_sync_region_wait));
   if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
   g_ompt_ever.store(true);
   g_ompt_active.store(true);
@@ -261,6 +278,9 @@ void read_sample_context(SampleContext& ctx) {
   }
   ctx.fork_id = region & kForkIdMask;
   if (ctx.fork_id) ctx.omp_thread_num = t_thread_num;
+  // Inside a taskwait the thread either waits or runs another task: the viewer tells which from
+  // the stack (runtime code at the leaf: waiting).
+  if (state == kWorkParallel && t_taskwait_depth > 0) ctx.omp_state = kStateInTaskwait;
 }
 
 bool is_runtime_module(const std::string& path) {
@@ -285,7 +305,8 @@ RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
     break;
   }
   if (!s.runtime.empty() && !s.ompt_active) {
-    const bool gnu = s.runtime.rfind("libgomp", 0) == 0 && s.runtime.find("libomp") == std::string::npos;
+    const bool gnu =
+        s.runtime.rfind("libgomp", 0) == 0 && s.runtime.find("libomp") == std::string::npos;
     s.note = gnu ? "GNU libgomp has no OMPT: OpenMP states and user-model stacks are unavailable"
                  : "the OpenMP runtime did not start omprof's OMPT tool (OMP_TOOL disabled, or "
                    "the program defines its own ompt_start_tool)";
@@ -314,7 +335,9 @@ std::vector<ForkSnapshot> fork_snapshots() {
   return out;
 }
 
-uint64_t fork_records_dropped() { return forks().dropped.load(); }
+uint64_t fork_records_dropped() {
+  return forks().dropped.load();
+}
 
 }  // namespace omprof::omp
 

@@ -9,6 +9,8 @@ namespace omprof::omp {
 // omprof's own state numbers, beside OMPT's (see proto/omprof.proto).
 constexpr uint32_t kStateNotOpenMP = 0x1000;
 constexpr uint32_t kStateIdleDerived = 0x1001;
+// work_parallel inside a taskwait/taskgroup wait; resolved offline (omp/user_model.h).
+constexpr uint32_t kStateInTaskwait = 0x1002;
 
 void read_sample_context(SampleContext& ctx);
 

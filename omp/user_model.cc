@@ -58,10 +58,14 @@ Frame pseudo(const char* name) {
 }  // namespace
 
 bool parse_view(const std::string& s, View& v) {
-  if (s == "user") v = View::kUser;
-  else if (s == "expert") v = View::kExpert;
-  else if (s == "machine") v = View::kMachine;
-  else return false;
+  if (s == "user")
+    v = View::kUser;
+  else if (s == "expert")
+    v = View::kExpert;
+  else if (s == "machine")
+    v = View::kMachine;
+  else
+    return false;
   return true;
 }
 
@@ -71,14 +75,22 @@ FrameStack resolve_runtime_frames(FrameStack raw) {
   return raw;
 }
 
+uint32_t resolve_state(const FrameStack& raw, uint32_t state) {
+  if (state != 0x1002) return state;
+  const FrameStack resolved = resolve_runtime_frames(raw);
+  return (!resolved.empty() && resolved.front().runtime) ? 0x20 : 0x1;
+}
+
 bool is_outlined_name(const std::string& n) {
   return n.rfind(".omp_outlined.", 0) == 0 || n.find("._omp_fn.") != std::string::npos ||
-         n.rfind(".omp_task_entry.", 0) == 0 || n.find(".omp_outlined._debug__") != std::string::npos;
+         n.rfind(".omp_task_entry.", 0) == 0 ||
+         n.find(".omp_outlined._debug__") != std::string::npos;
 }
 
 bool is_thread_root_name(const std::string& n) {
-  static const char* roots[] = {"_start", "__libc_start_main", "__libc_start_call_main",
-                                "start_thread", "clone", "clone3", "__clone", "__clone3"};
+  static const char* roots[] = {
+      "_start",  "__libc_start_main", "__libc_start_call_main", "start_thread", "clone", "clone3",
+      "__clone", "__clone3"};
   for (const char* r : roots)
     if (n == r) return true;
   return false;
@@ -110,11 +122,13 @@ FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, 
     // join barrier its innermost user frames are the construct's caller, already in the prefix).
     while (!seg.empty() && is_thread_root_name(seg.back().name)) seg.pop_back();
     const ForkInfo* parent = fork->parent_id ? fork_of(fork->parent_id) : nullptr;
-    FrameStack below = innermost_user_segment(resolve_runtime_frames(fork->stack), parent == nullptr);
+    FrameStack below =
+        innermost_user_segment(resolve_runtime_frames(fork->stack), parent == nullptr);
     while (!below.empty() && is_thread_root_name(below.back().name)) below.pop_back();
     if (!below.empty() && seg.size() >= below.size() &&
-        std::equal(below.begin(), below.end(), seg.end() - long(below.size()),
-                   [](const Frame& a, const Frame& b) { return a.name == b.name && a.line == b.line; }))
+        std::equal(
+            below.begin(), below.end(), seg.end() - long(below.size()),
+            [](const Frame& a, const Frame& b) { return a.name == b.name && a.line == b.line; }))
       seg.resize(seg.size() - below.size());
   }
   for (Frame& f : seg) {

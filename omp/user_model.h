@@ -31,8 +31,8 @@ using FrameStack = std::vector<Frame>;
 
 struct ForkInfo {
   uint64_t parent_id = 0;
-  FrameStack stack;      // encountering thread's raw stack inside parallel_begin
-  Frame construct;       // source location of the construct (name = enclosing function)
+  FrameStack stack;  // encountering thread's raw stack inside parallel_begin
+  Frame construct;   // source location of the construct (name = enclosing function)
 };
 
 bool is_outlined_name(const std::string& name);
@@ -40,6 +40,10 @@ bool is_outlined_name(const std::string& name);
 FrameStack resolve_runtime_frames(FrameStack raw);
 bool is_thread_root_name(const std::string& name);
 std::string region_frame_name(const ForkInfo& fork);
+
+// The recorded state, refined from the raw stack: a thread marked "in a taskwait" (0x1002) whose
+// leaf is runtime code is waiting (wait_taskwait, 0x20); one running a task's code works (0x1).
+uint32_t resolve_state(const FrameStack& raw, uint32_t state);
 
 // `fork_of(id)` returns nullptr for unknown ids.
 FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, View view,

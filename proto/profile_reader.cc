@@ -106,8 +106,9 @@ Profile parse_profile(const std::string& b, const std::string& name) {
         p.header = rec.header();
         if (p.header.format_major() == 0) fail(name, "corrupt profile: format version 0");
         if (p.header.format_major() > kSupportedMajor)
-          fail(name, "written by a newer omprof (format " + std::to_string(p.header.format_major()) +
-                         ", this reader supports " + std::to_string(kSupportedMajor) + ")");
+          fail(name, "written by a newer omprof (format " +
+                         std::to_string(p.header.format_major()) + ", this reader supports " +
+                         std::to_string(kSupportedMajor) + ")");
         break;
       case v1::Record::kStrings:
         for (const auto& s : rec.strings().entries()) p.strings.push_back(s);

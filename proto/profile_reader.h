@@ -23,13 +23,13 @@ struct Profile {
   std::string path;
   v1::Header header;
   std::vector<std::string> strings;
-  std::vector<v1::Mapping> mappings;    // index = id - 1
-  std::vector<v1::Function> functions;  // index = id - 1
-  std::vector<v1::Location> locations;  // index = id - 1
-  std::vector<v1::Stack> stacks;        // index = id - 1
+  std::vector<v1::Mapping> mappings;              // index = id - 1
+  std::vector<v1::Function> functions;            // index = id - 1
+  std::vector<v1::Location> locations;            // index = id - 1
+  std::vector<v1::Stack> stacks;                  // index = id - 1
   std::map<uint32_t, v1::ThreadProfile> threads;  // merged by index
-  std::vector<v1::ForkRecord> forks;    // index = id - 1
-  std::vector<v1::RegionNode> region_nodes;  // index = id - 1
+  std::vector<v1::ForkRecord> forks;              // index = id - 1
+  std::vector<v1::RegionNode> region_nodes;       // index = id - 1
   std::vector<v1::RegionStats> region_stats;
   v1::Trailer trailer;
 

@@ -5,11 +5,10 @@
 namespace omprof::regions {
 
 const char* status_name(int status) {
-  static const char* const names[] = {"OMPROF_SUCCESS",       "OMPROF_ERR_NOT_INIT",
-                                      "OMPROF_ERR_NOT_IMPLEMENTED", "OMPROF_ERR_UNKNOWN",
-                                      "OMPROF_ERR_ACTIVE",    "OMPROF_ERR_MISMATCH",
-                                      "OMPROF_ERR_MPI_INCON", "OMPROF_ERR_IO",
-                                      "OMPROF_ERR_INVALID_NAME"};
+  static const char* const names[] = {
+      "OMPROF_SUCCESS",       "OMPROF_ERR_NOT_INIT", "OMPROF_ERR_NOT_IMPLEMENTED",
+      "OMPROF_ERR_UNKNOWN",   "OMPROF_ERR_ACTIVE",   "OMPROF_ERR_MISMATCH",
+      "OMPROF_ERR_MPI_INCON", "OMPROF_ERR_IO",       "OMPROF_ERR_INVALID_NAME"};
   return (status >= 0 && status <= 8) ? names[status] : "OMPROF_ERR_UNKNOWN";
 }
 

@@ -2,7 +2,9 @@
 
 namespace omprof::regions {
 
-Registry::Registry() { nodes_.push_back(NodeInfo{}); }
+Registry::Registry() {
+  nodes_.push_back(NodeInfo{});
+}
 
 int32_t Registry::intern(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);

@@ -4,8 +4,8 @@
 // only take the registry's lock when they meet a new name or context.
 #pragma once
 
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -40,7 +40,7 @@ class Registry {
   std::vector<std::string> names_;  // index = id - 1
   std::atomic<uint32_t> name_count_{0};
   std::unordered_map<uint64_t, uint32_t> children_;  // (parent << 32 | region) -> node
-  std::vector<NodeInfo> nodes_;  // index = node id
+  std::vector<NodeInfo> nodes_;                      // index = node id
 };
 
 }  // namespace omprof::regions

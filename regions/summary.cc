@@ -75,7 +75,7 @@ std::vector<SummaryRow> summarize(const std::vector<ThreadSnapshot>& threads,
   std::vector<SummaryRow> out;
   // Preorder; siblings by inclusive time, then name, for a stable order.
   std::function<void(uint32_t, int, const std::string&)> walk = [&](uint32_t parent, int depth,
-                                                                   const std::string& path) {
+                                                                    const std::string& path) {
     auto kids = children[parent];
     std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
       const SummaryRow& x = rows.at(a);

@@ -22,22 +22,24 @@ struct SummaryRow {
   uint32_t node = 0;
   uint32_t parent = 0;
   int depth = 0;
-  std::string name;  // raw (unescaped)
-  std::string path;  // names from the root joined by '/' (raw)
-  int64_t calls = 0;          // all threads
-  int threads = 0;            // threads that ran it
-  int64_t wall_max_ns = 0;    // inclusive wall time: max, min, mean over those threads
+  std::string name;         // raw (unescaped)
+  std::string path;         // names from the root joined by '/' (raw)
+  int64_t calls = 0;        // all threads
+  int threads = 0;          // threads that ran it
+  int64_t wall_max_ns = 0;  // inclusive wall time: max, min, mean over those threads
   int64_t wall_min_ns = 0;
   double wall_avg_ns = 0;
   int64_t wall_sum_ns = 0;
-  int64_t self_max_ns = 0;    // self wall time, max over threads (self computed per thread)
+  int64_t self_max_ns = 0;  // self wall time, max over threads (self computed per thread)
   double self_avg_ns = 0;
-  int64_t cpu_sum_ns = 0;     // inclusive thread CPU time, summed over threads
+  int64_t cpu_sum_ns = 0;  // inclusive thread CPU time, summed over threads
   int64_t self_cpu_sum_ns = 0;
-  bool active = false;        // open on some thread at the snapshot
+  bool active = false;  // open on some thread at the snapshot
   // (max - mean) / max over the participating threads: the share of the slowest thread's
   // time the average thread would have spent waiting for it. 0 for one thread.
-  double imbalance() const { return wall_max_ns > 0 ? (wall_max_ns - wall_avg_ns) / wall_max_ns : 0; }
+  double imbalance() const {
+    return wall_max_ns > 0 ? (wall_max_ns - wall_avg_ns) / wall_max_ns : 0;
+  }
 };
 
 // `node_info` and `name_of` resolve the registry (or a profile's region table).

@@ -78,7 +78,7 @@ class ThreadTimer {
   Registry& registry_;
   uint32_t thread_index_;
   std::vector<Activation> stack_;
-  std::vector<NodeStats> stats_;  // index = node id
+  std::vector<NodeStats> stats_;                      // index = node id
   std::vector<std::pair<uint64_t, uint32_t>> cache_;  // (parent, region) -> node, open addressing
   size_t cache_used_ = 0;
   uint32_t base_ = 0;

@@ -10,9 +10,9 @@ namespace omprof::unwind {
 inline bool is_system_module(const std::string& path) {
   const size_t slash = path.rfind('/');
   const std::string f = slash == std::string::npos ? path : path.substr(slash + 1);
-  static const char* const prefixes[] = {"libc.so",  "libm.so",     "ld-linux",    "libpthread.so",
-                                         "libdl.so", "librt.so",    "libgcc_s.so", "[vdso]",
-                                         "linux-vdso"};
+  static const char* const prefixes[] = {"libc.so",       "libm.so",  "ld-linux",
+                                         "libpthread.so", "libdl.so", "librt.so",
+                                         "libgcc_s.so",   "[vdso]",   "linux-vdso"};
   for (const char* p : prefixes)
     if (f.rfind(p, 0) == 0) return true;
   return false;

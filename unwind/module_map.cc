@@ -90,8 +90,8 @@ Module describe(const dl_phdr_info* info) {
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_LOAD) continue;
-    m.segments.push_back({info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz,
-                          ph.p_offset});
+    m.segments.push_back(
+        {info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz, ph.p_offset});
   }
   m.build_id = read_build_id(info);
   return m;
@@ -99,7 +99,9 @@ Module describe(const dl_phdr_info* info) {
 
 }  // namespace
 
-void set_in_signal_handler(bool on) { t_in_handler = on; }
+void set_in_signal_handler(bool on) {
+  t_in_handler = on;
+}
 
 void refresh_modules() {
   State& s = state();

@@ -13,10 +13,10 @@ struct Segment {
 };
 
 struct Module {
-  std::string path;      // absolute file path, or "[vdso]"
-  uint64_t load_bias = 0;  // dlpi_addr
+  std::string path;               // absolute file path, or "[vdso]"
+  uint64_t load_bias = 0;         // dlpi_addr
   std::vector<Segment> segments;  // PT_LOAD ranges, absolute addresses
-  std::string build_id;  // hex, "" if none
+  std::string build_id;           // hex, "" if none
   bool unloaded = false;
   bool is_vdso = false;
   uint64_t start() const { return segments.empty() ? 0 : segments.front().start; }

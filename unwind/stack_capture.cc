@@ -42,7 +42,8 @@ CaptureResult capture_signal_stack(const void* ucontext, void** scratch, uint64_
   // Find it by its pc rather than by counting handler frames, which depends on inlining.
   int n = unw_backtrace(scratch, int(max + kSignalSlack));
   for (int i = 0; i < n && i < int(kSignalSlack); ++i) {
-    if (reinterpret_cast<uintptr_t>(scratch[i]) == pc) return copy_frames(scratch, n, i, frames, max);
+    if (reinterpret_cast<uintptr_t>(scratch[i]) == pc)
+      return copy_frames(scratch, n, i, frames, max);
   }
   CaptureResult r;
   frames[0] = pc;

@@ -9,7 +9,7 @@ namespace omprof::unwind {
 
 struct CaptureResult {
   uint32_t depth = 0;
-  bool truncated = false;  // more than `max` frames: the root side was cut
+  bool truncated = false;      // more than `max` frames: the root side was cut
   bool unwind_failed = false;  // only the interrupted pc could be recorded
 };
 

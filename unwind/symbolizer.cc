@@ -1,15 +1,18 @@
 #include "unwind/symbolizer.h"
 
-#include "unwind/module_kind.h"
-
 #include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <tuple>
+
+#include "unwind/module_kind.h"
 
 namespace omprof::unwind {
 
@@ -109,10 +112,21 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
   // resolve: lookups go through the module we matched, not through dwfl_addrmodule.
   for (size_t i = 0; i < modules.size(); ++i) {
     const Module& m = modules[i];
-    if (m.is_vdso || m.path.empty() || m.path[0] != '/') continue;
+    int fd = -1;
+    if (m.is_vdso && !m.unloaded) {
+      // The vdso has no file, but it is a complete ELF image in memory: hand libdw a copy.
+      fd = memfd_create("omprof-vdso", MFD_CLOEXEC);
+      const size_t size = m.limit() - m.load_bias;
+      if (fd < 0 || write(fd, reinterpret_cast<const void*>(m.load_bias), size) != ssize_t(size)) {
+        if (fd >= 0) close(fd);
+        continue;
+      }
+    } else if (m.path.empty() || m.path[0] != '/') {
+      continue;
+    }
     dwfl_report_begin_add(impl_->dwfl);
-    impl_->handles[i] =
-        dwfl_report_elf(impl_->dwfl, m.path.c_str(), m.path.c_str(), -1, m.load_bias, false);
+    impl_->handles[i] = dwfl_report_elf(impl_->dwfl, m.path.c_str(), m.path.c_str(), fd,
+                                        m.load_bias, false);  // takes ownership of fd
     dwfl_report_end(impl_->dwfl, nullptr, nullptr);
   }
 }
@@ -136,7 +150,8 @@ Symbolized Symbolizer::lookup(uint64_t address) const {
 
   GElf_Off offset = 0;
   GElf_Sym sym;
-  const char* symname = dwfl_module_addrinfo(mod, address, &offset, &sym, nullptr, nullptr, nullptr);
+  const char* symname =
+      dwfl_module_addrinfo(mod, address, &offset, &sym, nullptr, nullptr, nullptr);
 
   SourceFrame outer;
   if (symname) {

@@ -19,7 +19,7 @@ struct SourceFrame {
 };
 
 struct Symbolized {
-  int module = -1;  // index into the module list, -1 if none
+  int module = -1;                  // index into the module list, -1 if none
   std::vector<SourceFrame> frames;  // innermost inline first; the last is the real function
 };
 

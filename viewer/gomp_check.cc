@@ -54,25 +54,26 @@ std::set<std::string> defined_versions(const std::string& lib) {
 GompCheck check_libgomp(const std::string& program, const std::string& libomp) {
   GompCheck r;
   std::set<std::string> needed;
-  bool ok = for_sections(program, SHT_GNU_verneed, [&](Elf* elf, const GElf_Shdr& sh, Elf_Data* data) {
-    size_t off = 0;
-    GElf_Verneed need;
-    while (data && gelf_getverneed(data, off, &need)) {
-      const char* file = elf_strptr(elf, sh.sh_link, need.vn_file);
-      if (file && std::strncmp(file, "libgomp.so", 10) == 0) {
-        r.needs_libgomp = true;
-        size_t aoff = off + need.vn_aux;
-        GElf_Vernaux aux;
-        for (int i = 0; i < need.vn_cnt && gelf_getvernaux(data, aoff, &aux); ++i) {
-          if (const char* n = elf_strptr(elf, sh.sh_link, aux.vna_name)) needed.insert(n);
-          if (!aux.vna_next) break;
-          aoff += aux.vna_next;
+  bool ok =
+      for_sections(program, SHT_GNU_verneed, [&](Elf* elf, const GElf_Shdr& sh, Elf_Data* data) {
+        size_t off = 0;
+        GElf_Verneed need;
+        while (data && gelf_getverneed(data, off, &need)) {
+          const char* file = elf_strptr(elf, sh.sh_link, need.vn_file);
+          if (file && std::strncmp(file, "libgomp.so", 10) == 0) {
+            r.needs_libgomp = true;
+            size_t aoff = off + need.vn_aux;
+            GElf_Vernaux aux;
+            for (int i = 0; i < need.vn_cnt && gelf_getvernaux(data, aoff, &aux); ++i) {
+              if (const char* n = elf_strptr(elf, sh.sh_link, aux.vna_name)) needed.insert(n);
+              if (!aux.vna_next) break;
+              aoff += aux.vna_next;
+            }
+          }
+          if (!need.vn_next) break;
+          off += need.vn_next;
         }
-      }
-      if (!need.vn_next) break;
-      off += need.vn_next;
-    }
-  });
+      });
   if (!ok) {
     r.error = "cannot read ELF";
     return r;

@@ -82,7 +82,9 @@ std::string prepend(const char* var, const std::string& value, char sep) {
 
 int run_program(const RunOptions& opt, const std::string& self_path) {
   if (opt.command.empty()) {
-    std::fprintf(stderr, "omprof: run: no program given (usage: omprof run [options] -- PROGRAM [ARGS...])\n");
+    std::fprintf(
+        stderr,
+        "omprof: run: no program given (usage: omprof run [options] -- PROGRAM [ARGS...])\n");
     return 2;
   }
   const std::string& name = opt.command[0];
@@ -101,7 +103,8 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
     return 2;
   }
   if (stat(opt.output_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    std::fprintf(stderr, "omprof: output location '%s' is not a directory\n", opt.output_dir.c_str());
+    std::fprintf(stderr, "omprof: output location '%s' is not a directory\n",
+                 opt.output_dir.c_str());
     return 2;
   }
   if (access(opt.output_dir.c_str(), W_OK | X_OK) != 0) {
@@ -111,7 +114,9 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   }
   const std::string collector = find_collector(self_path);
   if (collector.empty()) {
-    std::fprintf(stderr, "omprof: cannot find libomprof.so next to the omprof executable (set OMPROF_LIBRARY)\n");
+    std::fprintf(
+        stderr,
+        "omprof: cannot find libomprof.so next to the omprof executable (set OMPROF_LIBRARY)\n");
     return 2;
   }
 
@@ -129,18 +134,25 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   GompCheck gomp = check_libgomp(program, kLibomp);
   if (gomp.needs_libgomp) {
     if (opt.omp_runtime == "native") {
-      std::fprintf(stderr, "omprof: warning: --omp-runtime=native: '%s' runs on GNU libgomp, which has no OMPT; "
-                   "OpenMP states and user-model stacks are unavailable\n", name.c_str());
+      std::fprintf(
+          stderr,
+          "omprof: warning: --omp-runtime=native: '%s' runs on GNU libgomp, which has no OMPT; "
+          "OpenMP states and user-model stacks are unavailable\n",
+          name.c_str());
     } else if (!gomp.missing_versions.empty()) {
-      std::fprintf(stderr, "omprof: warning: '%s' needs %s, which LLVM libomp 14 lacks; it runs on GNU libgomp "
-                   "and OpenMP states and user-model stacks are unavailable\n",
-                   name.c_str(), gomp.missing_versions.front().c_str());
+      std::fprintf(
+          stderr,
+          "omprof: warning: '%s' needs %s, which LLVM libomp 14 lacks; it runs on GNU libgomp "
+          "and OpenMP states and user-model stacks are unavailable\n",
+          name.c_str(), gomp.missing_versions.front().c_str());
     } else if (access(kLibomp, R_OK) == 0) {
       const std::string shim = scratch + "/libgomp.so.1";
       if (symlink(kLibomp, shim.c_str()) == 0) {
         library_path = scratch;
-        std::fprintf(stderr, "omprof: running '%s' on LLVM libomp instead of GNU libgomp, for OMPT "
-                     "(--omp-runtime=native to keep libgomp)\n", name.c_str());
+        std::fprintf(stderr,
+                     "omprof: running '%s' on LLVM libomp instead of GNU libgomp, for OMPT "
+                     "(--omp-runtime=native to keep libgomp)\n",
+                     name.c_str());
       }
     }
   }
@@ -187,7 +199,8 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   close(exec_pipe[0]);
   if (got == ssize_t(sizeof exec_errno)) {
     waitpid(pid, nullptr, 0);
-    std::fprintf(stderr, "omprof: cannot execute '%s': %s\n", name.c_str(), std::strerror(exec_errno));
+    std::fprintf(stderr, "omprof: cannot execute '%s': %s\n", name.c_str(),
+                 std::strerror(exec_errno));
     unlink(manifest.c_str());
     if (!library_path.empty()) unlink((scratch + "/libgomp.so.1").c_str());
     rmdir(scratch.c_str());
@@ -227,7 +240,8 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
       std::fprintf(stderr, "omprof: no profile written: the program was killed by signal %d (%s)\n",
                    WTERMSIG(status), strsignal(WTERMSIG(status)));
     else
-      std::fprintf(stderr, "omprof: no profile written (the program ended without running the "
+      std::fprintf(stderr,
+                   "omprof: no profile written (the program ended without running the "
                    "collector's shutdown, e.g. through _exit, or is statically linked)\n");
   }
   unlink(manifest.c_str());

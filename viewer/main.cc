@@ -1,6 +1,5 @@
 // The omprof command: run (profile a program) and report (read profiles).
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <iostream>
 
@@ -17,8 +16,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   viewer::RunOptions run;
-  CLI::App* run_cmd = app.add_subcommand(
-      "run", "Profile a program: omprof run [options] [--] PROGRAM [ARGS...]");
+  CLI::App* run_cmd =
+      app.add_subcommand("run", "Profile a program: omprof run [options] [--] PROGRAM [ARGS...]");
   run_cmd->add_option("-o,--output", run.output_dir, "Directory for the profile files")
       ->capture_default_str();
   run_cmd->add_option("-r,--rate", run.rate_hz, "Samples per second per thread (1-10000)")
@@ -38,13 +37,15 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--max-depth", run.max_depth, "Maximum stack depth (4-4096)")
       ->check(CLI::Range(4, 4096))
       ->capture_default_str();
-  run_cmd->add_option("--max-contexts", run.max_contexts,
-                      "Distinct stacks kept per thread before samples are dropped")
+  run_cmd
+      ->add_option("--max-contexts", run.max_contexts,
+                   "Distinct stacks kept per thread before samples are dropped")
       ->check(CLI::Range(16, 1 << 24))
       ->capture_default_str();
   run_cmd->add_flag("--children", run.children, "Also profile processes the program starts");
-  run_cmd->add_option("--omp-runtime", run.omp_runtime,
-                      "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
+  run_cmd
+      ->add_option("--omp-runtime", run.omp_runtime,
+                   "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
       ->check(CLI::IsMember({"auto", "native"}))
       ->capture_default_str();
   run_cmd->prefix_command();
@@ -60,7 +61,8 @@ int main(int argc, char** argv) {
   report_cmd->add_option("--format", fmt_name, "text or csv")
       ->check(CLI::IsMember({"text", "csv"}))
       ->capture_default_str();
-  report_cmd->add_flag("--csv", [&](int64_t) { fmt_name = "csv"; }, "Same as --format csv");
+  report_cmd->add_flag(
+      "--csv", [&](int64_t) { fmt_name = "csv"; }, "Same as --format csv");
   report_cmd->add_option("--top", rep.top, "Rows in the flat view")->capture_default_str();
   report_cmd->add_option("--min-percent", rep.min_percent, "Prune call-tree nodes below this")
       ->check(CLI::Range(0.0, 100.0))

@@ -13,13 +13,12 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
   const bool runtime = m && m->is_omp_runtime();
   const bool system = m && unwind::is_system_module(p.str(m->filename()));
   if (loc.line_size() == 0) {
-    omp::Frame f;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(loc.address()));
+    // Not symbolized: name the module, so that its frames still aggregate.
     std::string module = m ? p.str(m->filename()) : "";
-    size_t slash = module.rfind('/');
+    const size_t slash = module.rfind('/');
     if (slash != std::string::npos) module = module.substr(slash + 1);
-    f.name = module.empty() ? std::string(buf) : module + "+" + buf;
+    omp::Frame f;
+    f.name = module.empty() ? "??" : "[" + module + "]";
     f.runtime = runtime;
     f.system = system;
     out.push_back(f);
@@ -33,7 +32,9 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
       // No symbol (a stripped library's static function): name the module, not the address,
       // so that its frames still aggregate.
       std::string module = m ? p.str(m->filename()) : "";
-      f.name = "[" + module.substr(module.rfind('/') == std::string::npos ? 0 : module.rfind('/') + 1) + "]";
+      f.name = "[" +
+               module.substr(module.rfind('/') == std::string::npos ? 0 : module.rfind('/') + 1) +
+               "]";
       if (f.name == "[]") f.name = "??";
     }
     f.file = p.str(fn.filename());
@@ -83,12 +84,13 @@ Model build_model(const format::Profile& p, omp::View view) {
   for (const auto& [index, t] : p.threads) {
     for (const auto& s : t.sample()) {
       auto it = raw_cache.find(s.stack_id());
-      if (it == raw_cache.end()) it = raw_cache.emplace(s.stack_id(), expand_stack(p, s.stack_id())).first;
+      if (it == raw_cache.end())
+        it = raw_cache.emplace(s.stack_id(), expand_stack(p, s.stack_id())).first;
       ViewSample v;
       v.thread = index;
       v.count = s.count();
       v.weight_ns = s.weight_ns();
-      v.state = s.omp_state();
+      v.state = omp::resolve_state(it->second, s.omp_state());
       v.fork_id = s.fork_id();
       v.omp_thread_num = s.omp_thread_num();
       v.region_node = s.region_node();

@@ -57,7 +57,8 @@ std::vector<RegionRow> region_rows(const Model& m) {
     }
     for (uint32_t n = uint32_t(s.region_node), hops = 0; n != 0 && hops < 1024; ++hops) {
       auto it = row_of.find(n);
-      if (it != row_of.end()) (wait ? rows[it->second].wait_ns : rows[it->second].work_ns) += s.weight_ns;
+      if (it != row_of.end())
+        (wait ? rows[it->second].wait_ns : rows[it->second].work_ns) += s.weight_ns;
       n = n <= p.region_nodes.size() ? uint32_t(p.region_nodes[n - 1].parent_id()) : 0;
     }
   }
@@ -66,7 +67,8 @@ std::vector<RegionRow> region_rows(const Model& m) {
 
 Table region_tree_table(const Model& m, Format format) {
   const auto& h = m.profile->header;
-  const double window = double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
+  const double window =
+      double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
   std::vector<RegionRow> rows = region_rows(m);
   if (format == Format::kCsv) {
     Table t({"path", "depth", "calls", "threads", "incl_s", "incl_min_s", "incl_avg_s", "self_s",
@@ -76,9 +78,12 @@ Table region_tree_table(const Model& m, Format format) {
       t.row({x.path, std::to_string(x.node ? x.depth + 1 : 0), std::to_string(x.calls),
              std::to_string(x.threads), seconds(uint64_t(x.wall_max_ns)),
              seconds(uint64_t(x.wall_min_ns)), seconds(uint64_t(x.wall_avg_ns)),
-             seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), seconds(uint64_t(x.cpu_sum_ns)),
-             percent(double(x.wall_max_ns), window), seconds(r.work_ns), seconds(r.wait_ns),
-             fmt::format("{:.3f}", r.work_ns + r.wait_ns ? double(r.work_ns) / double(r.work_ns + r.wait_ns) : 0.0),
+             seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
+             seconds(uint64_t(x.cpu_sum_ns)), percent(double(x.wall_max_ns), window),
+             seconds(r.work_ns), seconds(r.wait_ns),
+             fmt::format("{:.3f}", r.work_ns + r.wait_ns
+                                       ? double(r.work_ns) / double(r.work_ns + r.wait_ns)
+                                       : 0.0),
              fmt::format("{:.3f}", x.imbalance()), x.active ? "true" : "false"});
     }
     return t;
@@ -94,9 +99,9 @@ Table region_tree_table(const Model& m, Format format) {
     t.row({root ? "" : std::to_string(x.calls), root ? "" : std::to_string(x.threads),
            root ? "" : seconds(uint64_t(x.wall_max_ns)),
            root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
-           root ? "" : seconds(uint64_t(x.cpu_sum_ns)), root ? "" : percent(double(x.wall_max_ns), window),
-           seconds(r.work_ns), seconds(r.wait_ns),
-           percent(double(r.work_ns), double(r.work_ns + r.wait_ns)),
+           root ? "" : seconds(uint64_t(x.cpu_sum_ns)),
+           root ? "" : percent(double(x.wall_max_ns), window), seconds(r.work_ns),
+           seconds(r.wait_ns), percent(double(r.work_ns), double(r.work_ns + r.wait_ns)),
            root ? "" : fmt::format("{:.1f}", 100.0 * x.imbalance()), label});
   }
   return t;

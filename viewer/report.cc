@@ -31,9 +31,12 @@ std::string fit(const std::string& s, size_t width) {
 
 const char* view_name(omp::View v) {
   switch (v) {
-    case omp::View::kUser: return "user";
-    case omp::View::kExpert: return "expert";
-    default: return "machine";
+    case omp::View::kUser:
+      return "user";
+    case omp::View::kExpert:
+      return "expert";
+    default:
+      return "machine";
   }
 }
 
@@ -61,13 +64,14 @@ void print_header(std::ostream& out, const Model& m) {
                      fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
   out << fmt::format("Samples:   {} ({} s sampled), {} threads\n", m.total_samples,
                      seconds(m.total_weight_ns), p.threads.size());
-  out << fmt::format("Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
-                     dropped, seconds(dropped_ns), truncated, unwind_failed,
-                     p.trailer.threads_untracked());
+  out << fmt::format(
+      "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
+      dropped, seconds(dropped_ns), truncated, unwind_failed, p.trailer.threads_untracked());
   if (p.trailer.handler_calls_timed())
-    out << fmt::format("Handler:   {:.0f} ns per sample ({} samples timed)\n",
-                       double(p.trailer.handler_ns_total()) / double(p.trailer.handler_calls_timed()),
-                       p.trailer.handler_calls_timed());
+    out << fmt::format(
+        "Handler:   {:.0f} ns per sample ({} samples timed)\n",
+        double(p.trailer.handler_ns_total()) / double(p.trailer.handler_calls_timed()),
+        p.trailer.handler_calls_timed());
   if (!h.omp_runtime().empty())
     out << fmt::format("OpenMP:    {}{}\n", h.omp_runtime(),
                        h.ompt_active() ? " (OMPT states and user-model stacks)" : "");
@@ -147,8 +151,7 @@ Table tree_table(const Model& m, double min_percent, Format format) {
   }
   const double all = double(m.total_weight_ns);
   Table t({"incl_s", "incl%", "self_s", "work_s", "wait_s", "<depth", "<path"});
-  if (format == Format::kText)
-    t = Table({"incl_s", "incl%", "self_s", "wait%", "<call tree"});
+  if (format == Format::kText) t = Table({"incl_s", "incl%", "self_s", "wait%", "<call tree"});
   std::function<void(size_t, int, const std::string&)> walk = [&](size_t n, int depth,
                                                                   const std::string& path) {
     std::vector<size_t> kids;
@@ -161,8 +164,8 @@ Table tree_table(const Model& m, double min_percent, Format format) {
       std::string p = path.empty() ? c.name : path + ";" + c.name;
       if (format == Format::kText) {
         std::string label = std::string(size_t(2 * std::min(depth, 20)), ' ') + c.name;
-        t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self),
-               percent(c.ww.wait, c.incl), fit(label, 64)});
+        t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self), percent(c.ww.wait, c.incl),
+               fit(label, 64)});
       } else {
         t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self), seconds(c.ww.work),
                seconds(c.ww.wait), std::to_string(depth), p});
@@ -181,8 +184,8 @@ Table thread_table(const Model& m) {
     per[s.thread].first += s.count;
     per[s.thread].second.add(s.state, s.weight_ns);
   }
-  Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%",
-           "dropped", "truncated", "<kind"});
+  Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%", "dropped",
+           "truncated", "<kind"});
   for (const auto& [index, th] : p.threads) {
     const auto& agg = per[index];
     const uint64_t sampled = agg.second.work + agg.second.wait;
@@ -249,7 +252,8 @@ Table region_table(const Model& m) {
         Region& r = regions[key];
         r.incl += s.weight_ns;
         r.ww.add(s.state, s.weight_ns);
-        if (omp::is_wait(s.state)) r.wait_by_kind[omp::describe_state(s.state).pseudo_frame] += s.weight_ns;
+        if (omp::is_wait(s.state))
+          r.wait_by_kind[omp::describe_state(s.state).pseudo_frame] += s.weight_ns;
       }
       id = p.forks[id - 1].parent_id();
     }
@@ -264,9 +268,12 @@ Table region_table(const Model& m) {
     for (uint32_t s : r.teams) teams += (teams.empty() ? "" : " ") + std::to_string(s);
     uint64_t barrier = 0, lock = 0, other = 0;
     for (const auto& [kind, ns] : r.wait_by_kind) {
-      if (kind.find("barrier") != std::string::npos) barrier += ns;
-      else if (kind.find("lock") != std::string::npos) lock += ns;
-      else other += ns;
+      if (kind.find("barrier") != std::string::npos)
+        barrier += ns;
+      else if (kind.find("lock") != std::string::npos)
+        lock += ns;
+      else
+        other += ns;
     }
     t.row({fmt::format("{}:{}", short_file(r.file), r.line), std::to_string(r.instances), teams,
            seconds(r.incl), seconds(r.ww.work), seconds(r.ww.wait),
@@ -294,7 +301,9 @@ void print_report(std::ostream& out, const format::Profile& p, const ReportOptio
     t.print(out, Format::kText);
   };
   if (!csv && opt.header) print_header(out, m);
-  if (flat) section(fmt::format("Flat profile (top {} by self time):", opt.top).c_str(), flat_table(m, opt.top, opt.format));
+  if (flat)
+    section(fmt::format("Flat profile (top {} by self time):", opt.top).c_str(),
+            flat_table(m, opt.top, opt.format));
   if (tree)
     section(fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent).c_str(),
             tree_table(m, opt.min_percent, opt.format));

@@ -16,7 +16,9 @@ std::string csv_quote(const std::string& s) {
   return out + "\"";
 }
 
-std::string seconds(uint64_t ns) { return fmt::format("{:.3f}", double(ns) / 1e9); }
+std::string seconds(uint64_t ns) {
+  return fmt::format("{:.3f}", double(ns) / 1e9);
+}
 
 std::string percent(double part, double whole) {
   return fmt::format("{:.1f}", whole > 0 ? 100.0 * part / whole : 0.0);

@@ -24,7 +24,7 @@ class Table {
 };
 
 std::string csv_quote(const std::string& s);
-std::string seconds(uint64_t ns);  // "1.234"
+std::string seconds(uint64_t ns);                // "1.234"
 std::string percent(double part, double whole);  // "12.3"
 
 }  // namespace omprof::viewer

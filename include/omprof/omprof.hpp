@@ -52,7 +52,10 @@ class Region {
 
 #define OMPROF_CONCAT_INNER(a, b) a##b
 #define OMPROF_CONCAT(a, b) OMPROF_CONCAT_INNER(a, b)
-#define OMPROF_REGION(name) ::omprof::Region OMPROF_CONCAT(omprof_region_guard_, __LINE__){name}
+#define OMPROF_REGION(name)                                        \
+  ::omprof::Region OMPROF_CONCAT(omprof_region_guard_, __LINE__) { \
+    name                                                           \
+  }
 #define OMPROF_FUNCTION() OMPROF_REGION(__func__)
 
 #endif  // OMPROF_OMPROF_HPP

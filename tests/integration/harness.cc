@@ -2,14 +2,13 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 namespace omprof::test {
 
@@ -52,7 +51,9 @@ RunResult run(const std::vector<std::string>& argv, const std::map<std::string, 
   return r;
 }
 
-std::string program(const std::string& name) { return std::string(TEST_BIN_DIR) + "/" + name; }
+std::string program(const std::string& name) {
+  return std::string(TEST_BIN_DIR) + "/" + name;
+}
 
 std::string fresh_dir(const std::string& name) {
   std::string base = TEST_OUT_DIR;

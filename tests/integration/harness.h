@@ -18,7 +18,7 @@ struct RunResult {
 RunResult run(const std::vector<std::string>& argv,
               const std::map<std::string, std::string>& env = {});
 
-std::string program(const std::string& name);  // path of a test program
+std::string program(const std::string& name);    // path of a test program
 std::string fresh_dir(const std::string& name);  // empty directory for one test's output
 std::vector<std::string> profiles_in(const std::string& dir);
 format::Profile only_profile(const std::string& dir);  // fails the test unless exactly one

@@ -1,9 +1,8 @@
 // OpenMP ground truth: programs whose imbalance, serial fraction, contention, nesting and
 // tasking are designed, profiled under `omprof run`, checked in the user view. Each runs in a
 // clang build (LLVM libomp) and a gcc build (libgomp ABI, run on libomp by omprof).
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "omp/states.h"
@@ -95,7 +94,8 @@ TEST_P(Omp, ImbalanceWaitShareMatchesDesign) {
 TEST_P(Omp, ImbalanceWithMoreThreadsWhereCoresAllow) {
   for (int threads : {3, 4}) {
     if (sysconf(_SC_NPROCESSORS_ONLN) < threads) {
-      std::cout << "skipping " << threads << " threads: only " << sysconf(_SC_NPROCESSORS_ONLN) << " cores\n";
+      std::cout << "skipping " << threads << " threads: only " << sysconf(_SC_NPROCESSORS_ONLN)
+                << " cores\n";
       continue;
     }
     check_imbalance(profile("omp_imbalance", {std::to_string(threads), "100"}), threads);
@@ -143,8 +143,10 @@ TEST_P(Omp, ContentionShowsLockWaitInTheRightFunction) {
     for (const auto& s : m.samples) {
       if (!has_frame(s.stack, fn)) continue;
       total += s.weight_ns;
-      if (s.stack.front().name == "<omp:lock-wait>") lock_wait += s.weight_ns;
-      else if (omp::is_wait(s.state)) other_wait += s.weight_ns;
+      if (s.stack.front().name == "<omp:lock-wait>")
+        lock_wait += s.weight_ns;
+      else if (omp::is_wait(s.state))
+        other_wait += s.weight_ns;
     }
     ASSERT_GT(total, 0u) << fn;
     EXPECT_GT(double(lock_wait) / double(total), 0.25) << fn;
@@ -195,6 +197,31 @@ TEST_P(Omp, TasksAppearUnderTheCreatingRegion) {
   ASSERT_GT(tasks, 0u);
   EXPECT_EQ(placed, tasks);
   EXPECT_EQ(threads.size(), 2u) << "both team members executed tasks";
+  expect_clean_user_view(p);
+}
+
+TEST_P(Omp, TaskwaitIsWaitingWhileTheChildRunsElsewhere) {
+  format::Profile p = profile("omp_taskwait");
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  uint64_t taskwait = 0, child_work = 0, master_total = 0;
+  uint32_t main_thread = 0;
+  for (const auto& [i, t] : p.threads)
+    if (t.is_main()) main_thread = i;
+  for (const auto& s : m.samples) {
+    if (s.thread == main_thread) master_total += s.weight_ns;
+    if (s.stack.front().name == "<omp:taskwait>") {
+      EXPECT_EQ(s.state, 0x20u);
+      EXPECT_TRUE(has_frame(s.stack, "wait_for_child"));
+      if (s.thread == main_thread) taskwait += s.weight_ns;
+    }
+    if (has_frame(s.stack, "child_task")) {
+      EXPECT_FALSE(omp::is_wait(s.state));
+      child_work += s.weight_ns;
+    }
+  }
+  // Designed: 5 x (150 - 20) ms of waiting on the master; the child's 750 ms are work.
+  EXPECT_NEAR(double(taskwait), 0.65e9, 0.15e9) << "master total " << master_total;
+  EXPECT_NEAR(double(child_work), 0.75e9, 0.1e9);
   expect_clean_user_view(p);
 }
 

@@ -1,11 +1,10 @@
 // Explicit regions end to end: annotated programs under `omprof run` (and without it), the
 // region tree in the profile, the report, and the on-demand summaries.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "harness.h"
 #include "omp/states.h"
@@ -112,15 +111,33 @@ TEST(Regions, ContractThroughTheCApi) {
   RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_contract")});
   ASSERT_EQ(r.status, 0) << r.err;
   auto c = parse_lines(r.out);
-  const std::map<std::string, std::string> expected = {
-      {"begin_outer", "0"}, {"lookup", "0"}, {"id_nonzero", "1"}, {"begin_id", "0"},
-      {"end_id", "0"}, {"bad_id", "3"}, {"invalid_empty", "8"}, {"invalid_lead", "8"},
-      {"invalid_ctrl", "8"}, {"invalid_null", "8"}, {"begin_a", "0"}, {"strict_mismatch", "5"},
-      {"mismatch_again_same_site", "5"}, {"not_open", "5"}, {"reset_active", "4"},
-      {"mode_bad", "3"}, {"mode_repair", "0"}, {"repaired_end", "0"},
-      {"end_continuation", "0"}, {"empty_end", "5"}, {"reset", "0"}, {"mode_strict", "0"},
-      {"begin_after_reset", "0"}, {"end_after_reset", "0"}, {"summary_unwritable", "7"},
-      {"silenced_mismatch", "5"}, {"status_name", "OMPROF_ERR_MISMATCH"}};
+  const std::map<std::string, std::string> expected = {{"begin_outer", "0"},
+                                                       {"lookup", "0"},
+                                                       {"id_nonzero", "1"},
+                                                       {"begin_id", "0"},
+                                                       {"end_id", "0"},
+                                                       {"bad_id", "3"},
+                                                       {"invalid_empty", "8"},
+                                                       {"invalid_lead", "8"},
+                                                       {"invalid_ctrl", "8"},
+                                                       {"invalid_null", "8"},
+                                                       {"begin_a", "0"},
+                                                       {"strict_mismatch", "5"},
+                                                       {"mismatch_again_same_site", "5"},
+                                                       {"not_open", "5"},
+                                                       {"reset_active", "4"},
+                                                       {"mode_bad", "3"},
+                                                       {"mode_repair", "0"},
+                                                       {"repaired_end", "0"},
+                                                       {"end_continuation", "0"},
+                                                       {"empty_end", "5"},
+                                                       {"reset", "0"},
+                                                       {"mode_strict", "0"},
+                                                       {"begin_after_reset", "0"},
+                                                       {"end_after_reset", "0"},
+                                                       {"summary_unwritable", "7"},
+                                                       {"silenced_mismatch", "5"},
+                                                       {"status_name", "OMPROF_ERR_MISMATCH"}};
   for (const auto& [k, v] : expected) EXPECT_EQ(c[k], v) << k;
   // Diagnostics: one line per failure kind and call site, none once silenced.
   EXPECT_NE(r.err.find("OMPROF_ERR_INVALID_NAME"), std::string::npos) << r.err;
@@ -142,7 +159,8 @@ TEST(Regions, DiagnosticsOncePerKindAndCallSite) {
   const std::string dir = fresh_dir("regions_contract_diag");
   RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_contract")});
   size_t mismatches = 0;
-  for (size_t pos = 0; (pos = r.err.find("OMPROF_ERR_MISMATCH", pos)) != std::string::npos; ++pos) ++mismatches;
+  for (size_t pos = 0; (pos = r.err.find("OMPROF_ERR_MISMATCH", pos)) != std::string::npos; ++pos)
+    ++mismatches;
   // strict_mismatch, mismatch_again_same_site, not_open, empty_end: four call sites; the
   // silenced one prints nothing.
   EXPECT_EQ(mismatches, 4u) << r.err;

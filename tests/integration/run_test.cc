@@ -1,11 +1,10 @@
 // `omprof run` on ordinary programs: attribution ground truth, transparency (output, exit
 // status, signals) and error handling.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "harness.h"
 
@@ -47,10 +46,12 @@ TEST(Run, EveryThreadAppearsWithItsShare) {
   for (const auto& [t, ns] : per_thread) {
     shares.push_back(double(ns) / double(worker_total));
     // Sampled time agrees with the thread's measured CPU time.
-    EXPECT_NEAR(double(ns), double(p.threads.at(t).cpu_time_ns()), 0.15 * double(p.threads.at(t).cpu_time_ns()) + 20e6);
+    EXPECT_NEAR(double(ns), double(p.threads.at(t).cpu_time_ns()),
+                0.15 * double(p.threads.at(t).cpu_time_ns()) + 20e6);
   }
   std::sort(shares.begin(), shares.end());
-  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(shares[i], 0.1 * double(i + 1), 0.04) << "thread rank " << i;
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_NEAR(shares[i], 0.1 * double(i + 1), 0.04) << "thread rank " << i;
 }
 
 TEST(Run, ExitStatusAndOutputAreThePrograms) {
@@ -133,7 +134,9 @@ TEST(Run, BadOptionsAreUsageErrors) {
 TEST(Run, UnwritableOutputDirectory) {
   RunResult r = run({OMPROF_BIN, "run", "-o", "/etc/hostname/sub", "--", "/bin/true"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("omprof: cannot create output directory '/etc/hostname/sub'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("omprof: cannot create output directory '/etc/hostname/sub'"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(Run, HelpAndVersion) {
@@ -175,9 +178,11 @@ TEST(Report, RejectsBadFilesWithOneLine) {
   const std::string dir = fresh_dir("bad_files");
   ASSERT_GT(good.size(), 100u);
   expect_rejected(write_file(dir + "/empty.omprof", ""), "empty file");
-  expect_rejected(write_file(dir + "/foreign.omprof", "#!/bin/sh\necho hello\n"), "not an omprof profile");
+  expect_rejected(write_file(dir + "/foreign.omprof", "#!/bin/sh\necho hello\n"),
+                  "not an omprof profile");
   expect_rejected(write_file(dir + "/half.omprof", good.substr(0, good.size() / 2)), "truncated");
-  expect_rejected(write_file(dir + "/notrailer.omprof", good.substr(0, good.size() - 3)), "truncated");
+  expect_rejected(write_file(dir + "/notrailer.omprof", good.substr(0, good.size() - 3)),
+                  "truncated");
   expect_rejected(dir + "/missing.omprof", "cannot open");
   // Flip bytes all over the body: every result is a clean rejection or a valid read, never a crash.
   for (size_t pos = 9; pos < good.size(); pos += good.size() / 40) {
@@ -207,7 +212,8 @@ TEST(Run, ForkChildIsLeftAlone) {
 
 TEST(Run, DlclosedLibraryIsStillSymbolized) {
   std::string dir = fresh_dir("dlopen");
-  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("dlopen_user"), program("libdlwork.so")});
+  RunResult r =
+      run({OMPROF_BIN, "run", "-o", dir, "--", program("dlopen_user"), program("libdlwork.so")});
   ASSERT_EQ(r.status, 0) << r.err;
   format::Profile p = only_profile(dir);
   viewer::Model m = viewer::build_model(p, omp::View::kUser);
@@ -225,7 +231,8 @@ TEST(Run, DlclosedLibraryIsStillSymbolized) {
 
 TEST(Run, DeepStacksAreTruncatedAndCounted) {
   std::string dir = fresh_dir("deep");
-  RunResult r = run({OMPROF_BIN, "run", "--max-depth", "64", "-o", dir, "--", program("deep_stacks")});
+  RunResult r =
+      run({OMPROF_BIN, "run", "--max-depth", "64", "-o", dir, "--", program("deep_stacks")});
   ASSERT_EQ(r.status, 0) << r.err;
   format::Profile p = only_profile(dir);
   uint64_t truncated = 0, samples = 0;
@@ -244,7 +251,8 @@ TEST(Run, DeepStacksAreTruncatedAndCounted) {
 
 TEST(Run, SamplesBeyondTheTableAreDroppedAndCounted) {
   std::string dir = fresh_dir("many");
-  RunResult r = run({OMPROF_BIN, "run", "--max-contexts", "16", "-o", dir, "--", program("deep_stacks"), "many"});
+  RunResult r = run(
+      {OMPROF_BIN, "run", "--max-contexts", "16", "-o", dir, "--", program("deep_stacks"), "many"});
   ASSERT_EQ(r.status, 0) << r.err;
   format::Profile p = only_profile(dir);
   const auto& main_thread = p.threads.at(0);
@@ -256,14 +264,16 @@ TEST(Run, SamplesBeyondTheTableAreDroppedAndCounted) {
   for (const auto& s : main_thread.sample()) kept += s.weight_ns();
   EXPECT_NEAR(double(kept + main_thread.dropped_weight_ns()), double(main_thread.cpu_time_ns()),
               0.1 * double(main_thread.cpu_time_ns()));
-  EXPECT_NE(r.err.find(std::to_string(main_thread.dropped_samples()) + " dropped"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(std::to_string(main_thread.dropped_samples()) + " dropped"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(Run, TimerCreationFailureIsCountedNotFatal) {
   // RLIMIT_SIGPENDING bounds POSIX timers: with a limit of 1, only the main thread gets one.
   std::string dir = fresh_dir("sigpending");
-  RunResult r = run({"/bin/bash", "-c", "ulimit -i 1 && exec \"$0\" run -o \"$1\" -- \"$2\"", OMPROF_BIN,
-                     dir, program("threads4")});
+  RunResult r = run({"/bin/bash", "-c", "ulimit -i 1 && exec \"$0\" run -o \"$1\" -- \"$2\"",
+                     OMPROF_BIN, dir, program("threads4")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "threads4 done\n");
   format::Profile p = only_profile(dir);

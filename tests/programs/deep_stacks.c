@@ -18,7 +18,7 @@ __attribute__((noinline)) void recurse(int depth, long n) {
     return;
   }
   recurse(depth - 1, n);
-  sink += 1;  /* not a tail call */
+  sink += 1; /* not a tail call */
 }
 
 int main(int argc, char** argv) {

@@ -21,8 +21,12 @@ __attribute__((noinline)) static void spin(double s) {
   sink = x;
 }
 
-__attribute__((noinline)) void parent_work(void) { spin(0.15); }
-__attribute__((noinline)) void child_work(void) { spin(0.3); }
+__attribute__((noinline)) void parent_work(void) {
+  spin(0.15);
+}
+__attribute__((noinline)) void child_work(void) {
+  spin(0.3);
+}
 
 int main(void) {
   parent_work();

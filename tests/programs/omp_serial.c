@@ -5,7 +5,9 @@
 
 #include "omp_common.h"
 
-TEST_NOINLINE void serial_part(void) { spin_cpu(0.16); }
+TEST_NOINLINE void serial_part(void) {
+  spin_cpu(0.16);
+}
 
 TEST_NOINLINE void parallel_part(void) {
 #pragma omp parallel num_threads(2)

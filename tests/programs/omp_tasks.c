@@ -5,7 +5,9 @@
 
 #include "omp_common.h"
 
-TEST_NOINLINE void task_body(int i) { burn(50 + (i % 3)); }
+TEST_NOINLINE void task_body(int i) {
+  burn(50 + (i % 3));
+}
 
 TEST_NOINLINE void spawn_tasks(void) {
 #pragma omp parallel num_threads(2)

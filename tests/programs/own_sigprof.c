@@ -11,7 +11,8 @@ static volatile sig_atomic_t raised_count, itimer_count;
 static volatile sig_atomic_t phase;
 
 static void on_prof(int sig, siginfo_t* info, void* uc) {
-  (void)sig; (void)uc;
+  (void)sig;
+  (void)uc;
   if (phase == 0 && info->si_code == SI_TKILL) raised_count++;
   if (phase == 1 && info->si_code == SI_KERNEL) itimer_count++;
 }

@@ -1,9 +1,8 @@
 #include "collector/config.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
-
-#include <gtest/gtest.h>
 
 namespace omprof {
 namespace {

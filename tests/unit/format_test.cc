@@ -151,7 +151,8 @@ TEST(Format, RejectsBadInput) {
   good.trailer();
   EXPECT_EQ(error_of(""), "f: empty file, not an omprof profile");
   EXPECT_EQ(error_of("hello world, not a profile"), "f: not an omprof profile (bad magic)");
-  EXPECT_NE(error_of(good.bytes.substr(0, good.bytes.size() - 4)).find("truncated"), std::string::npos);
+  EXPECT_NE(error_of(good.bytes.substr(0, good.bytes.size() - 4)).find("truncated"),
+            std::string::npos);
   StreamBuilder no_trailer = sample_stream();
   EXPECT_NE(error_of(no_trailer.bytes).find("no trailer"), std::string::npos);
   StreamBuilder newer = sample_stream(2);

@@ -12,7 +12,9 @@
 namespace omprof::regions {
 namespace {
 
-Timestamp at(int64_t wall, int64_t cpu = -1) { return {wall, cpu < 0 ? wall : cpu}; }
+Timestamp at(int64_t wall, int64_t cpu = -1) {
+  return {wall, cpu < 0 ? wall : cpu};
+}
 
 struct Fixture {
   Registry reg;
@@ -189,7 +191,7 @@ TEST(Names, ValidationPolicy) {
   EXPECT_EQ(normalize_name(nullptr, out), kInvalidName);
   std::string longname(5000, 'x');
   EXPECT_EQ(normalize_name(longname.c_str(), out), kSuccess);
-  EXPECT_EQ(out.size(), 5000u);  // never truncated
+  EXPECT_EQ(out.size(), 5000u);                               // never truncated
   EXPECT_EQ(normalize_name("r\xC3\xA9gion", out), kSuccess);  // UTF-8 is fine
 }
 

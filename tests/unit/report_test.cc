@@ -101,8 +101,11 @@ TEST(Report, ThreadAndStateViews) {
   format::Profile p = make_profile();
   Model m = build_model(p, omp::View::kUser);
   std::string threads = csv(thread_table(m));
-  EXPECT_NE(threads.find("thread,tid,samples,sampled_s,cpu_s,work_s,wait_s,wait%,dropped,truncated,kind\n"), std::string::npos);
-  EXPECT_NE(threads.find("0,0,400,2.000,0.000,1.000,1.000,50.0,0,0,main\n"), std::string::npos) << threads;
+  EXPECT_NE(threads.find(
+                "thread,tid,samples,sampled_s,cpu_s,work_s,wait_s,wait%,dropped,truncated,kind\n"),
+            std::string::npos);
+  EXPECT_NE(threads.find("0,0,400,2.000,0.000,1.000,1.000,50.0,0,0,main\n"), std::string::npos)
+      << threads;
   std::string states = csv(state_table(m));
   EXPECT_NE(states.find("wait_barrier,wait,all,1.000,50.0\n"), std::string::npos) << states;
   EXPECT_NE(states.find("work_serial,work,0,1.000,50.0\n"), std::string::npos) << states;
@@ -112,7 +115,8 @@ TEST(Report, UserViewShowsWaitPseudoFrame) {
   format::Profile p = make_profile();
   Model m = build_model(p, omp::View::kUser);
   std::string flat = csv(flat_table(m, 10, Format::kCsv));
-  EXPECT_NE(flat.find("1.000,50.0,1.000,50.0,0.000,1.000,,<omp:barrier>\n"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("1.000,50.0,1.000,50.0,0.000,1.000,,<omp:barrier>\n"), std::string::npos)
+      << flat;
 }
 
 TEST(Report, CsvQuoting) {

@@ -17,7 +17,9 @@ extern "C" __attribute__((noinline)) int known_function(int x) {
   return x + 1;
 }
 
-__attribute__((always_inline)) inline void inlined_helper() { sink = 7; }
+__attribute__((always_inline)) inline void inlined_helper() {
+  sink = 7;
+}
 
 __attribute__((noinline)) void calls_inlined() {
   inlined_helper();

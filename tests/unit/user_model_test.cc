@@ -6,9 +6,15 @@
 namespace omprof::omp {
 namespace {
 
-Frame user(const std::string& n, int line = 0) { return Frame{n, "app.c", line, false, false, false}; }
-Frame rt(const std::string& n) { return Frame{n, "", 0, true, false, false}; }
-Frame sys(const std::string& n) { return Frame{n, "", 0, false, true, false}; }
+Frame user(const std::string& n, int line = 0) {
+  return Frame{n, "app.c", line, false, false, false};
+}
+Frame rt(const std::string& n) {
+  return Frame{n, "", 0, true, false, false};
+}
+Frame sys(const std::string& n) {
+  return Frame{n, "", 0, false, true, false};
+}
 
 std::vector<std::string> names(const FrameStack& s) {
   std::vector<std::string> out;
@@ -24,36 +30,48 @@ struct Fixture {
   };
   Fixture() {
     // Outer region forked in solve (main -> solve), as captured inside parallel_begin.
-    forks[1].stack = {rt("omprof_cb"), rt("__kmp_fork_call"), rt("__kmpc_fork_call"),
-                      user("solve", 12), user("main", 30), sys("__libc_start_call_main"),
+    forks[1].stack = {rt("omprof_cb"),          rt("__kmp_fork_call"),
+                      rt("__kmpc_fork_call"),   user("solve", 12),
+                      user("main", 30),         sys("__libc_start_call_main"),
                       sys("__libc_start_main"), sys("_start")};
     forks[1].construct = user("solve", 11);
     // Nested region forked in inner() called from the outer region's outlined body.
     forks[2].parent_id = 1;
-    forks[2].stack = {rt("omprof_cb"), rt("__kmpc_fork_call"), user("inner", 5),
-                      user(".omp_outlined."), rt("__kmp_invoke_microtask"),
-                      rt("__kmp_launch_thread"), sys("start_thread"), sys("clone3")};
+    forks[2].stack = {rt("omprof_cb"),
+                      rt("__kmpc_fork_call"),
+                      user("inner", 5),
+                      user(".omp_outlined."),
+                      rt("__kmp_invoke_microtask"),
+                      rt("__kmp_launch_thread"),
+                      sys("start_thread"),
+                      sys("clone3")};
     forks[2].construct = user("inner", 4);
   }
 };
 
 TEST(UserModel, WorkerIsSplicedUnderTheConstruct) {
   Fixture fx;
-  FrameStack worker = {user("kernel"), user(".omp_outlined."), rt("__kmp_invoke_microtask"),
-                       rt("__kmp_launch_thread"), sys("start_thread"), sys("clone3")};
+  FrameStack worker = {user("kernel"),
+                       user(".omp_outlined."),
+                       rt("__kmp_invoke_microtask"),
+                       rt("__kmp_launch_thread"),
+                       sys("start_thread"),
+                       sys("clone3")};
   EXPECT_EQ(names(build_stack(worker, 0x1, 1, View::kUser, fx.fork_of)),
             (std::vector<std::string>{"kernel", "<omp parallel @ app.c:11>", "solve", "main"}));
   EXPECT_EQ(names(build_stack(worker, 0x1, 1, View::kExpert, fx.fork_of)),
-            (std::vector<std::string>{"kernel", ".omp_outlined.", "<omp parallel @ app.c:11>", "solve", "main"}));
+            (std::vector<std::string>{"kernel", ".omp_outlined.", "<omp parallel @ app.c:11>",
+                                      "solve", "main"}));
   EXPECT_EQ(build_stack(worker, 0x1, 1, View::kMachine, fx.fork_of).size(), worker.size());
 }
 
 TEST(UserModel, MasterMergesWithWorkers) {
   Fixture fx;
-  FrameStack master = {user("kernel"), user(".omp_outlined."), rt("__kmp_invoke_microtask"),
-                       rt("__kmp_fork_call"), rt("__kmpc_fork_call"), user("solve", 12),
-                       user("main", 30), sys("__libc_start_call_main"), sys("__libc_start_main"),
-                       sys("_start")};
+  FrameStack master = {
+      user("kernel"),        user(".omp_outlined."),        rt("__kmp_invoke_microtask"),
+      rt("__kmp_fork_call"), rt("__kmpc_fork_call"),        user("solve", 12),
+      user("main", 30),      sys("__libc_start_call_main"), sys("__libc_start_main"),
+      sys("_start")};
   EXPECT_EQ(names(build_stack(master, 0x1, 1, View::kUser, fx.fork_of)),
             (std::vector<std::string>{"kernel", "<omp parallel @ app.c:11>", "solve", "main"}));
 }
@@ -61,19 +79,25 @@ TEST(UserModel, MasterMergesWithWorkers) {
 TEST(UserModel, WaitingThreadsGetAStateLeaf) {
   Fixture fx;
   // Worker at a barrier inside the body, libc's sched_yield called from the runtime.
-  FrameStack barrier = {sys("sched_yield"), rt("__kmp_wait"), rt("__kmpc_barrier"),
-                        user(".omp_outlined."), rt("__kmp_invoke_microtask"), sys("start_thread")};
-  EXPECT_EQ(names(build_stack(barrier, 0x10, 1, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"<omp:barrier>", "<omp parallel @ app.c:11>", "solve", "main"}));
+  FrameStack barrier = {sys("sched_yield"),           rt("__kmp_wait"),
+                        rt("__kmpc_barrier"),         user(".omp_outlined."),
+                        rt("__kmp_invoke_microtask"), sys("start_thread")};
+  EXPECT_EQ(
+      names(build_stack(barrier, 0x10, 1, View::kUser, fx.fork_of)),
+      (std::vector<std::string>{"<omp:barrier>", "<omp parallel @ app.c:11>", "solve", "main"}));
   // Master at the join barrier: its own frames below the fork are not spliced twice.
-  FrameStack join = {rt("__kmp_join_barrier"), rt("__kmp_join_call"), rt("__kmpc_fork_call"),
-                     user("solve", 12), user("main", 30), sys("__libc_start_main"), sys("_start")};
+  FrameStack join = {
+      rt("__kmp_join_barrier"), rt("__kmp_join_call"),    rt("__kmpc_fork_call"), user("solve", 12),
+      user("main", 30),         sys("__libc_start_main"), sys("_start")};
   EXPECT_EQ(names(build_stack(join, 0x13, 1, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"<omp:implicit-barrier>", "<omp parallel @ app.c:11>", "solve", "main"}));
+            (std::vector<std::string>{"<omp:implicit-barrier>", "<omp parallel @ app.c:11>",
+                                      "solve", "main"}));
   // Worker at the join barrier after its body returned.
-  FrameStack worker_join = {rt("__kmp_join_barrier"), rt("__kmp_launch_thread"), sys("start_thread"), sys("clone3")};
+  FrameStack worker_join = {rt("__kmp_join_barrier"), rt("__kmp_launch_thread"),
+                            sys("start_thread"), sys("clone3")};
   EXPECT_EQ(names(build_stack(worker_join, 0x13, 1, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"<omp:implicit-barrier>", "<omp parallel @ app.c:11>", "solve", "main"}));
+            (std::vector<std::string>{"<omp:implicit-barrier>", "<omp parallel @ app.c:11>",
+                                      "solve", "main"}));
   // Idle workers are at the root, under nothing.
   EXPECT_EQ(names(build_stack(worker_join, 0x1001, 0, View::kUser, fx.fork_of)),
             (std::vector<std::string>{"<omp:idle>"}));
@@ -81,8 +105,12 @@ TEST(UserModel, WaitingThreadsGetAStateLeaf) {
 
 TEST(UserModel, NestedRegionsSpliceRecursively) {
   Fixture fx;
-  FrameStack inner_worker = {user("leaf"), user(".omp_outlined..1"), rt("__kmp_invoke_microtask"),
-                             rt("__kmp_launch_thread"), sys("start_thread"), sys("clone3")};
+  FrameStack inner_worker = {user("leaf"),
+                             user(".omp_outlined..1"),
+                             rt("__kmp_invoke_microtask"),
+                             rt("__kmp_launch_thread"),
+                             sys("start_thread"),
+                             sys("clone3")};
   EXPECT_EQ(names(build_stack(inner_worker, 0x1, 2, View::kUser, fx.fork_of)),
             (std::vector<std::string>{"leaf", "<omp parallel @ app.c:4>", "inner",
                                       "<omp parallel @ app.c:11>", "solve", "main"}));

@@ -1,6 +1,5 @@
-#include <omprof/omprof.hpp>
-
 #include <cstdio>
+#include <omprof/omprof.hpp>
 
 int main() {
   volatile double x = 1;

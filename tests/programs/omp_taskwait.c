@@ -1,0 +1,27 @@
+/* Taskwait ground truth: the master creates one long task, lets the other thread (already
+ * waiting at the region's end barrier, where it runs tasks) take it, then waits for it at a
+ * taskwait for about 130 ms, five times. */
+#include <omp.h>
+#include <stdio.h>
+
+#include "omp_common.h"
+
+TEST_NOINLINE void child_task(void) { spin_cpu(0.150); }
+
+TEST_NOINLINE void wait_for_child(void) {
+#pragma omp parallel num_threads(2)
+  {
+    if (omp_get_thread_num() == 0) {
+#pragma omp task
+      child_task();
+      spin_cpu(0.020); /* the other thread takes the task meanwhile */
+#pragma omp taskwait
+    }
+  }
+}
+
+int main(void) {
+  for (int i = 0; i < 5; ++i) wait_for_child();
+  printf("taskwait done\n");
+  return 0;
+}
