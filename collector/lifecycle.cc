@@ -72,6 +72,13 @@ bool should_profile() {
   return std::strtoll(root, nullptr, 10) == getpid();
 }
 
+// Returns once no profiling handler is running (bounded: handlers take microseconds; a thread
+// stuck in one for 10 ms is not waited for).
+void wait_for_handlers() {
+  const uint64_t deadline = monotonic_ns() + 10000000;
+  while (runtime().handlers_in_flight.load() != 0 && monotonic_ns() < deadline) sched_yield();
+}
+
 void in_fork_child() {
   // The child is left alone: no timers exist in it, and the parent's samples it inherited must
   // not be written a second time.
@@ -102,6 +109,7 @@ __attribute__((constructor(101))) void collector_start() {
   rt.start_mono_ns = monotonic_ns();
   rt.start_unix_ns = unix_ns();
   unwind::refresh_modules();
+  unwind::set_handler_quiescence_wait(wait_for_handlers);
   if (pthread_key_create(&g_exit_key, on_thread_exit) != 0 || !install_sampler()) {
     std::fprintf(stderr, "omprof: profiling disabled: cannot install the signal handler\n");
     return;

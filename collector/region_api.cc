@@ -54,7 +54,8 @@ struct NameCacheEntry {
   std::string name;
   int32_t id = 0;
 };
-thread_local std::vector<NameCacheEntry>* t_names = nullptr;
+__attribute__((tls_model("initial-exec"))) thread_local std::vector<NameCacheEntry>* t_names =
+    nullptr;
 
 bool enabled() {
   return runtime().active.load(std::memory_order_relaxed);

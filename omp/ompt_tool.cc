@@ -96,7 +96,7 @@ struct ForkScratch {
 };
 
 ForkScratch* fork_scratch() {
-  static thread_local ForkScratch* s = nullptr;
+  static thread_local ForkScratch* s __attribute__((tls_model("initial-exec"))) = nullptr;
   if (!s) s = new ForkScratch;
   return s;
 }

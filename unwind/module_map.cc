@@ -33,6 +33,7 @@ State& state() {
 }
 
 __attribute__((tls_model("initial-exec"))) thread_local bool t_in_handler = false;
+std::atomic<void (*)()> g_quiescence_wait{nullptr};
 
 IterateFn real_iterate() {
   static IterateFn fn = reinterpret_cast<IterateFn>(dlsym(RTLD_NEXT, "dl_iterate_phdr"));
@@ -103,7 +104,11 @@ void set_in_signal_handler(bool on) {
   t_in_handler = on;
 }
 
-void refresh_modules() {
+void set_handler_quiescence_wait(void (*wait)()) {
+  g_quiescence_wait.store(wait);
+}
+
+void refresh_modules(uint64_t exclude_base) {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   std::vector<dl_phdr_info> infos;
@@ -136,8 +141,9 @@ void refresh_modules() {
   // thread may still be reading it, and dlopen/dlclose are rare (a few bytes per module each).
   auto* snap = static_cast<PhdrSnapshot*>(
       ::operator new(sizeof(PhdrSnapshot) + sizeof(dl_phdr_info) * (infos.size() + 1)));
-  snap->count = infos.size();
-  std::memcpy(snap->infos, infos.data(), sizeof(dl_phdr_info) * infos.size());
+  snap->count = 0;
+  for (const dl_phdr_info& info : infos)
+    if (uint64_t(info.dlpi_addr) != exclude_base) snap->infos[snap->count++] = info;
   s.snapshot.store(snap, std::memory_order_release);
 }
 
@@ -178,9 +184,16 @@ extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file,
 extern "C" __attribute__((visibility("default"))) int dlclose(void* handle) {
   using Fn = int (*)(void*);
   static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "dlclose"));
-  // Record what is about to go away before it is unmapped (samples may refer to it).
-  omprof::unwind::refresh_modules();
+  // Record what is about to go away (samples may refer to it), and stop handing its program
+  // headers to handlers before they are unmapped: publish a copy without it and let handlers
+  // that may still read the previous copy finish. If it stays loaded (other references), the
+  // refresh after the real dlclose publishes it again.
+  using namespace omprof::unwind;
+  link_map* lm = nullptr;
+  const bool known = dlinfo(handle, RTLD_DI_LINKMAP, &lm) == 0 && lm;
+  refresh_modules(known ? uint64_t(lm->l_addr) : ~uint64_t(0));
+  if (auto wait = g_quiescence_wait.load()) wait();
   int rc = real(handle);
-  omprof::unwind::refresh_modules();
+  refresh_modules();
   return rc;
 }

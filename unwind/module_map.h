@@ -29,8 +29,13 @@ struct Module {
 };
 
 // Re-reads the loader's module list: records new modules, marks vanished ones unloaded, and
-// publishes a fresh handler-safe copy. Not async-signal-safe; takes a mutex.
-void refresh_modules();
+// publishes a fresh handler-safe copy, leaving out the module loaded at `exclude_base` (a
+// library about to be dlclose'd). Not async-signal-safe; takes a mutex.
+void refresh_modules(uint64_t exclude_base = ~uint64_t(0));
+
+// Called by dlclose after publishing a copy without the closing library and before unmapping
+// it: must return once no signal handler that may still read the previous copy is running.
+void set_handler_quiescence_wait(void (*wait)());
 
 // Everything recorded so far (loaded and unloaded), in load order.
 std::vector<Module> recorded_modules();

@@ -63,7 +63,7 @@ TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   const auto* assemble = row(rows, "solve/assemble");
   ASSERT_TRUE(assemble);
   EXPECT_EQ(assemble->timing.threads, 2);
-  EXPECT_EQ(assemble->timing.calls, 400);
+  EXPECT_EQ(assemble->timing.calls, 200);
   EXPECT_NEAR(assemble->timing.imbalance(), 0.25, 0.07);
   for (const auto& x : rows) EXPECT_NE(x.timing.name == "assemble" && x.timing.depth == 0, true);
 
@@ -77,7 +77,7 @@ TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   EXPECT_NE(text.find("    assemble"), std::string::npos) << text;
   const std::string csv = slurp(dir + "/summary.csv");
   EXPECT_EQ(csv.rfind("node_id,parent_id,depth,path,name,calls,threads,", 0), 0u) << csv;
-  EXPECT_NE(csv.find(",solve/assemble,assemble,400,2,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",solve/assemble,assemble,200,2,"), std::string::npos) << csv;
   EXPECT_NE(csv.find(",finish,finish,1,1,"), std::string::npos) << csv;
 
   // The report: text and CSV.

@@ -16,8 +16,8 @@ TEST_NOINLINE void imbalanced_step(int nthreads, double unit_seconds) {
 
 int main(int argc, char** argv) {
   int nthreads = argc > 1 ? atoi(argv[1]) : 2;
-  int reps = argc > 2 ? atoi(argv[2]) : 250;
-  double unit = (argc > 3 ? atof(argv[3]) : 2.0) * 1e-3; /* milliseconds */
+  int reps = argc > 2 ? atoi(argv[2]) : 125;
+  double unit = (argc > 3 ? atof(argv[3]) : 4.0) * 1e-3; /* milliseconds */
   /* Vary the step length from one repetition to the next (same for every thread, so the
    * designed shares hold): a fixed step near the kernel tick would alias with CPU-time
    * sampling, which can only fire on ticks. */

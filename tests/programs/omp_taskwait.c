@@ -6,7 +6,9 @@
 
 #include "omp_common.h"
 
-TEST_NOINLINE void child_task(void) { spin_cpu(0.150); }
+TEST_NOINLINE void child_task(void) {
+  spin_cpu(0.150);
+}
 
 TEST_NOINLINE void wait_for_child(void) {
 #pragma omp parallel num_threads(2)

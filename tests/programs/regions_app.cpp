@@ -48,7 +48,7 @@ __attribute__((noinline)) void solve(int reps, double unit) {
 int main(int argc, char** argv) {
   read_input();
   const double t0 = now(CLOCK_MONOTONIC);
-  solve(200, 0.002);
+  solve(100, 0.004);
   const double solve_s = now(CLOCK_MONOTONIC) - t0;
   std::printf("solve_seconds %.6f\n", solve_s);
   if (argc > 1) {
