@@ -7,5 +7,5 @@ bash "$here/scripts/setup.sh"
 out="$build/demo-profiles"
 mkdir -p "$out"
 rm -f "$out"/*.omprof
-"$build/bin/omprof" run -o "$out" -- "$build/bin/example_heat" 
-"$build/bin/omprof" report "$out"/*.omprof
+"$build/bin/omprof" run -o "$out" -- "$build/bin/example_heat"
+"$build/bin/omprof" report --flat --top 12 --tree --threads --parallel-regions --regions "$out"/*.omprof
