@@ -62,9 +62,7 @@ int omprof_write_summary_csv(const char* path) {
 }
 
 const char* omprof_status_name(int status) {
-  static const char* const names[] = {
-      "OMPROF_SUCCESS",       "OMPROF_ERR_NOT_INIT", "OMPROF_ERR_NOT_IMPLEMENTED",
-      "OMPROF_ERR_UNKNOWN",   "OMPROF_ERR_ACTIVE",   "OMPROF_ERR_MISMATCH",
-      "OMPROF_ERR_MPI_INCON", "OMPROF_ERR_IO",       "OMPROF_ERR_INVALID_NAME"};
-  return (status >= 0 && status <= 8) ? names[status] : "OMPROF_ERR_UNKNOWN";
+  static const char* const names[] = {OMPROF_STATUS_NAMES};
+  return (status >= 0 && status < (int)(sizeof names / sizeof names[0])) ? names[status]
+                                                                         : "OMPROF_ERR_UNKNOWN";
 }

@@ -183,14 +183,14 @@ void write_profile(uint64_t duration_ns) {
 
   // Stacks, interned across threads and fork records.
   std::unordered_map<std::vector<uint64_t>, uint64_t, VectorHash> stack_ids;
-  std::vector<std::pair<const std::vector<uint64_t>*, bool>> stack_list;
-  auto intern_stack = [&](std::vector<uint64_t> frames, bool truncated) {
-    frames.push_back(truncated ? 1 : 0);  // truncation is part of the identity
+  std::vector<std::pair<const std::vector<uint64_t>*, uint16_t>> stack_list;
+  auto intern_stack = [&](std::vector<uint64_t> frames, uint16_t flags) {
+    frames.push_back(flags);  // what is missing is part of the identity
     auto it = stack_ids.find(frames);
     if (it != stack_ids.end()) return it->second;
     uint64_t id = stack_list.size() + 1;
     auto ins = stack_ids.emplace(std::move(frames), id).first;
-    stack_list.push_back({&ins->first, truncated});
+    stack_list.push_back({&ins->first, flags});
     return id;
   };
 
@@ -208,7 +208,7 @@ void write_profile(uint64_t duration_ns) {
       const SampleEntry& e = ts->table.entry(k);
       if (e.hash == 0) continue;
       const uint64_t* f = ts->table.frames_of(e);
-      out.samples.push_back({intern_stack(std::vector<uint64_t>(f, f + e.depth), e.truncated), &e});
+      out.samples.push_back({intern_stack(std::vector<uint64_t>(f, f + e.depth), e.flags), &e});
       total_samples += e.count;
     }
     dropped += ts->table.dropped_samples();
@@ -216,7 +216,8 @@ void write_profile(uint64_t duration_ns) {
     threads.push_back(std::move(out));
   }
   std::vector<uint64_t> fork_stack_ids;
-  for (const auto& f : forks) fork_stack_ids.push_back(intern_stack(f.frames, f.truncated));
+  for (const auto& f : forks)
+    fork_stack_ids.push_back(intern_stack(f.frames, f.truncated ? kStackTruncated : 0));
 
   // Every distinct address, symbolized once.
   std::vector<uint64_t> addresses;
@@ -314,7 +315,8 @@ void write_profile(uint64_t duration_ns) {
     std::vector<uint64_t> locs;
     for (size_t k = 0; k + 1 < frames.size(); ++k) locs.push_back(location_ids[frames[k]]);
     st.packed(2, locs.begin(), locs.end());
-    st.boolean(3, stack_list[i].second);
+    st.boolean(3, stack_list[i].second & kStackTruncated);
+    st.boolean(4, stack_list[i].second & kStackUnwindFailed);
     body.add(kStack, st);
   }
   for (const auto& t : threads) {

@@ -39,7 +39,7 @@ void SampleTable::clear() {
   dropped_samples_ = dropped_weight_ns_ = 0;
 }
 
-bool SampleTable::add(const uint64_t* frames, uint32_t depth, bool truncated,
+bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
                       const SampleContext& ctx, uint64_t count, uint64_t weight_ns) {
   const uint64_t h = hash_sample(frames, depth, ctx);
   const uint32_t mask = capacity_ - 1;
@@ -51,7 +51,7 @@ bool SampleTable::add(const uint64_t* frames, uint32_t depth, bool truncated,
       std::memcpy(frames_ + frames_used_, frames, depth * sizeof(uint64_t));
       e.frame_offset = frames_used_;
       e.depth = static_cast<uint16_t>(depth);
-      e.truncated = truncated;
+      e.flags = flags;
       e.ctx = ctx;
       e.count = count;
       e.weight_ns = weight_ns;
@@ -60,7 +60,7 @@ bool SampleTable::add(const uint64_t* frames, uint32_t depth, bool truncated,
       ++used_;
       return true;
     }
-    if (e.hash == h && e.depth == depth && e.truncated == truncated && e.ctx == ctx &&
+    if (e.hash == h && e.depth == depth && e.flags == flags && e.ctx == ctx &&
         std::memcmp(frames_ + e.frame_offset, frames, depth * sizeof(uint64_t)) == 0) {
       e.count += count;
       e.weight_ns += weight_ns;

@@ -21,11 +21,15 @@ struct SampleContext {
   }
 };
 
+// SampleEntry::flags: what is known to be missing from a stack.
+constexpr uint16_t kStackTruncated = 1;     // deeper than the depth limit; the root side is cut
+constexpr uint16_t kStackUnwindFailed = 2;  // only the interrupted pc is known
+
 struct SampleEntry {
   uint64_t hash;  // 0 = empty slot
   uint32_t frame_offset;
   uint16_t depth;
-  uint16_t truncated;
+  uint16_t flags;  // kStack*
   SampleContext ctx;
   uint64_t count;
   uint64_t weight_ns;
@@ -41,7 +45,7 @@ class SampleTable {
   // Async-signal-safe. Adds one sample of `weight_ns` (representing `count` timer expirations).
   // Returns false (and counts its `count` and weight as dropped) when the table or the frame
   // pool is full.
-  bool add(const uint64_t* frames, uint32_t depth, bool truncated, const SampleContext& ctx,
+  bool add(const uint64_t* frames, uint32_t depth, uint16_t flags, const SampleContext& ctx,
            uint64_t count, uint64_t weight_ns);
 
   // Reading, after sampling stopped.

@@ -23,22 +23,36 @@ bool g_time_handler = false;
 std::atomic<uint64_t> g_handler_calls{0};
 std::atomic<uint64_t> g_handler_ns{0};
 
+void read_context(SampleContext& ctx) {
+  omp::read_sample_context(ctx);
+  // The explicit region the thread is in; idle workers are in none.
+  ctx.region_node = ctx.omp_state == omp::kStateIdleDerived ? 0 : current_region_node();
+}
+
 void take_sample(ThreadState* ts, siginfo_t* info, void* ucontext) {
   const Config& cfg = runtime().config;
+  // A CPU-time timer fires at most once per kernel tick; the overrun count says how many
+  // periods this one signal stands for, so totals stay right at rates above the tick rate.
+  const uint64_t count = 1 + uint64_t(info->si_overrun > 0 ? info->si_overrun : 0);
+  if (ts->defer_samples) {
+    // The thread is unwinding itself (OpenMP fork callback) and libunwind is not reentrant:
+    // hand the sample to that code, which records it with the stack it is capturing.
+    read_context(ts->deferred.ctx);
+    ts->deferred.weight_ns += count * cfg.period_ns;
+    ts->deferred.count += count;  // last: the reader checks it before and after
+    return;
+  }
   unwind::set_in_signal_handler(true);
   unwind::CaptureResult r =
       unwind::capture_signal_stack(ucontext, ts->scratch, ts->frames, cfg.max_depth);
   unwind::set_in_signal_handler(false);
 
   SampleContext ctx;
-  omp::read_sample_context(ctx);
-  // The explicit region the thread is in; idle workers are in none.
-  ctx.region_node = ctx.omp_state == omp::kStateIdleDerived ? 0 : current_region_node();
+  read_context(ctx);
 
-  // A CPU-time timer fires at most once per kernel tick; the overrun count says how many
-  // periods this one signal stands for, so totals stay right at rates above the tick rate.
-  const uint64_t count = 1 + uint64_t(info->si_overrun > 0 ? info->si_overrun : 0);
-  ts->table.add(ts->frames, r.depth, r.truncated, ctx, count, count * cfg.period_ns);
+  const uint16_t flags =
+      (r.truncated ? kStackTruncated : 0) | (r.unwind_failed ? kStackUnwindFailed : 0);
+  ts->table.add(ts->frames, r.depth, flags, ctx, count, count * cfg.period_ns);
   if (r.truncated) ts->truncated_samples += count;
   if (r.unwind_failed) ts->unwind_failed += count;
 }
@@ -105,6 +119,29 @@ void disarm_thread_timer(ThreadState* ts) {
 
 HandlerStats handler_stats() {
   return {g_handler_calls.load(), g_handler_ns.load()};
+}
+
+void begin_deferring_samples(ThreadState* ts) {
+  ts->defer_samples = true;
+}
+
+void end_deferring_samples(ThreadState* ts, const uint64_t* frames, uint32_t depth,
+                           bool truncated) {
+  // Take what the handler deferred. It runs on this thread and completes before this code
+  // continues, so re-reading the count tells whether one ran between the two reads.
+  uint64_t count, weight;
+  do {
+    count = __atomic_load_n(&ts->deferred.count, __ATOMIC_RELAXED);
+    weight = __atomic_load_n(&ts->deferred.weight_ns, __ATOMIC_RELAXED);
+  } while (count != __atomic_load_n(&ts->deferred.count, __ATOMIC_RELAXED));
+  if (count) {
+    const SampleContext ctx = ts->deferred.ctx;
+    // Single instructions: a signal cannot land between their load and store.
+    __atomic_fetch_sub(&ts->deferred.count, count, __ATOMIC_RELAXED);
+    __atomic_fetch_sub(&ts->deferred.weight_ns, weight, __ATOMIC_RELAXED);
+    ts->table.add(frames, depth, truncated ? kStackTruncated : 0, ctx, count, weight);
+  }
+  ts->defer_samples = false;
 }
 
 }  // namespace omprof

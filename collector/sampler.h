@@ -23,4 +23,9 @@ struct HandlerStats {
 };
 HandlerStats handler_stats();
 
+// Around code that unwinds the calling thread outside the handler (the OpenMP fork callback):
+// samples arriving meanwhile are deferred, then recorded with the stack that code captured.
+void begin_deferring_samples(ThreadState* ts);
+void end_deferring_samples(ThreadState* ts, const uint64_t* frames, uint32_t depth, bool truncated);
+
 }  // namespace omprof

@@ -26,6 +26,13 @@ struct ThreadState {
   std::atomic<uint64_t> end_ns{0};
   std::atomic<uint64_t> cpu_ns_at_exit{0};
   bool is_omp_thread = false;
+  // Samples taken while the thread unwinds itself (see begin_deferring_samples).
+  volatile bool defer_samples = false;
+  struct {
+    uint64_t count = 0;
+    uint64_t weight_ns = 0;
+    SampleContext ctx;
+  } deferred;
   // Handler statistics (written only by the owning thread's handler).
   uint64_t truncated_samples = 0;
   uint64_t unwind_failed = 0;

@@ -10,6 +10,7 @@
 
 #include "collector/region_context.h"
 #include "collector/runtime.h"
+#include "collector/sampler.h"
 #include "collector/thread_registry.h"
 #include "omp/sample_context.h"
 #include "unwind/stack_capture.h"
@@ -126,7 +127,10 @@ uint64_t intern_fork(ForkScratch* s, const unwind::CaptureResult& r, uint64_t pa
 uint64_t record_fork(const void* codeptr_ra) {
   const uint32_t max_depth = runtime().config.max_depth;
   ForkScratch* s = fork_scratch();
+  ThreadState* ts = current_thread();
+  if (ts) begin_deferring_samples(ts);
   unwind::CaptureResult r = unwind::capture_current_stack(s->raw, s->frames, max_depth, 1);
+  if (ts) end_deferring_samples(ts, s->frames, r.depth, r.truncated);
   const uint64_t parent = enclosing_fork_id();
   uint64_t h = parent * 0x9e3779b97f4a7c15ULL ^ r.depth ^ (uint64_t(r.truncated) << 32);
   for (uint32_t i = 0; i < r.depth; ++i) h = (h ^ s->frames[i]) * 0x100000001b3ULL;

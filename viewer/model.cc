@@ -94,8 +94,18 @@ Model build_model(const format::Profile& p, omp::View view) {
       v.fork_id = s.fork_id();
       v.omp_thread_num = s.omp_thread_num();
       v.region_node = s.region_node();
-      v.truncated = p.stack(s.stack_id()).truncated();
-      v.stack = omp::build_stack(it->second, v.state, v.fork_id, view, fork_of);
+      const v1::Stack& stack = p.stack(s.stack_id());
+      v.truncated = stack.truncated();
+      v.stack = stack.unwind_failed()
+                    ? it->second  // only the pc is known: nothing to cut or splice
+                    : omp::build_stack(it->second, v.state, v.fork_id, view, fork_of);
+      // Say at the root what is missing, rather than let a partial stack pass for a whole one.
+      if (stack.unwind_failed() || stack.truncated()) {
+        omp::Frame marker;
+        marker.name = stack.unwind_failed() ? "<unwind failed>" : "<truncated>";
+        marker.pseudo = true;
+        v.stack.push_back(marker);
+      }
       m.total_weight_ns += v.weight_ns;
       m.total_samples += v.count;
       m.samples.push_back(std::move(v));

@@ -30,6 +30,12 @@ enum {
   OMPROF_ERR_INVALID_NAME = 8     /* empty, leading blank, or control characters */
 };
 
+/* The names of the status codes above, in order (omprof_status_name returns them). */
+#define OMPROF_STATUS_NAMES                                                                 \
+  "OMPROF_SUCCESS", "OMPROF_ERR_NOT_INIT", "OMPROF_ERR_NOT_IMPLEMENTED", "OMPROF_ERR_UNKNOWN", \
+      "OMPROF_ERR_ACTIVE", "OMPROF_ERR_MISMATCH", "OMPROF_ERR_MPI_INCON", "OMPROF_ERR_IO",     \
+      "OMPROF_ERR_INVALID_NAME"
+
 /* Mismatch modes, for an end that does not match the innermost open region. */
 enum {
   OMPROF_MISMATCH_STRICT = 0, /* default: OMPROF_ERR_MISMATCH, nothing changes */

@@ -168,6 +168,9 @@ TEST_P(Omp, NestedRegionsSpliceRecursively) {
     ASSERT_FALSE(s.stack.empty());
     const std::string& root = s.stack.back().name;
     EXPECT_TRUE(root == "main" || root == "<omp:idle>") << root;
+    if (root != "main" && root != "<omp:idle>") {
+      for (const auto& f : s.stack) std::cout << "  frame " << f.name << "\n";
+    }
     if (has_frame(s.stack, "burn")) {
       inner += s.weight_ns;
       EXPECT_TRUE(has_frame(s.stack, "inner_level"));

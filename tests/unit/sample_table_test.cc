@@ -21,13 +21,13 @@ TEST(SampleTable, AggregatesIdenticalStacksAndContexts) {
   Table t(16, 256);
   uint64_t a[] = {1, 2, 3}, b[] = {1, 2, 4};
   SampleContext ctx;
-  EXPECT_TRUE(t.table.add(a, 3, false, ctx, 1, 5));
-  EXPECT_TRUE(t.table.add(a, 3, false, ctx, 2, 10));
-  EXPECT_TRUE(t.table.add(b, 3, false, ctx, 1, 5));
+  EXPECT_TRUE(t.table.add(a, 3, 0, ctx, 1, 5));
+  EXPECT_TRUE(t.table.add(a, 3, 0, ctx, 2, 10));
+  EXPECT_TRUE(t.table.add(b, 3, 0, ctx, 1, 5));
   SampleContext other = ctx;
   other.omp_state = 0x10;
-  EXPECT_TRUE(t.table.add(a, 3, false, other, 1, 5));
-  EXPECT_TRUE(t.table.add(a, 3, true, ctx, 1, 5));  // truncated is a different entry
+  EXPECT_TRUE(t.table.add(a, 3, 0, other, 1, 5));
+  EXPECT_TRUE(t.table.add(a, 3, kStackTruncated, ctx, 1, 5));  // a different entry
   EXPECT_EQ(t.table.used(), 4u);
   uint64_t count = 0, weight = 0;
   for (uint32_t i = 0; i < t.table.capacity(); ++i) {
@@ -35,7 +35,7 @@ TEST(SampleTable, AggregatesIdenticalStacksAndContexts) {
     if (e.hash == 0) continue;
     count += e.count;
     weight += e.weight_ns;
-    if (e.depth == 3 && t.table.frames_of(e)[2] == 3 && e.ctx == ctx && !e.truncated) {
+    if (e.depth == 3 && t.table.frames_of(e)[2] == 3 && e.ctx == ctx && e.flags == 0) {
       EXPECT_EQ(e.count, 3u);
       EXPECT_EQ(e.weight_ns, 15u);
     }
@@ -50,7 +50,7 @@ TEST(SampleTable, CapacityCapCountsDropsWithTheirWeight) {
   uint64_t accepted = 0;
   for (uint64_t i = 0; i < 40; ++i) {
     uint64_t frames[] = {i, 100};
-    accepted += t.table.add(frames, 2, false, ctx, 1, 7);
+    accepted += t.table.add(frames, 2, 0, ctx, 1, 7);
   }
   EXPECT_EQ(accepted, 12u);
   EXPECT_EQ(t.table.used(), 12u);
@@ -58,23 +58,23 @@ TEST(SampleTable, CapacityCapCountsDropsWithTheirWeight) {
   EXPECT_EQ(t.table.dropped_weight_ns(), 28u * 7);
   // A stack already present still aggregates when the table is full.
   uint64_t first[] = {0, 100};
-  EXPECT_TRUE(t.table.add(first, 2, false, ctx, 1, 7));
+  EXPECT_TRUE(t.table.add(first, 2, 0, ctx, 1, 7));
 }
 
 TEST(SampleTable, FramePoolCapCountsDrops) {
   Table t(64, 10);
   SampleContext ctx;
   uint64_t deep[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-  EXPECT_TRUE(t.table.add(deep, 8, false, ctx, 1, 1));
+  EXPECT_TRUE(t.table.add(deep, 8, 0, ctx, 1, 1));
   deep[0] = 9;
-  EXPECT_FALSE(t.table.add(deep, 8, false, ctx, 1, 1));
+  EXPECT_FALSE(t.table.add(deep, 8, 0, ctx, 1, 1));
   EXPECT_EQ(t.table.dropped_samples(), 1u);
 }
 
 TEST(SampleTable, ClearForgetsEverything) {
   Table t(16, 64);
   uint64_t a[] = {1};
-  t.table.add(a, 1, false, SampleContext{}, 1, 1);
+  t.table.add(a, 1, 0, SampleContext{}, 1, 1);
   t.table.clear();
   EXPECT_EQ(t.table.used(), 0u);
   for (uint32_t i = 0; i < t.table.capacity(); ++i) EXPECT_EQ(t.table.entry(i).hash, 0u);
