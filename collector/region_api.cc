@@ -186,6 +186,11 @@ int invalid_name(const char* name, const void* site, const char* what) {
   return regions::kInvalidName;
 }
 
+int unknown_id(const void* site, const char* what) {
+  diagnose(regions::kUnknown, site, what, "unknown region id (not from omprof_region_lookup)");
+  return regions::kUnknown;
+}
+
 int write_summary(const char* path, bool csv, const void* site) {
   if (!enabled()) return regions::kNotInit;
   RegionData data = region_data();
@@ -290,19 +295,13 @@ OMPROF_API int omprof_region_lookup(const char* name, omprof_region_id* id) {
 
 OMPROF_API int omprof_region_begin_id(omprof_region_id id) {
   if (!enabled()) return OMPROF_SUCCESS;
-  if (!rr().registry.valid_id(id)) {
-    diagnose(regions::kUnknown, CALL_SITE, "region begin_id", "unknown region id");
-    return regions::kUnknown;
-  }
+  if (!rr().registry.valid_id(id)) return unknown_id(CALL_SITE, "region begin_id");
   return begin_region(id, nullptr, CALL_SITE);
 }
 
 OMPROF_API int omprof_region_end_id(omprof_region_id id) {
   if (!enabled()) return OMPROF_SUCCESS;
-  if (!rr().registry.valid_id(id)) {
-    diagnose(regions::kUnknown, CALL_SITE, "region end_id", "unknown region id");
-    return regions::kUnknown;
-  }
+  if (!rr().registry.valid_id(id)) return unknown_id(CALL_SITE, "region end_id");
   return end_region(id, CALL_SITE);
 }
 

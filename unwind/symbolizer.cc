@@ -4,7 +4,6 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-
 #include <sys/mman.h>
 #include <unistd.h>
 

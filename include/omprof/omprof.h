@@ -31,7 +31,7 @@ enum {
 };
 
 /* The names of the status codes above, in order (omprof_status_name returns them). */
-#define OMPROF_STATUS_NAMES                                                                 \
+#define OMPROF_STATUS_NAMES                                                                    \
   "OMPROF_SUCCESS", "OMPROF_ERR_NOT_INIT", "OMPROF_ERR_NOT_IMPLEMENTED", "OMPROF_ERR_UNKNOWN", \
       "OMPROF_ERR_ACTIVE", "OMPROF_ERR_MISMATCH", "OMPROF_ERR_MPI_INCON", "OMPROF_ERR_IO",     \
       "OMPROF_ERR_INVALID_NAME"
