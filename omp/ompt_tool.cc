@@ -79,22 +79,42 @@ ForkTable& forks() {
   return *t;
 }
 
-// Per-thread memo of recent fork call paths: a region forked again from the same call path
-// (the common case: a loop around a parallel construct) costs an unwind and a comparison,
-// without the table's lock or an allocation. Entries are verified frame by frame.
+// Per-thread memo of fork call paths, so that a region forked again from the same call path
+// (a loop around a parallel construct) costs no unwind. Keyed by the construct's return
+// address, the encountering task's frame address and the enclosing region. An entry keeps the
+// stack addresses of every return address of the path (found once, with a slow unwind); a
+// later fork with the same key reads them: the same starting frame and the same return
+// addresses at the same places mean the same call chain. A key whose check keeps failing (two
+// call paths alternating at the same stack depth) falls back to a fast unwind each time.
 struct MemoEntry {
-  uint64_t hash = 0;
+  uint64_t codeptr = 0;
+  uint64_t enter_frame = 0;
   uint64_t parent = 0;
   uint64_t id = 0;
-  std::vector<uint64_t> frames;
+  bool verifiable = false;
+  uint32_t misses = 0;
+  std::vector<uint64_t> slots;    // stack addresses of the return addresses
+  std::vector<uint64_t> returns;  // the return addresses expected there
 };
 constexpr size_t kMemoSlots = 64;
+constexpr uint32_t kMaxMemoMisses = 4;
 
 struct ForkScratch {
   void* raw[4096 + 64];
   uint64_t frames[4096 + 64];
+  uint64_t slots[4096 + 64];
   MemoEntry memo[kMemoSlots];
 };
+
+// Whether the live stack still holds the memoized path. Only slots in this thread's live stack
+// (at or above this frame) are read.
+bool memo_matches(const MemoEntry& m) {
+  const uint64_t live = reinterpret_cast<uint64_t>(__builtin_frame_address(0));
+  for (size_t i = 0; i < m.slots.size(); ++i)
+    if (m.slots[i] < live || *reinterpret_cast<const uint64_t*>(m.slots[i]) != m.returns[i])
+      return false;
+  return true;
+}
 
 ForkScratch* fork_scratch() {
   static thread_local ForkScratch* s __attribute__((tls_model("initial-exec"))) = nullptr;
@@ -124,28 +144,44 @@ uint64_t intern_fork(ForkScratch* s, const unwind::CaptureResult& r, uint64_t pa
                      const void* codeptr_ra);
 
 // Interns the encountering thread's call path (with its enclosing region) as a fork record.
-uint64_t record_fork(const void* codeptr_ra) {
+uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
   const uint32_t max_depth = runtime().config.max_depth;
   ForkScratch* s = fork_scratch();
   ThreadState* ts = current_thread();
+  const uint64_t parent = enclosing_fork_id();
+  const uint64_t codeptr = reinterpret_cast<uint64_t>(codeptr_ra);
+  const uint64_t frame = reinterpret_cast<uint64_t>(enter_frame);
+  MemoEntry& m = s->memo[((codeptr * 0x9e3779b97f4a7c15ULL) ^ frame ^ (parent << 17)) % kMemoSlots];
+  const bool same_key =
+      m.id && m.codeptr == codeptr && m.enter_frame == frame && m.parent == parent;
+  if (same_key && m.verifiable && memo_matches(m)) return m.id;
+
+  if (frame && (!same_key || m.misses < kMaxMemoMisses)) {
+    // First fork from here (or the path changed): one slow unwind that also finds the slots.
+    if (ts) begin_deferring_samples(ts);
+    unwind::SlotCaptureResult r =
+        unwind::capture_current_stack_slots(s->frames, s->slots, max_depth, 1);
+    if (ts) end_deferring_samples(ts, s->frames, r.depth, r.truncated);
+    const uint64_t id = intern_fork(s, r, parent, codeptr_ra);
+    if (id) {
+      m.misses = same_key ? m.misses + 1 : 0;
+      m.codeptr = codeptr;
+      m.enter_frame = frame;
+      m.parent = parent;
+      m.id = id;
+      m.verifiable = r.slots_valid && !r.truncated;
+      m.slots.assign(s->slots, s->slots + r.depth);
+      m.returns.resize(r.depth);
+      for (uint32_t i = 0; i < r.depth; ++i) m.returns[i] = s->frames[i] + 1;
+    }
+    return id;
+  }
+
+  // No frame address, or a key whose check keeps failing: a fast unwind every time.
   if (ts) begin_deferring_samples(ts);
   unwind::CaptureResult r = unwind::capture_current_stack(s->raw, s->frames, max_depth, 1);
   if (ts) end_deferring_samples(ts, s->frames, r.depth, r.truncated);
-  const uint64_t parent = enclosing_fork_id();
-  uint64_t h = parent * 0x9e3779b97f4a7c15ULL ^ r.depth ^ (uint64_t(r.truncated) << 32);
-  for (uint32_t i = 0; i < r.depth; ++i) h = (h ^ s->frames[i]) * 0x100000001b3ULL;
-  MemoEntry& memo = s->memo[h % kMemoSlots];
-  if (memo.id && memo.hash == h && memo.parent == parent && memo.frames.size() == r.depth &&
-      std::equal(memo.frames.begin(), memo.frames.end(), s->frames))
-    return memo.id;
-  const uint64_t id = intern_fork(s, r, parent, codeptr_ra);
-  if (id) {
-    memo.hash = h;
-    memo.parent = parent;
-    memo.id = id;
-    memo.frames.assign(s->frames, s->frames + r.depth);
-  }
-  return id;
+  return intern_fork(s, r, parent, codeptr_ra);
 }
 
 uint64_t intern_fork(ForkScratch* s, const unwind::CaptureResult& r, uint64_t parent,
@@ -188,9 +224,12 @@ void on_thread_begin(ompt_thread_t, ompt_data_t* thread_data) {
   if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
 }
 
-void on_parallel_begin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel_data, unsigned, int,
-                       const void* codeptr_ra) {
-  const uint64_t fork_id = record_fork(codeptr_ra);
+void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
+                       ompt_data_t* parallel_data, unsigned, int, const void* codeptr_ra) {
+  const void* enter = encountering_frame && plausible_pointer(encountering_frame->enter_frame.ptr)
+                          ? encountering_frame->enter_frame.ptr
+                          : nullptr;
+  const uint64_t fork_id = record_fork(codeptr_ra, enter);
   parallel_data->value = fork_id | ((uint64_t(current_region_node()) & kNodeMask) << kNodeShift);
   if (ForkRecord* rec = record_by_id(fork_id))
     rec->instances.fetch_add(1, std::memory_order_relaxed);

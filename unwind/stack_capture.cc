@@ -1,5 +1,7 @@
 #include "unwind/stack_capture.h"
 
+// Local unwinding only (the _UL* entry points of libunwind.so).
+#define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <ucontext.h>
 
@@ -66,6 +68,41 @@ CaptureResult capture_current_stack(void** scratch, uint64_t* frames, uint32_t m
     r.truncated = true;
   }
   // Every kept frame came from index >= 1, so all are return addresses adjusted by -1.
+  return r;
+}
+
+SlotCaptureResult capture_current_stack_slots(uint64_t* frames, uint64_t* slots, uint32_t max,
+                                              uint32_t skip) {
+  SlotCaptureResult r;
+  unw_context_t uc;
+  unw_cursor_t cursor;
+  t_unwinding = true;
+  if (unw_getcontext(&uc) != 0 || unw_init_local(&cursor, &uc) != 0) {
+    t_unwinding = false;
+    return r;
+  }
+  r.slots_valid = true;
+  // Frame 0 is this function; frame k >= 1 was called into from its return address, which the
+  // call pushed just below frame k's stack pointer (the callee's CFA).
+  for (uint32_t k = 0;; ++k) {
+    if (k > skip) {
+      if (r.depth == max) {
+        r.truncated = true;
+        break;
+      }
+      unw_word_t ip = 0, sp = 0;
+      unw_get_reg(&cursor, UNW_REG_IP, &ip);
+      unw_get_reg(&cursor, UNW_REG_SP, &sp);
+      if (ip == 0) break;
+      const uint64_t slot = uint64_t(sp) - 8;
+      if (*reinterpret_cast<const uint64_t*>(slot) != uint64_t(ip)) r.slots_valid = false;
+      frames[r.depth] = uint64_t(ip) - 1;
+      slots[r.depth] = slot;
+      ++r.depth;
+    }
+    if (unw_step(&cursor) <= 0) break;
+  }
+  t_unwinding = false;
   return r;
 }
 

@@ -23,6 +23,16 @@ CaptureResult capture_signal_stack(const void* ucontext, void** scratch, uint64_
 // `scratch` must hold max + skip + 1 pointers.
 CaptureResult capture_current_stack(void** scratch, uint64_t* frames, uint32_t max, uint32_t skip);
 
+// Ordinary context, slow (a libunwind step loop): like capture_current_stack, and also the
+// stack address holding each kept frame's return address (slots[i]: frames[i] + 1 is stored
+// there). A later call from the same stack position can be recognised by reading those slots
+// instead of unwinding. Returns slots_valid = false if a slot did not hold its return address.
+struct SlotCaptureResult : CaptureResult {
+  bool slots_valid = false;
+};
+SlotCaptureResult capture_current_stack_slots(uint64_t* frames, uint64_t* slots, uint32_t max,
+                                              uint32_t skip);
+
 // One-time, non-signal-safe libunwind set-up for the calling thread (and the process).
 void warm_up_thread();
 

@@ -233,6 +233,31 @@ TEST_P(Omp, TaskwaitIsWaitingWhileTheChildRunsElsewhere) {
   expect_clean_user_view(p);
 }
 
+TEST_P(Omp, SameConstructFromTwoCallPathsAtTheSameDepth) {
+  format::Profile p = profile("omp_callers");
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  uint64_t a = 0, b = 0, region = 0;
+  for (const auto& s : m.samples) {
+    if (!has_frame(s.stack, "parallel_work")) continue;
+    region += s.weight_ns;
+    const bool in_a = has_frame(s.stack, "caller_a"), in_b = has_frame(s.stack, "caller_b");
+    EXPECT_NE(in_a, in_b) << "each sample is under exactly one caller";
+    (in_a ? a : b) += s.weight_ns;
+  }
+  ASSERT_GT(region, 0u);
+  EXPECT_NEAR(double(a) / double(region), 2.0 / 3.0, 0.08) << "a " << a << " b " << b;
+  // Two fork records (one per call path), whatever the memo did.
+  std::set<std::string> paths;
+  for (const auto& [id, f] : m.forks) {
+    std::string path;
+    for (const auto& fr : f.stack) path += fr.name + ";";
+    if (path.find("caller_a") != std::string::npos) paths.insert("a");
+    if (path.find("caller_b") != std::string::npos) paths.insert("b");
+  }
+  EXPECT_EQ(paths.size(), 2u);
+  expect_clean_user_view(p);
+}
+
 TEST_P(Omp, ExpertViewKeepsOutlinedFunctions) {
   format::Profile p = profile("omp_imbalance", {"2", "40"});
   viewer::Model expert = viewer::build_model(p, omp::View::kExpert);
