@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
 namespace omprof::viewer {
@@ -124,6 +125,41 @@ TEST(Report, CsvQuoting) {
   EXPECT_EQ(csv_quote("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_quote("say \"hi\""), "\"say \"\"hi\"\"\"");
   EXPECT_EQ(csv_quote("two\nlines"), "\"two\nlines\"");
+}
+
+}  // namespace
+}  // namespace omprof::viewer
+
+namespace omprof::viewer {
+namespace {
+
+TEST(Report, IncompleteStacksSayWhatIsMissingAtTheRoot) {
+  format::Profile p = make_profile();
+  v1::Stack failed;
+  failed.set_id(p.stacks.size() + 1);
+  failed.add_location_id(3);
+  failed.set_unwind_failed(true);
+  p.stacks.push_back(failed);
+  v1::Stack cut = p.stacks[3];  // c <- a <- main, but cut at the depth limit
+  cut.set_id(p.stacks.size() + 1);
+  cut.set_truncated(true);
+  p.stacks.push_back(cut);
+  auto* s = p.threads[0].add_sample();
+  s->set_stack_id(failed.id());
+  s->set_count(1);
+  s->set_weight_ns(5000000);
+  s = p.threads[0].add_sample();
+  s->set_stack_id(cut.id());
+  s->set_count(1);
+  s->set_weight_ns(5000000);
+  for (omp::View view : {omp::View::kUser, omp::View::kMachine}) {
+    Model m = build_model(p, view);
+    std::set<std::string> roots;
+    for (const auto& smp : m.samples) roots.insert(smp.stack.back().name);
+    EXPECT_TRUE(roots.count("<unwind failed>"));
+    EXPECT_TRUE(roots.count("<truncated>"));
+    EXPECT_TRUE(roots.count("main"));
+  }
 }
 
 }  // namespace
