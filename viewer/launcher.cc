@@ -1,6 +1,7 @@
 #include "viewer/launcher.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -112,6 +113,10 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
                  opt.output_dir.c_str(), std::strerror(errno));
     return 2;
   }
+  // Absolute, so that a program that changes its working directory still writes here.
+  char absolute[PATH_MAX];
+  const std::string output_dir =
+      realpath(opt.output_dir.c_str(), absolute) ? std::string(absolute) : opt.output_dir;
   const std::string collector = find_collector(self_path);
   if (collector.empty()) {
     std::fprintf(
@@ -174,7 +179,7 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
     setenv("LD_PRELOAD", prepend("LD_PRELOAD", collector, ':').c_str(), 1);
     if (!library_path.empty())
       setenv("LD_LIBRARY_PATH", prepend("LD_LIBRARY_PATH", library_path, ':').c_str(), 1);
-    setenv("OMPROF_OUTPUT", opt.output_dir.c_str(), 1);
+    setenv("OMPROF_OUTPUT", output_dir.c_str(), 1);
     setenv("OMPROF_RATE", std::to_string(opt.rate_hz).c_str(), 1);
     setenv("OMPROF_CLOCK", opt.clock.c_str(), 1);
     setenv("OMPROF_SIGNAL", opt.signal.c_str(), 1);

@@ -131,6 +131,15 @@ TEST(Run, BadOptionsAreUsageErrors) {
   }
 }
 
+TEST(Run, RelativeOutputDirectorySurvivesChdir) {
+  const std::string dir = fresh_dir("chdir");
+  const std::string parent = dir.substr(0, dir.rfind('/'));
+  RunResult r = run({"/bin/sh", "-c", "cd \"$1\" && exec \"$2\" run -o chdir -- \"$3\"", "sh",
+                     parent, OMPROF_BIN, program("chdir_work")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(profiles_in(dir).size(), 1u) << r.err;
+}
+
 TEST(Run, UnwritableOutputDirectory) {
   RunResult r = run({OMPROF_BIN, "run", "-o", "/etc/hostname/sub", "--", "/bin/true"});
   EXPECT_EQ(r.status, 2);
