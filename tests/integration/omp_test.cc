@@ -126,7 +126,8 @@ TEST_P(Omp, ImbalanceWithMoreThreadsWhereCoresAllow) {
 TEST_P(Omp, SerialFractionAndIdleWorkers) {
   format::Profile p = profile("omp_serial");
   viewer::Model m = viewer::build_model(p, omp::View::kUser);
-  uint64_t main_total = 0, main_serial = 0, parallel = 0, worker_idle = 0, worker_barrier = 0;
+  uint64_t main_total = 0, main_serial = 0, parallel = 0, parallel_in_region = 0, worker_idle = 0,
+           worker_barrier = 0;
   uint32_t main_thread = 0;
   for (const auto& [i, t] : p.threads)
     if (t.is_main()) main_thread = i;
@@ -144,11 +145,18 @@ TEST_P(Omp, SerialFractionAndIdleWorkers) {
       parallel += s.weight_ns;
       bool region = false;
       for (const auto& f : s.stack) region |= f.name.rfind("<omp parallel", 0) == 0;
-      EXPECT_TRUE(region);
+      if (region) {
+        parallel_in_region += s.weight_ns;
+      } else {  // around the fork and join, outside the region: legitimate, but rare
+        std::cout << "outside the region (state " << s.state << "):";
+        for (const auto& f : s.stack) std::cout << " " << f.name;
+        std::cout << "\n";
+      }
     }
   }
   EXPECT_NEAR(double(main_serial) / double(main_total), 0.4, 0.08);
   EXPECT_GT(parallel, 0u);
+  EXPECT_GE(double(parallel_in_region), 0.97 * double(parallel));
   // Workers spin (KMP_BLOCKTIME) while the master runs serial code: that is idle time.
   EXPECT_GT(worker_idle, 50'000'000u);
   EXPECT_GT(worker_idle, worker_barrier);
