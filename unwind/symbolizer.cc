@@ -177,9 +177,15 @@ Symbolized Symbolizer::lookup(uint64_t address) const {
     }
   }
 
-  // Inline chain from the DWARF scopes containing the address (innermost first).
+  // Inline chain, innermost first. dwarf_getscopes finds the innermost scope at the address,
+  // but past an inlined function it continues with that function's abstract definition (its
+  // namespace), not its callers. The concrete chain (inline, its inlined caller, ..., the
+  // subprogram) is the containment of that innermost DIE: dwarf_getscopes_die.
+  Dwarf_Die* at_pc = nullptr;
+  const int n_at_pc = cu ? dwarf_getscopes(cu, address - bias, &at_pc) : 0;
   Dwarf_Die* scopes = nullptr;
-  int nscopes = cu ? dwarf_getscopes(cu, address - bias, &scopes) : 0;
+  const int nscopes = n_at_pc > 0 ? dwarf_getscopes_die(&at_pc[0], &scopes) : 0;
+  free(at_pc);
   std::vector<SourceFrame> inl;
   std::string file = leaf_file;
   int64_t lineno = leaf_line;

@@ -26,6 +26,18 @@ __attribute__((noinline)) void calls_inlined() {
   sink = 8;
 }
 
+__attribute__((always_inline)) inline void inner_inline() {
+  sink = 9;
+}
+__attribute__((always_inline)) inline void middle_inline() {
+  inner_inline();
+  sink = 10;
+}
+__attribute__((noinline)) void calls_two_levels() {
+  middle_inline();
+  sink = 11;
+}
+
 int line_of(const char* file, const char* marker) {
   FILE* f = std::fopen(file, "r");
   char buf[512];
@@ -67,6 +79,26 @@ TEST(Symbolizer, InlineFramesComeFirst) {
     }
   }
   EXPECT_TRUE(saw_inline);
+}
+
+TEST(Symbolizer, TwoLevelInlineChainKeepsTheMiddleFrame) {
+  omprof::unwind::refresh_modules();
+  omprof::unwind::Symbolizer sym(omprof::unwind::recorded_modules());
+  bool saw = false;
+  const uint64_t start = reinterpret_cast<uint64_t>(&calls_two_levels);
+  for (uint64_t off = 0; off < 48 && !saw; ++off) {
+    auto r = sym.lookup(start + off);
+    if (r.frames.size() == 3) {
+      EXPECT_NE(r.frames[0].function.find("inner_inline"), std::string::npos);
+      EXPECT_NE(r.frames[1].function.find("middle_inline"), std::string::npos);
+      EXPECT_NE(r.frames[2].function.find("calls_two_levels"), std::string::npos);
+      // Each caller's line is the call site in it.
+      EXPECT_EQ(r.frames[1].line, line_of(__FILE__, "  inner_inline();"));
+      EXPECT_EQ(r.frames[2].line, line_of(__FILE__, "  middle_inline();"));
+      saw = true;
+    }
+  }
+  EXPECT_TRUE(saw) << "no address of calls_two_levels resolved to three frames";
 }
 
 TEST(Symbolizer, DemanglesAndLeavesCNamesAlone) {
