@@ -101,7 +101,8 @@ Table region_tree_table(const Model& m, Format format) {
            root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
            root ? "" : seconds(uint64_t(x.cpu_sum_ns)),
            root ? "" : percent(double(x.wall_max_ns), window), seconds(r.work_ns),
-           seconds(r.wait_ns), percent(double(r.work_ns), double(r.work_ns + r.wait_ns)),
+           seconds(r.wait_ns),
+           r.work_ns + r.wait_ns ? percent(double(r.work_ns), double(r.work_ns + r.wait_ns)) : "",
            root ? "" : fmt::format("{:.1f}", 100.0 * x.imbalance()), label});
   }
   return t;
