@@ -65,8 +65,10 @@ bool parse_config(Config& cfg, std::string& error) {
       cfg.clock = ClockKind::kCpu;
     } else if (!std::strcmp(v, "wall")) {
       cfg.clock = ClockKind::kWall;
+    } else if (!std::strcmp(v, "task")) {
+      cfg.clock = ClockKind::kTask;
     } else {
-      error = std::string("OMPROF_CLOCK must be 'cpu' or 'wall', got '") + v + "'";
+      error = std::string("OMPROF_CLOCK must be 'cpu', 'wall' or 'task', got '") + v + "'";
       return false;
     }
   }

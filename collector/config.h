@@ -8,7 +8,8 @@
 
 namespace omprof {
 
-enum class ClockKind { kCpu, kWall };
+// kTask: per-thread perf_event task-clock, CPU time like kCpu but not limited to kernel ticks.
+enum class ClockKind { kCpu, kWall, kTask };
 
 struct Config {
   bool enabled = false;

@@ -81,9 +81,16 @@ void wait_for_handlers() {
 
 void in_fork_child() {
   // The child is left alone: no timers exist in it, and the parent's samples it inherited must
-  // not be written a second time.
+  // not be written a second time. Its copies of the parent's perf_event fds (--clock task) are
+  // closed, so that its fd table is what it would be without omprof.
   runtime().active.store(false);
   runtime().stopped.store(true);
+  for (uint32_t i = 0; i < thread_count(); ++i)
+    if (ThreadState* ts = thread_at(i))
+      if (ts->perf_fd >= 0) {
+        close(ts->perf_fd);
+        ts->perf_fd = -1;
+      }
 }
 
 struct StartArgs {

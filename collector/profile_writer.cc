@@ -280,7 +280,7 @@ void write_profile(uint64_t duration_ns) {
   h.str(7, host);
   h.u64(8, rt.start_unix_ns);
   h.u64(9, duration_ns);
-  h.u64(10, cfg.clock == ClockKind::kCpu ? 1 : 2);
+  h.u64(10, cfg.clock == ClockKind::kCpu ? 1 : cfg.clock == ClockKind::kWall ? 2 : 3);
   h.u64(11, cfg.rate_hz);
   h.u64(12, cfg.period_ns);
   h.u64(13, cfg.max_depth);

@@ -1,8 +1,13 @@
 #include "collector/sampler.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cstdlib>
 
@@ -29,11 +34,9 @@ void read_context(SampleContext& ctx) {
   ctx.region_node = ctx.omp_state == omp::kStateIdleDerived ? 0 : current_region_node();
 }
 
-void take_sample(ThreadState* ts, siginfo_t* info, void* ucontext) {
+// `count`: the periods this signal stands for.
+void take_sample(ThreadState* ts, uint64_t count, void* ucontext) {
   const Config& cfg = runtime().config;
-  // A CPU-time timer fires at most once per kernel tick; the overrun count says how many
-  // periods this one signal stands for, so totals stay right at rates above the tick rate.
-  const uint64_t count = 1 + uint64_t(info->si_overrun > 0 ? info->si_overrun : 0);
   if (ts->defer_samples) {
     // The thread is unwinding itself (OpenMP fork callback) and libunwind is not reentrant:
     // hand the sample to that code, which records it with the stack it is capturing.
@@ -57,22 +60,36 @@ void take_sample(ThreadState* ts, siginfo_t* info, void* ucontext) {
   if (r.unwind_failed) ts->unwind_failed += count;
 }
 
+// A perf_event overflow signal (F_SETSIG) carries a SIGPOLL code and the event's fd.
+bool from_perf_event(const siginfo_t* info, const ThreadState* ts) {
+  return ts->perf_fd >= 0 && info->si_code >= POLL_IN && info->si_code <= POLL_HUP &&
+         info->si_fd == ts->perf_fd;
+}
+
 void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
   const int saved_errno = errno;
   ThreadState* ts = current_thread();
-  if (info && info->si_code == SI_TIMER && ts && info->si_value.sival_ptr == ts) {
+  const bool perf = info && ts && from_perf_event(info, ts);
+  if (perf || (info && info->si_code == SI_TIMER && ts && info->si_value.sival_ptr == ts)) {
+    // A POSIX CPU-time timer fires at most once per kernel tick; its overrun count says how
+    // many periods this one signal stands for, so totals stay right above the tick rate. A
+    // perf task-clock signals every period (and its siginfo has no overrun field).
+    const uint64_t count = perf ? 1 : 1 + uint64_t(info->si_overrun > 0 ? info->si_overrun : 0);
     Runtime& rt = runtime();
     rt.handlers_in_flight.fetch_add(1);
     if (!rt.stopped.load()) {
       if (g_time_handler) {
         uint64_t t0 = monotonic_ns();
-        take_sample(ts, info, ucontext);
+        take_sample(ts, count, ucontext);
         g_handler_ns.fetch_add(monotonic_ns() - t0, std::memory_order_relaxed);
         g_handler_calls.fetch_add(1, std::memory_order_relaxed);
       } else {
-        take_sample(ts, info, ucontext);
+        take_sample(ts, count, ucontext);
       }
     }
+    // The event disables itself after each overflow (REFRESH 1): re-enable it, unless stopping.
+    if (perf && !rt.stopped.load() && ts->timer_armed.load())
+      ioctl(ts->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
     rt.handlers_in_flight.fetch_sub(1);
   } else {
     forward_to_application(signo, info, ucontext);
@@ -88,8 +105,44 @@ bool install_sampler() {
   return install_profiling_handler(runtime().config.signo, on_profiling_signal);
 }
 
+namespace {
+
+// --clock task: a perf_event task-clock on the calling thread that signals this thread after
+// every period of its CPU time (an hrtimer while it runs, so not limited to kernel ticks).
+bool arm_task_clock(ThreadState* ts, const Config& cfg) {
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  attr.sample_period = cfg.period_ns;
+  attr.disabled = 1;
+  attr.wakeup_events = 1;
+  const int fd = int(syscall(SYS_perf_event_open, &attr, ts->tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  if (fd < 0) {
+    ts->timer_errno = errno;
+    return false;
+  }
+  f_owner_ex owner{F_OWNER_TID, ts->tid};
+  if (fcntl(fd, F_SETFL, O_ASYNC) != 0 || fcntl(fd, F_SETSIG, cfg.signo) != 0 ||
+      fcntl(fd, F_SETOWN_EX, &owner) != 0) {
+    ts->timer_errno = errno;
+    close(fd);
+    return false;
+  }
+  ts->perf_fd = fd;
+  ts->timer_armed.store(true);
+  ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+  return true;
+}
+
+}  // namespace
+
 void arm_thread_timer(ThreadState* ts) {
   const Config& cfg = runtime().config;
+  if (cfg.clock == ClockKind::kTask) {
+    if (!arm_task_clock(ts, cfg)) runtime().timer_create_failures.fetch_add(1);
+    return;
+  }
   struct sigevent sev {};
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = cfg.signo;
@@ -114,7 +167,11 @@ void arm_thread_timer(ThreadState* ts) {
 }
 
 void disarm_thread_timer(ThreadState* ts) {
-  if (ts->timer_armed.exchange(false)) timer_delete(ts->timer);
+  if (!ts->timer_armed.exchange(false)) return;
+  if (ts->perf_fd >= 0)
+    close(ts->perf_fd);  // perf_fd stays set: a signal still queued is recognised and ignored
+  else
+    timer_delete(ts->timer);
 }
 
 HandlerStats handler_stats() {

@@ -21,6 +21,7 @@ struct ThreadState {
   bool is_main = false;
   std::atomic<bool> timer_armed{false};
   timer_t timer{};
+  int perf_fd = -1;  // --clock task: the thread's perf_event task-clock
   int timer_errno = 0;
   uint64_t start_ns = 0;  // relative to the run start
   std::atomic<uint64_t> end_ns{0};

@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,6 +81,24 @@ std::string prepend(const char* var, const std::string& value, char sep) {
   return (old && *old) ? value + sep + old : value;
 }
 
+// Whether this process may open a perf_event task-clock on itself (perf_event_paranoid,
+// seccomp and containers can forbid it).
+bool task_clock_available(std::string& why) {
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  attr.disabled = 1;
+  const int fd = int(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  if (fd < 0) {
+    why = std::string("perf_event_open: ") + std::strerror(errno) +
+          (errno == EACCES || errno == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
+    return false;
+  }
+  close(fd);
+  return true;
+}
+
 }  // namespace
 
 int run_program(const RunOptions& opt, const std::string& self_path) {
@@ -117,6 +137,13 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   char absolute[PATH_MAX];
   const std::string output_dir =
       realpath(opt.output_dir.c_str(), absolute) ? std::string(absolute) : opt.output_dir;
+  if (opt.clock == "task") {
+    std::string why;
+    if (!task_clock_available(why)) {
+      std::fprintf(stderr, "omprof: --clock task is not available here: %s\n", why.c_str());
+      return 2;
+    }
+  }
   const std::string collector = find_collector(self_path);
   if (collector.empty()) {
     std::fprintf(

@@ -23,8 +23,11 @@ int main(int argc, char** argv) {
   run_cmd->add_option("-r,--rate", run.rate_hz, "Samples per second per thread (1-10000)")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
-  run_cmd->add_option("--clock", run.clock, "cpu (thread CPU time) or wall (see docs/usage.md)")
-      ->check(CLI::IsMember({"cpu", "wall"}))
+  run_cmd
+      ->add_option("--clock", run.clock,
+                   "cpu (thread CPU time), wall, or task (thread CPU time from a perf_event "
+                   "task-clock: not limited to kernel ticks; see docs/usage.md)")
+      ->check(CLI::IsMember({"cpu", "wall", "task"}))
       ->capture_default_str();
   run_cmd->add_option("--signal", run.signal, "Profiling signal (SIGPROF, SIGRTMIN+N, ...)")
       ->check(CLI::Validator(

@@ -60,7 +60,10 @@ void print_header(std::ostream& out, const Model& m) {
   if (h.mpi_rank() >= 0) out << fmt::format("MPI rank:  {}\n", h.mpi_rank());
   out << fmt::format("Duration:  {} s wall\n", seconds(h.duration_ns()));
   out << fmt::format("Sampling:  {} clock at {} Hz (period {} ms), max depth {}\n",
-                     h.clock() == v1::CLOCK_WALL ? "wall" : "thread CPU", h.rate_hz(),
+                     h.clock() == v1::CLOCK_WALL   ? "wall"
+                     : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"
+                                                   : "thread CPU",
+                     h.rate_hz(),
                      fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
   out << fmt::format("Samples:   {} ({} s sampled), {} threads\n", m.total_samples,
                      seconds(m.total_weight_ns), p.threads.size());

@@ -112,6 +112,14 @@ TEST_P(Omp, ImbalanceWaitShareMatchesDesign) {
   EXPECT_GT(double(in_region), 0.9 * double(m.total_weight_ns));
 }
 
+TEST_P(Omp, ImbalanceWithTheTaskClockAtOneKilohertz) {
+  if (run({OMPROF_BIN, "run", "--clock", "task", "-o", fresh_dir("omp_task_probe"), "--",
+           "/bin/true"})
+          .status != 0)
+    GTEST_SKIP() << "perf_event task-clock not available";
+  check_imbalance(profile("omp_imbalance", {"2"}, {"--clock", "task", "--rate", "1000"}), 2);
+}
+
 TEST_P(Omp, ImbalanceWithMoreThreadsWhereCoresAllow) {
   for (int threads : {3, 4}) {
     if (sysconf(_SC_NPROCESSORS_ONLN) < threads) {

@@ -302,3 +302,57 @@ TEST(Run, TimerCreationFailureIsCountedNotFatal) {
 
 }  // namespace
 }  // namespace omprof::test
+
+namespace omprof::test {
+namespace {
+
+// --clock task needs perf_event_open on the calling thread; omprof run says so and exits 2 where
+// it is not allowed (perf_event_paranoid, seccomp), and these tests then skip.
+bool task_clock_usable() {
+  return run({OMPROF_BIN, "run", "--clock", "task", "-o", fresh_dir("task_probe"), "--",
+              "/bin/true"})
+             .status == 0;
+}
+
+TEST(TaskClock, SamplesEveryPeriodAboveTheTickRate) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
+  std::string dir = fresh_dir("task_heavy_light");
+  RunResult r = run({OMPROF_BIN, "run", "--clock", "task", "--rate", "1000", "-o", dir, "--",
+                     program("heavy_light")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  format::Profile p = only_profile(dir);
+  EXPECT_EQ(p.header.clock(), v1::CLOCK_TASK);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  // 1.5 s of CPU at 1 kHz: ~1500 samples (a CPU-time POSIX timer stops at the 250 Hz tick).
+  EXPECT_GT(m.total_samples, 1200u);
+  EXPECT_NEAR(double(m.total_weight_ns), double(p.threads.at(0).cpu_time_ns()),
+              0.03 * double(p.threads.at(0).cpu_time_ns()));
+  EXPECT_NEAR(double(total_ns(m, "heavy")) / double(m.total_weight_ns), 0.70, 0.05);
+}
+
+TEST(TaskClock, EveryThreadsSampledTimeIsItsCpuTime) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
+  std::string dir = fresh_dir("task_threads4");
+  RunResult r = run({OMPROF_BIN, "run", "--clock", "task", "-o", dir, "--", program("threads4")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  format::Profile p = only_profile(dir);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  std::map<uint32_t, uint64_t> sampled;
+  for (const auto& s : m.samples) sampled[s.thread] += s.weight_ns;
+  int workers = 0;
+  for (const auto& [i, t] : p.threads) {
+    if (t.cpu_time_ns() < 50'000'000) continue;  // the main thread only waits
+    ++workers;
+    EXPECT_NEAR(double(sampled[i]), double(t.cpu_time_ns()), 0.05 * double(t.cpu_time_ns()) + 10e6)
+        << "thread " << i;
+  }
+  EXPECT_EQ(workers, 4);
+}
+
+TEST(TaskClock, UnavailableOrBadClockIsAUsageError) {
+  RunResult r = run({OMPROF_BIN, "run", "--clock", "sundial", "--", "/bin/true"});
+  EXPECT_EQ(r.status, 2);
+}
+
+}  // namespace
+}  // namespace omprof::test
