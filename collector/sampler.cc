@@ -5,7 +5,6 @@
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/signal_chain.h"
+#include "collector/task_clock.h"
 #include "omp/sample_context.h"
 #include "unwind/module_map.h"
 #include "unwind/stack_capture.h"
@@ -110,14 +110,7 @@ namespace {
 // --clock task: a perf_event task-clock on the calling thread that signals this thread after
 // every period of its CPU time (an hrtimer while it runs, so not limited to kernel ticks).
 bool arm_task_clock(ThreadState* ts, const Config& cfg) {
-  perf_event_attr attr{};
-  attr.size = sizeof attr;
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = PERF_COUNT_SW_TASK_CLOCK;
-  attr.sample_period = cfg.period_ns;
-  attr.disabled = 1;
-  attr.wakeup_events = 1;
-  const int fd = int(syscall(SYS_perf_event_open, &attr, ts->tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  const int fd = open_task_clock(ts->tid, cfg.period_ns);
   if (fd < 0) {
     ts->timer_errno = errno;
     return false;

@@ -2,10 +2,8 @@
 
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/perf_event.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "collector/task_clock.h"
 #include "viewer/gomp_check.h"
 
 namespace omprof::viewer {
@@ -84,12 +83,7 @@ std::string prepend(const char* var, const std::string& value, char sep) {
 // Whether this process may open a perf_event task-clock on itself (perf_event_paranoid,
 // seccomp and containers can forbid it).
 bool task_clock_available(std::string& why) {
-  perf_event_attr attr{};
-  attr.size = sizeof attr;
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = PERF_COUNT_SW_TASK_CLOCK;
-  attr.disabled = 1;
-  const int fd = int(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  const int fd = open_task_clock(0, 1000000);
   if (fd < 0) {
     why = std::string("perf_event_open: ") + std::strerror(errno) +
           (errno == EACCES || errno == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");

@@ -63,8 +63,7 @@ void print_header(std::ostream& out, const Model& m) {
                      h.clock() == v1::CLOCK_WALL   ? "wall"
                      : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"
                                                    : "thread CPU",
-                     h.rate_hz(),
-                     fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
+                     h.rate_hz(), fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
   out << fmt::format("Samples:   {} ({} s sampled), {} threads\n", m.total_samples,
                      seconds(m.total_weight_ns), p.threads.size());
   out << fmt::format(

@@ -96,6 +96,12 @@ bool has_frame(const omp::FrameStack& s, const std::string& function) {
   return false;
 }
 
+bool task_clock_usable() {
+  return run({OMPROF_BIN, "run", "--clock", "task", "-o", fresh_dir("task_probe"), "--",
+              "/bin/true"})
+             .status == 0;
+}
+
 uint64_t total_ns(const viewer::Model& m, const std::string& function) {
   uint64_t ns = 0;
   for (const auto& s : m.samples)

@@ -28,4 +28,7 @@ uint64_t self_ns(const viewer::Model& m, const std::string& function);
 uint64_t total_ns(const viewer::Model& m, const std::string& function);
 bool has_frame(const omp::FrameStack& s, const std::string& function);
 
+// Whether omprof run --clock task works here (perf_event_open allowed); tests skip otherwise.
+bool task_clock_usable();
+
 }  // namespace omprof::test

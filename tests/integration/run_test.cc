@@ -306,14 +306,6 @@ TEST(Run, TimerCreationFailureIsCountedNotFatal) {
 namespace omprof::test {
 namespace {
 
-// --clock task needs perf_event_open on the calling thread; omprof run says so and exits 2 where
-// it is not allowed (perf_event_paranoid, seccomp), and these tests then skip.
-bool task_clock_usable() {
-  return run({OMPROF_BIN, "run", "--clock", "task", "-o", fresh_dir("task_probe"), "--",
-              "/bin/true"})
-             .status == 0;
-}
-
 TEST(TaskClock, SamplesEveryPeriodAboveTheTickRate) {
   if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
   std::string dir = fresh_dir("task_heavy_light");
