@@ -6,19 +6,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile double sink;
-
-static double cpu_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
+#include "spin.h"
 
 __attribute__((noinline)) static void spin(double s) {
-  double end = cpu_seconds() + s, x = 1;
-  while (cpu_seconds() < end)
-    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
-  sink = x;
+  spin_for(CLOCK_THREAD_CPUTIME_ID, s);
 }
 
 __attribute__((noinline)) void parent_work(void) {

@@ -3,26 +3,14 @@
 #include <stdio.h>
 #include <time.h>
 
-static double cpu_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static volatile double sink;
+#include "spin.h"
 
 __attribute__((noinline)) void heavy(double seconds) {
-  double end = cpu_seconds() + seconds, x = 1.0;
-  while (cpu_seconds() < end)
-    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
-  sink = x;
+  spin_for(CLOCK_THREAD_CPUTIME_ID, seconds);
 }
 
 __attribute__((noinline)) void light(double seconds) {
-  double end = cpu_seconds() + seconds, x = 1.0;
-  while (cpu_seconds() < end)
-    for (int i = 0; i < 1000; ++i) x = x * 0.9999999 + 1e-9;
-  sink = x;
+  spin_for(CLOCK_THREAD_CPUTIME_ID, seconds);
 }
 
 int main(void) {

@@ -1,7 +1,7 @@
 /* Shared by the OpenMP test programs: deterministic busy work (instruction count, not time,
  * so a designed imbalance stays the designed imbalance) and a CPU-time spin. */
 #pragma once
-#include <time.h>
+#include "spin.h"
 
 static volatile double omp_test_sink;
 
@@ -19,15 +19,6 @@ TEST_NOINLINE static void burn(long units) {
   omp_test_sink = x;
 }
 
-static double thread_cpu_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 TEST_NOINLINE static void spin_cpu(double seconds) {
-  double end = thread_cpu_seconds() + seconds, x = 1.0;
-  while (thread_cpu_seconds() < end)
-    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
-  omp_test_sink = x;
+  spin_for(CLOCK_THREAD_CPUTIME_ID, seconds);
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "omprof/omprof.hpp"
+#include "spin.h"
 
 namespace {
 double now(clockid_t c) {
@@ -16,13 +17,8 @@ double now(clockid_t c) {
   clock_gettime(c, &t);
   return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
 }
-volatile double sink;
 __attribute__((noinline)) void spin(clockid_t c, double seconds) {
-  const double end = now(c) + seconds;
-  double x = 1;
-  while (now(c) < end)
-    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
-  sink = x;
+  spin_for(c, seconds);
 }
 }  // namespace
 

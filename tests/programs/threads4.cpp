@@ -4,22 +4,11 @@
 
 #include <cstdio>
 
-namespace {
-double cpu_seconds() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-volatile double sink;
-}  // namespace
+#include "spin.h"
 
 extern "C" __attribute__((noinline)) void* worker(void* arg) {
   const long t = reinterpret_cast<long>(arg);
-  const double end = cpu_seconds() + 0.080 * double(t + 1);
-  double x = 1;
-  while (cpu_seconds() < end)
-    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
-  sink = x;
+  spin_for(CLOCK_THREAD_CPUTIME_ID, 0.080 * double(t + 1));
   return nullptr;
 }
 
