@@ -138,10 +138,12 @@ void shutdown_collector() {
   Runtime& rt = runtime();
   if (!rt.active.load() || done.exchange(true)) return;
   rt.stopped.store(true);
+  // Handlers that were past the `stopped` check finish (and may re-arm their one-shot timer)
+  // before the timers are deleted; signals still queued after that find `stopped` set.
+  while (rt.handlers_in_flight.load() != 0) sched_yield();
   const uint32_t n = thread_count();
   for (uint32_t i = 0; i < n; ++i)
     if (ThreadState* ts = thread_at(i)) disarm_thread_timer(ts);
-  // Signals already queued find `stopped` set; wait for handlers that were past that check.
   while (rt.handlers_in_flight.load() != 0) sched_yield();
   const uint64_t end = monotonic_ns();
   // CPU time of threads still alive, read through their CPU clocks.

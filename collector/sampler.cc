@@ -34,15 +34,37 @@ void read_context(SampleContext& ctx) {
   ctx.region_node = ctx.omp_state == omp::kStateIdleDerived ? 0 : current_region_node();
 }
 
-// `count`: the periods this signal stands for.
-void take_sample(ThreadState* ts, uint64_t count, void* ucontext) {
+// Stratified sampling. The thread's sampling clock (its CPU time, or wall time for --clock wall)
+// is cut into strata of one period from the moment its timer is armed; each stratum gets one
+// sample at a uniformly random offset inside it (next_interval_ns). A sample stands for the
+// strata since the previous one (normally one; more when a signal came late, e.g. on the next
+// kernel tick), so per-thread totals equal the clock up to the last sample and every instant is
+// equally likely to be sampled: no phase-locking with periodic programs, no bias, and less
+// variance than independent random instants.
+uint64_t sampling_clock_ns() {
+  return runtime().config.clock == ClockKind::kWall ? monotonic_ns() : thread_cpu_ns();
+}
+
+// Returns the weight of a sample taken now and sets `now_offset` to the position inside the
+// current stratum.
+uint64_t close_strata(ThreadState* ts, uint64_t now, uint64_t& now_offset) {
+  const uint64_t period = runtime().config.period_ns;
+  const uint64_t since = now > ts->grid_origin_ns ? now - ts->grid_origin_ns : 0;
+  const uint64_t stratum = since / period;
+  now_offset = since % period;
+  const uint64_t strata = stratum + 1 > ts->strata_sampled ? stratum + 1 - ts->strata_sampled : 0;
+  ts->strata_sampled = stratum + 1;
+  return strata * period;
+}
+
+void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   const Config& cfg = runtime().config;
   if (ts->defer_samples) {
     // The thread is unwinding itself (OpenMP fork callback) and libunwind is not reentrant:
     // hand the sample to that code, which records it with the stack it is capturing.
     read_context(ts->deferred.ctx);
-    ts->deferred.weight_ns += count * cfg.period_ns;
-    ts->deferred.count += count;  // last: the reader checks it before and after
+    ts->deferred.weight_ns += weight_ns;
+    ts->deferred.count += 1;  // last: the reader checks it before and after
     return;
   }
   unwind::set_in_signal_handler(true);
@@ -55,9 +77,39 @@ void take_sample(ThreadState* ts, uint64_t count, void* ucontext) {
 
   const uint16_t flags =
       (r.truncated ? kStackTruncated : 0) | (r.unwind_failed ? kStackUnwindFailed : 0);
-  ts->table.add(ts->frames, r.depth, flags, ctx, count, count * cfg.period_ns);
-  if (r.truncated) ts->truncated_samples += count;
-  if (r.unwind_failed) ts->unwind_failed += count;
+  ts->table.add(ts->frames, r.depth, flags, ctx, 1, weight_ns);
+  if (r.truncated) ts->truncated_samples += 1;
+  if (r.unwind_failed) ts->unwind_failed += 1;
+}
+
+// Time from now (at `now_offset` inside the current stratum) to a uniformly random instant of
+// the next stratum (xorshift64*, one state per thread: async-signal-safe).
+uint64_t next_interval_ns(ThreadState* ts, uint64_t now_offset) {
+  uint64_t x = ts->rng_state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  ts->rng_state = x;
+  const uint64_t r = x * 0x2545F4914F6CDD1DULL;
+  const uint64_t period = runtime().config.period_ns;
+  const uint64_t ns = period - now_offset + (r >> 11) % period;
+  return ns ? ns : 1;  // a zero timer value would disarm
+}
+
+// One-shot POSIX timer for the next interval (timer_settime is async-signal-safe).
+bool set_posix_timer(ThreadState* ts, uint64_t now_offset) {
+  const uint64_t ns = next_interval_ns(ts, now_offset);
+  struct itimerspec spec {};
+  spec.it_value.tv_sec = time_t(ns / 1000000000ULL);
+  spec.it_value.tv_nsec = long(ns % 1000000000ULL);
+  return timer_settime(ts->timer, 0, &spec, nullptr) == 0;
+}
+
+// Sets the task-clock's next period and re-enables it for one overflow.
+void rearm_task_clock(ThreadState* ts, uint64_t now_offset) {
+  uint64_t ns = next_interval_ns(ts, now_offset);
+  ioctl(ts->perf_fd, PERF_EVENT_IOC_PERIOD, &ns);
+  ioctl(ts->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
 }
 
 // A perf_event overflow signal (F_SETSIG) carries a SIGPOLL code and the event's fd.
@@ -71,25 +123,28 @@ void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
   ThreadState* ts = current_thread();
   const bool perf = info && ts && from_perf_event(info, ts);
   if (perf || (info && info->si_code == SI_TIMER && ts && info->si_value.sival_ptr == ts)) {
-    // A POSIX CPU-time timer fires at most once per kernel tick; its overrun count says how
-    // many periods this one signal stands for, so totals stay right above the tick rate. A
-    // perf task-clock signals every period (and its siginfo has no overrun field).
-    const uint64_t count = perf ? 1 : 1 + uint64_t(info->si_overrun > 0 ? info->si_overrun : 0);
     Runtime& rt = runtime();
     rt.handlers_in_flight.fetch_add(1);
     if (!rt.stopped.load()) {
+      uint64_t now_offset = 0;
+      const uint64_t weight_ns = close_strata(ts, sampling_clock_ns(), now_offset);
       if (g_time_handler) {
         uint64_t t0 = monotonic_ns();
-        take_sample(ts, count, ucontext);
+        take_sample(ts, weight_ns, ucontext);
         g_handler_ns.fetch_add(monotonic_ns() - t0, std::memory_order_relaxed);
         g_handler_calls.fetch_add(1, std::memory_order_relaxed);
       } else {
-        take_sample(ts, count, ucontext);
+        take_sample(ts, weight_ns, ucontext);
+      }
+      // Timers are one-shot with a fresh random interval each time. Shutdown sets `stopped`
+      // and waits for handlers in flight before it deletes timers, so none is re-armed after.
+      if (ts->timer_armed.load()) {
+        if (perf)
+          rearm_task_clock(ts, now_offset);
+        else
+          set_posix_timer(ts, now_offset);
       }
     }
-    // The event disables itself after each overflow (REFRESH 1): re-enable it, unless stopping.
-    if (perf && !rt.stopped.load() && ts->timer_armed.load())
-      ioctl(ts->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
     rt.handlers_in_flight.fetch_sub(1);
   } else {
     forward_to_application(signo, info, ucontext);
@@ -123,8 +178,9 @@ bool arm_task_clock(ThreadState* ts, const Config& cfg) {
     return false;
   }
   ts->perf_fd = fd;
+  ts->grid_origin_ns = sampling_clock_ns();
   ts->timer_armed.store(true);
-  ioctl(fd, PERF_EVENT_IOC_REFRESH, 1);
+  rearm_task_clock(ts, cfg.period_ns);  // first sample: inside stratum 0
   return true;
 }
 
@@ -147,12 +203,9 @@ void arm_thread_timer(ThreadState* ts) {
     runtime().timer_create_failures.fetch_add(1);
     return;
   }
-  struct itimerspec spec {};
-  spec.it_interval.tv_sec = time_t(cfg.period_ns / 1000000000ULL);
-  spec.it_interval.tv_nsec = long(cfg.period_ns % 1000000000ULL);
-  spec.it_value = spec.it_interval;
+  ts->grid_origin_ns = sampling_clock_ns();
   ts->timer_armed.store(true);
-  if (timer_settime(ts->timer, 0, &spec, nullptr) != 0) {
+  if (!set_posix_timer(ts, cfg.period_ns)) {  // first sample: inside stratum 0
     ts->timer_errno = errno;
     disarm_thread_timer(ts);
     runtime().timer_create_failures.fetch_add(1);

@@ -68,6 +68,8 @@ ThreadState* register_current_thread(bool is_main) {
   ts->tid = pid_t(syscall(SYS_gettid));
   ts->handle = pthread_self();
   ts->is_main = is_main;
+  ts->rng_state = (uint64_t(ts->tid) << 32) ^ monotonic_ns() ^ 0x9e3779b97f4a7c15ULL;
+  if (ts->rng_state == 0) ts->rng_state = 1;
   ts->start_ns = monotonic_ns() - runtime().start_mono_ns;
   unwind::warm_up_thread();
   t_thread = ts;

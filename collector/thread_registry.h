@@ -23,6 +23,11 @@ struct ThreadState {
   timer_t timer{};
   int perf_fd = -1;  // --clock task: the thread's perf_event task-clock
   int timer_errno = 0;
+  // Stratified sampling (collector/sampler.cc): the sampling clock when the timer was armed,
+  // strata of one period since then that have a sample, and the offset generator (never 0).
+  uint64_t grid_origin_ns = 0;
+  uint64_t strata_sampled = 0;
+  uint64_t rng_state = 0;
   uint64_t start_ns = 0;  // relative to the run start
   std::atomic<uint64_t> end_ns{0};
   std::atomic<uint64_t> cpu_ns_at_exit{0};

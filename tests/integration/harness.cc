@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -107,6 +109,16 @@ uint64_t total_ns(const viewer::Model& m, const std::string& function) {
   for (const auto& s : m.samples)
     if (has_frame(s.stack, function)) ns += s.weight_ns;
   return ns;
+}
+
+}  // namespace omprof::test
+
+namespace omprof::test {
+
+double sampling_tolerance(double p, uint64_t samples) {
+  if (samples == 0) return 1.0;
+  const double se = std::sqrt(p * (1 - p) / double(samples));
+  return std::max(0.005, 4 * se);
 }
 
 }  // namespace omprof::test

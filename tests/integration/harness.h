@@ -32,3 +32,12 @@ bool has_frame(const omp::FrameStack& s, const std::string& function);
 bool task_clock_usable();
 
 }  // namespace omprof::test
+
+namespace omprof::test {
+
+// Tolerance for a sampled share `p` estimated from `samples` samples: four binomial standard
+// errors (stratified sampling does at least as well), never below half a point. A designed
+// share outside it is a real error, not sampling noise, with probability above 99.99%.
+double sampling_tolerance(double p, uint64_t samples);
+
+}  // namespace omprof::test
