@@ -14,6 +14,7 @@
 #include "collector/runtime.h"
 #include "collector/sampler.h"
 #include "collector/thread_registry.h"
+#include "omp/exact_waits.h"
 #include "unwind/module_map.h"
 
 namespace omprof {
@@ -146,6 +147,7 @@ void shutdown_collector() {
     if (ThreadState* ts = thread_at(i)) disarm_thread_timer(ts);
   while (rt.handlers_in_flight.load() != 0) sched_yield();
   const uint64_t end = monotonic_ns();
+  omp::close_open_waits(end);
   // CPU time of threads still alive, read through their CPU clocks.
   for (uint32_t i = 0; i < n; ++i) {
     ThreadState* ts = thread_at(i);

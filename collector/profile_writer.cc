@@ -28,7 +28,7 @@ namespace omprof {
 namespace {
 
 constexpr uint32_t kFormatMajor = 1;
-constexpr uint32_t kFormatMinor = 1;  // 1.1: explicit regions
+constexpr uint32_t kFormatMinor = 2;  // 1.1: explicit regions; 1.2: exact waits
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'R', 'O', 'F', '\n'};
 
 // Record field numbers (proto/omprof.proto, message Record).
@@ -197,19 +197,26 @@ void write_profile(uint64_t duration_ns) {
   struct ThreadOut {
     ThreadState* ts;
     std::vector<std::pair<uint64_t, const SampleEntry*>> samples;
+    std::vector<std::pair<uint64_t, const SampleEntry*>> waits;  // exact OpenMP waits
   };
   std::vector<ThreadOut> threads;
   uint64_t total_samples = 0, dropped = 0, truncated = 0;
   for (uint32_t i = 0; i < thread_count(); ++i) {
     ThreadState* ts = thread_at(i);
     if (!ts) continue;
-    ThreadOut out{ts, {}};
+    ThreadOut out{ts, {}, {}};
     for (uint32_t k = 0; k < ts->table.capacity(); ++k) {
       const SampleEntry& e = ts->table.entry(k);
       if (e.hash == 0) continue;
       const uint64_t* f = ts->table.frames_of(e);
       out.samples.push_back({intern_stack(std::vector<uint64_t>(f, f + e.depth), e.flags), &e});
       total_samples += e.count;
+    }
+    for (uint32_t k = 0; k < ts->waits.capacity(); ++k) {
+      const SampleEntry& e = ts->waits.entry(k);
+      if (e.hash == 0) continue;
+      const uint64_t* f = ts->waits.frames_of(e);
+      out.waits.push_back({intern_stack(std::vector<uint64_t>(f, f + e.depth), 0), &e});
     }
     dropped += ts->table.dropped_samples();
     truncated += ts->truncated_samples;
@@ -291,6 +298,7 @@ void write_profile(uint64_t duration_ns) {
   const int rank = mpi_rank_from_env();
   h.i32(18, rank);
   h.i32(19, -1);
+  h.boolean(21, omp_status.ompt_active);  // exact OpenMP waits in ThreadProfile.wait
 
   for (size_t i = 0; i < modules.size(); ++i) {
     const auto& m = modules[i];
@@ -340,17 +348,23 @@ void write_profile(uint64_t duration_ns) {
         th.u64(13, ts->unwind_failed);
         th.boolean(14, ts->is_omp_thread);
       }
-      for (size_t k = start; k < t.samples.size() && k < start + kChunk; ++k) {
-        const SampleEntry& e = *t.samples[k].second;
+      auto encode = [&](uint32_t field, uint64_t stack_id, const SampleEntry& e) {
         wire::Encoder s;
-        s.u64(1, t.samples[k].first);
+        s.u64(1, stack_id);
         s.u64(2, e.count);
         s.u64(3, e.weight_ns);
         s.u64(4, e.ctx.omp_state);
         s.u64(5, e.ctx.fork_id);
         s.u64(6, e.ctx.omp_thread_num);
         s.u64(7, e.ctx.region_node);
-        th.message(7, s);
+        th.message(field, s);
+      };
+      for (size_t k = start; k < t.samples.size() && k < start + kChunk; ++k)
+        encode(7, t.samples[k].first, *t.samples[k].second);
+      if (start == 0) {
+        for (const auto& [stack_id, e] : t.waits) encode(15, stack_id, *e);
+        th.u64(16, ts->waits.dropped_samples() + ts->open_waits_overflow);
+        th.u64(17, ts->waits.dropped_weight_ns());
       }
       body.add(kThread, th);
       if (t.samples.empty()) break;

@@ -49,7 +49,9 @@ ThreadState* register_current_thread(bool is_main) {
   const size_t table_bytes = SampleTable::bytes_needed(cfg.max_contexts, cfg.frame_pool);
   const size_t scratch_bytes = sizeof(void*) * (cfg.max_depth + unwind::kSignalSlack);
   const size_t frame_bytes = sizeof(uint64_t) * (cfg.max_depth + unwind::kSignalSlack);
-  const size_t total = sizeof(ThreadState) + 64 + table_bytes + scratch_bytes + frame_bytes;
+  const size_t waits_bytes = SampleTable::bytes_needed(kWaitTableCapacity, kWaitTableCapacity);
+  const size_t total =
+      sizeof(ThreadState) + 64 + table_bytes + waits_bytes + scratch_bytes + frame_bytes;
   void* mem = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) {
     reg.slots[index] = nullptr;
@@ -60,6 +62,8 @@ ThreadState* register_current_thread(bool is_main) {
   char* p = static_cast<char*>(mem) + ((sizeof(ThreadState) + 63) & ~size_t(63));
   ts->table.init(p, cfg.max_contexts, cfg.frame_pool);
   p += table_bytes;
+  ts->waits.init(p, kWaitTableCapacity, kWaitTableCapacity);
+  p += waits_bytes;
   ts->scratch = reinterpret_cast<void**>(p);
   p += scratch_bytes;
   ts->frames = reinterpret_cast<uint64_t*>(p);

@@ -14,6 +14,22 @@
 
 namespace omprof {
 
+// An OpenMP wait in progress on a thread (omp/exact_waits.h).
+struct OpenWait {
+  uint64_t start_ns = 0;        // when it last started running; 0 while its task is switched out
+  uint64_t first_start_ns = 0;  // when it began
+  uint64_t done_ns = 0;         // waited before the last switch-out
+  uint64_t codeptr = 0;         // the construct's return address - 1 (0 if unknown)
+  uint64_t wait_id = 0;         // mutex waits: the lock
+  const void* task = nullptr;   // the waiting task
+  SampleContext ctx;
+  uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
+  bool worker_join = false;
+  bool is_mutex = false;
+};
+constexpr int kMaxOpenWaits = 16;
+constexpr uint32_t kWaitTableCapacity = 1024;
+
 struct ThreadState {
   uint32_t index = 0;
   pid_t tid = 0;
@@ -43,6 +59,11 @@ struct ThreadState {
   uint64_t truncated_samples = 0;
   uint64_t unwind_failed = 0;
   SampleTable table;
+  // Exact OpenMP waits: written by OMPT callbacks on this thread only, never by the handler.
+  SampleTable waits;
+  OpenWait open_waits[kMaxOpenWaits];
+  int open_wait_depth = 0;
+  uint64_t open_waits_overflow = 0;
   void** scratch = nullptr;    // unwinder output, max_depth + slack
   uint64_t* frames = nullptr;  // one captured stack
   size_t mapping_bytes = 0;

@@ -12,6 +12,7 @@
 #include "collector/runtime.h"
 #include "collector/sampler.h"
 #include "collector/thread_registry.h"
+#include "omp/exact_waits.h"
 #include "omp/sample_context.h"
 #include "unwind/stack_capture.h"
 
@@ -32,14 +33,21 @@ __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_thread_num = 
 __attribute__((tls_model("initial-exec"))) thread_local int t_taskwait_depth = 0;
 
 // parallel_data->value packs: the fork record id (bits 0-19), the master's explicit-region node
-// at the fork (bits 20-62, inherited by the team's workers), and an "ended" bit (63) that
-// parallel_end sets. libomp 14 ends a worker's implicit task only when the next region wakes
-// it, so a worker waiting between regions still sees the last region: it is idle iff that
-// region has ended.
+// at the fork (bits 20-42, inherited by the team's workers; 0 past 2^23 nodes), the region
+// instance (bits 43-62, for exact waits) and an "ended" bit (63) that parallel_end sets.
+// libomp 14 ends a worker's implicit task only when the next region wakes it, so a worker
+// waiting between regions still sees the last region: it is idle iff that region has ended.
 constexpr uint64_t kRegionEnded = uint64_t(1) << 63;
 constexpr uint64_t kForkIdMask = (uint64_t(1) << 20) - 1;
 constexpr int kNodeShift = 20;
-constexpr uint64_t kNodeMask = (uint64_t(1) << 43) - 1;
+constexpr uint64_t kNodeMask = (uint64_t(1) << 23) - 1;
+constexpr int kInstanceShift = 43;
+constexpr uint64_t kInstanceMask = (uint64_t(1) << 20) - 1;
+std::atomic<uint32_t> g_region_instances{0};
+
+uint32_t instance_of(uint64_t value) {
+  return uint32_t((value >> kInstanceShift) & kInstanceMask);
+}
 
 // Numeric states (some names are deprecated in OpenMP 5.1 headers; values are stable).
 constexpr int kWorkParallel = 0x1;
@@ -230,12 +238,17 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
                           ? encountering_frame->enter_frame.ptr
                           : nullptr;
   const uint64_t fork_id = record_fork(codeptr_ra, enter);
-  parallel_data->value = fork_id | ((uint64_t(current_region_node()) & kNodeMask) << kNodeShift);
+  const uint64_t node = current_region_node();
+  const uint64_t instance =
+      (g_region_instances.fetch_add(1, std::memory_order_relaxed) + 1) & kInstanceMask;
+  parallel_data->value =
+      fork_id | ((node <= kNodeMask ? node : 0) << kNodeShift) | (instance << kInstanceShift);
   if (ForkRecord* rec = record_by_id(fork_id))
     rec->instances.fetch_add(1, std::memory_order_relaxed);
 }
 
 void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t*, int, const void*) {
+  note_region_end(instance_of(parallel_data->value));
   parallel_data->value |= kRegionEnded;
 }
 
@@ -256,13 +269,64 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
   }
 }
 
-void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*,
-                         ompt_data_t*, const void*) {
-  if (kind != ompt_sync_region_taskwait && kind != ompt_sync_region_taskgroup) return;
-  if (endpoint == ompt_scope_begin)
-    ++t_taskwait_depth;
-  else if (t_taskwait_depth > 0)
-    --t_taskwait_depth;
+// The context an exact wait is attributed to: the innermost region (as samples see it), the
+// thread's number in it and its explicit region.
+SampleContext wait_context(const ompt_data_t* parallel_data) {
+  SampleContext ctx;
+  if (plausible_pointer(parallel_data)) {
+    ctx.fork_id = parallel_data->value & kForkIdMask;
+    if (ctx.fork_id) ctx.omp_thread_num = t_thread_num;
+  }
+  ctx.region_node = current_region_node();
+  return ctx;
+}
+
+uint64_t construct_address(const void* codeptr_ra) {
+  return codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
+}
+
+void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                         ompt_data_t* parallel_data, ompt_data_t* task_data,
+                         const void* codeptr_ra) {
+  if (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup) {
+    if (endpoint == ompt_scope_begin)
+      ++t_taskwait_depth;
+    else if (t_taskwait_depth > 0)
+      --t_taskwait_depth;
+  }
+  ThreadState* ts = current_thread();
+  if (!ts) return;
+  if (endpoint != ompt_scope_begin) {
+    wait_end_sync(ts);
+    return;
+  }
+  // A worker's wait at the end of its region has no code pointer (libomp 14): it lasts until
+  // the next region wakes the worker, so its tail is idle.
+  const bool join = !codeptr_ra && t_thread_num != 0 &&
+                    (kind == ompt_sync_region_barrier_implicit ||
+                     kind == ompt_sync_region_barrier_implicit_parallel);
+  const uint32_t instance =
+      plausible_pointer(parallel_data) ? instance_of(parallel_data->value) : 0;
+  wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data,
+                  wait_context(parallel_data), instance, join);
+}
+
+void on_mutex_acquire(ompt_mutex_t kind, unsigned, unsigned, ompt_wait_id_t wait_id,
+                      const void* codeptr_ra) {
+  ThreadState* ts = current_thread();
+  if (!ts) return;
+  ompt_data_t* pd = nullptr;
+  int size = 0;
+  if (!(g_get_parallel_info && g_get_parallel_info(0, &pd, &size) == 2)) pd = nullptr;
+  wait_begin_mutex(ts, int(kind), wait_id, construct_address(codeptr_ra), wait_context(pd));
+}
+
+void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void*) {
+  if (ThreadState* ts = current_thread()) wait_end_mutex(ts, wait_id);
+}
+
+void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t, ompt_data_t* next_task) {
+  if (ThreadState* ts = current_thread()) wait_task_switch(ts, prior_task, next_task);
 }
 
 int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
@@ -272,14 +336,18 @@ int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   g_get_parallel_info =
       reinterpret_cast<ompt_get_parallel_info_t>(lookup("ompt_get_parallel_info"));
   if (!set_callback || !g_get_state || !g_get_thread_data || !g_get_parallel_info) return 0;
-  // Work and wait come from ompt_get_state in the handler, so only the callbacks that carry
-  // structure are registered: they run once per thread, region or implicit task.
+  // Work comes from samples (with ompt_get_state in the handler); waits from exact intervals.
   set_callback(ompt_callback_thread_begin, reinterpret_cast<ompt_callback_t>(on_thread_begin));
   set_callback(ompt_callback_parallel_begin, reinterpret_cast<ompt_callback_t>(on_parallel_begin));
   set_callback(ompt_callback_parallel_end, reinterpret_cast<ompt_callback_t>(on_parallel_end));
   set_callback(ompt_callback_implicit_task, reinterpret_cast<ompt_callback_t>(on_implicit_task));
   set_callback(ompt_callback_sync_region_wait,
                reinterpret_cast<ompt_callback_t>(on_sync_region_wait));
+  // Exact waits (omp/exact_waits.h): two clock reads per lock acquisition and per task switch
+  // inside a wait.
+  set_callback(ompt_callback_mutex_acquire, reinterpret_cast<ompt_callback_t>(on_mutex_acquire));
+  set_callback(ompt_callback_mutex_acquired, reinterpret_cast<ompt_callback_t>(on_mutex_acquired));
+  set_callback(ompt_callback_task_schedule, reinterpret_cast<ompt_callback_t>(on_task_schedule));
   if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
   g_ompt_ever.store(true);
   g_ompt_active.store(true);

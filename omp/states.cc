@@ -53,6 +53,8 @@ StateInfo describe_state(uint32_t s) {
       return {"not_openmp", C::kWork, nullptr};
     case 0x1001:
       return {"idle", C::kWait, "<omp:idle>"};
+    case 0x1003:
+      return {"off_cpu", C::kWork, "<off-cpu>"};
     default:
       return {"unknown", C::kWait, "<omp:unknown-wait>"};
   }

@@ -1,5 +1,6 @@
 #include "viewer/model.h"
 
+#include "omp/states.h"
 #include "unwind/module_kind.h"
 
 namespace omprof::viewer {
@@ -81,34 +82,72 @@ Model build_model(const format::Profile& p, omp::View view) {
     return it == m.forks.end() ? nullptr : &it->second;
   };
   std::unordered_map<uint64_t, omp::FrameStack> raw_cache;
-  for (const auto& [index, t] : p.threads) {
-    for (const auto& s : t.sample()) {
-      auto it = raw_cache.find(s.stack_id());
-      if (it == raw_cache.end())
-        it = raw_cache.emplace(s.stack_id(), expand_stack(p, s.stack_id())).first;
-      ViewSample v;
-      v.thread = index;
-      v.count = s.count();
-      v.weight_ns = s.weight_ns();
-      v.state = omp::resolve_state(it->second, s.omp_state());
-      v.fork_id = s.fork_id();
-      v.omp_thread_num = s.omp_thread_num();
-      v.region_node = s.region_node();
-      const v1::Stack& stack = p.stack(s.stack_id());
-      v.truncated = stack.truncated();
-      v.stack = stack.unwind_failed()
-                    ? it->second  // only the pc is known: nothing to cut or splice
-                    : omp::build_stack(it->second, v.state, v.fork_id, view, fork_of);
-      // Say at the root what is missing, rather than let a partial stack pass for a whole one.
-      if (stack.unwind_failed() || stack.truncated()) {
-        omp::Frame marker;
-        marker.name = stack.unwind_failed() ? "<unwind failed>" : "<truncated>";
-        marker.pseudo = true;
-        v.stack.push_back(marker);
+  const bool exact_waits = p.header.exact_waits();
+  auto add = [&](uint32_t index, const v1::Sample& s, bool exact) {
+    auto it = raw_cache.find(s.stack_id());
+    if (it == raw_cache.end())
+      it = raw_cache.emplace(s.stack_id(), expand_stack(p, s.stack_id())).first;
+    ViewSample v;
+    v.thread = index;
+    v.count = exact ? 0 : s.count();
+    v.weight_ns = s.weight_ns();
+    v.state = omp::resolve_state(it->second, s.omp_state());
+    // Exact waits replace the samples that saw the same waits spinning.
+    if (exact_waits && !exact && omp::is_measured_exactly(v.state)) return uint64_t(0);
+    v.exact = exact;
+    v.fork_id = s.fork_id();
+    v.omp_thread_num = s.omp_thread_num();
+    v.region_node = s.region_node();
+    const v1::Stack& stack = p.stack(s.stack_id());
+    v.truncated = stack.truncated();
+    v.stack = stack.unwind_failed()
+                  ? it->second  // only the pc is known: nothing to cut or splice
+                  : omp::build_stack(it->second, v.state, v.fork_id, view, fork_of);
+    // The machine view shows samples as taken; a measured wait names its state at the leaf.
+    if (exact && view == omp::View::kMachine) {
+      if (const char* name = omp::describe_state(v.state).pseudo_frame) {
+        omp::Frame f;
+        f.name = name;
+        f.pseudo = true;
+        v.stack.insert(v.stack.begin(), f);
       }
-      m.total_weight_ns += v.weight_ns;
-      m.total_samples += v.count;
-      m.samples.push_back(std::move(v));
+    }
+    // Say at the root what is missing, rather than let a partial stack pass for a whole one.
+    if (stack.unwind_failed() || stack.truncated()) {
+      omp::Frame marker;
+      marker.name = stack.unwind_failed() ? "<unwind failed>" : "<truncated>";
+      marker.pseudo = true;
+      v.stack.push_back(marker);
+    }
+    m.total_weight_ns += v.weight_ns;
+    m.total_samples += v.count;
+    const uint64_t w = v.weight_ns;
+    m.samples.push_back(std::move(v));
+    return w;
+  };
+  const bool cpu_clock = p.header.clock() != v1::CLOCK_WALL;
+  for (const auto& [index, t] : p.threads) {
+    uint64_t accounted = 0;
+    for (const auto& s : t.sample()) accounted += add(index, s, false);
+    if (!exact_waits) continue;
+    for (const auto& s : t.wait()) accounted += add(index, s, true);
+    // CPU-time samples and exact waits leave out the thread's time off the CPU outside waits.
+    if (cpu_clock) {
+      const uint64_t end = t.end_ns() ? t.end_ns() : p.header.duration_ns();
+      const uint64_t life = end > t.start_ns() ? end - t.start_ns() : 0;
+      if (life > accounted) {
+        ViewSample v;
+        v.thread = index;
+        v.weight_ns = life - accounted;
+        v.state = omp::kStateOffCpu;
+        v.exact = true;
+        omp::Frame f;
+        f.name = omp::describe_state(v.state).pseudo_frame;
+        f.pseudo = true;
+        v.stack = {f};
+        m.total_weight_ns += v.weight_ns;
+        m.samples.push_back(std::move(v));
+      }
     }
   }
   return m;

@@ -22,6 +22,7 @@ struct ViewSample {
   uint32_t omp_thread_num = 0;
   uint64_t region_node = 0;  // explicit region (0: outside every region)
   bool truncated = false;
+  bool exact = false;     // measured (exact wait, off-CPU time), not sampled; count is 0
   omp::FrameStack stack;  // leaf first
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <ostream>
 #include <tuple>
 
 #include "harness.h"
@@ -16,6 +17,10 @@ struct Periodic {
   int rate_hz;
   int period_ms;
 };
+
+void PrintTo(const Periodic& c, std::ostream* os) {
+  *os << c.clock << " " << c.rate_hz << " Hz, period " << c.period_ms << " ms";
+}
 
 class PeriodicProgram : public ::testing::TestWithParam<Periodic> {};
 

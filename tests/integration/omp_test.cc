@@ -55,7 +55,8 @@ void expect_rooted_at_main(const viewer::Model& m) {
   uint64_t other = 0;
   for (const auto& s : m.samples) {
     const std::string& root = s.stack.empty() ? std::string("<empty>") : s.stack.back().name;
-    if (root == "main" || root == "<omp:idle>") continue;
+    // Time off the CPU outside waits has no stack (omp/states.h, kStateOffCpu).
+    if (root == "main" || root == "<omp:idle>" || root == "<off-cpu>") continue;
     other += s.weight_ns;
     std::cout << "sample rooted at " << root << " (state " << s.state << "):";
     for (const auto& f : s.stack) std::cout << " " << f.name;
@@ -204,7 +205,10 @@ TEST_P(Omp, NestedRegionsSpliceRecursively) {
       EXPECT_EQ(regions, 2);
     }
   }
-  EXPECT_GT(double(inner), 0.5 * double(m.total_weight_ns));
+  // Of the CPU time (4 threads share 2 cores here: much of their time is off the CPU).
+  uint64_t sampled = 0;
+  for (const auto& s : m.samples) sampled += s.exact ? 0 : s.weight_ns;
+  EXPECT_GT(double(inner), 0.5 * double(sampled));
   std::set<uint32_t> threads_in_inner;
   for (const auto& s : m.samples)
     if (has_frame(s.stack, "burn")) threads_in_inner.insert(s.thread);
