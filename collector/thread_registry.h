@@ -64,6 +64,8 @@ struct ThreadState {
   OpenWait open_waits[kMaxOpenWaits];
   int open_wait_depth = 0;
   uint64_t open_waits_overflow = 0;
+  uint64_t overhead_since_ns = 0;  // fork/join bookkeeping in progress (omp/exact_waits.h)
+  uint64_t overhead_codeptr = 0;
   void** scratch = nullptr;    // unwinder output, max_depth + slack
   uint64_t* frames = nullptr;  // one captured stack
   size_t mapping_bytes = 0;

@@ -132,7 +132,9 @@ void wait_end_sync(ThreadState* ts) {
   drop_failed_test_lock(ts);
   if (ts->open_wait_depth == 0) return;  // its begin did not fit, or came before the tool
   const uint64_t now = monotonic_ns();
-  close_wait(ts, ts->open_waits[ts->open_wait_depth - 1], now);
+  const OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
+  if (w.worker_join) ts->overhead_since_ns = now;  // woken for the next region
+  close_wait(ts, w, now);
   --ts->open_wait_depth;
 }
 
@@ -168,6 +170,12 @@ void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_
   } else if (!w.start_ns && next_task == w.task) {
     w.start_ns = now;  // back to the waiting task
   }
+}
+
+void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
+  SampleContext c = ctx;
+  c.omp_state = 0x101;
+  record(ts, codeptr, c, ns);
 }
 
 void note_region_end(uint32_t region_instance) {

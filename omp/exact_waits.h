@@ -25,6 +25,11 @@ void wait_end_mutex(ThreadState* ts, uint64_t wait_id);
 // tasks meanwhile: work, not waiting), and resumes when its task runs again.
 void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_task);
 
+// Fork and join bookkeeping measured like a wait (state overhead): the master from the end of
+// its parallel_begin callback to its implicit task, and from its implicit task's end to
+// parallel_end; a worker from its wake-up to its next implicit task.
+void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns);
+
 // The master's parallel_end: the end of region instance `instance` splits a worker's join
 // wait into barrier (before) and idle (after).
 void note_region_end(uint32_t region_instance);

@@ -227,6 +227,9 @@ ForkRecord* record_by_id(uint64_t id) {
   return t.records[id - 1];
 }
 
+SampleContext wait_context(const ompt_data_t* parallel_data);
+uint64_t construct_address(const void* codeptr_ra);
+
 void on_thread_begin(ompt_thread_t, ompt_data_t* thread_data) {
   thread_data->value = 1;
   if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
@@ -245,9 +248,26 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
       fork_id | ((node <= kNodeMask ? node : 0) << kNodeShift) | (instance << kInstanceShift);
   if (ForkRecord* rec = record_by_id(fork_id))
     rec->instances.fetch_add(1, std::memory_order_relaxed);
+  if (ThreadState* ts = current_thread()) {  // fork bookkeeping starts (omprof's own cost excluded)
+    ts->overhead_since_ns = monotonic_ns();
+    ts->overhead_codeptr = construct_address(codeptr_ra);
+  }
+}
+
+// Closes the fork or join bookkeeping interval that is in progress on this thread.
+void end_overhead(const ompt_data_t* parallel_data) {
+  ThreadState* ts = current_thread();
+  if (!ts || !ts->overhead_since_ns) return;
+  const uint64_t now = monotonic_ns();
+  if (now > ts->overhead_since_ns)
+    record_overhead(ts, ts->overhead_codeptr, wait_context(parallel_data),
+                    now - ts->overhead_since_ns);
+  ts->overhead_since_ns = 0;
+  ts->overhead_codeptr = 0;
 }
 
 void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t*, int, const void*) {
+  end_overhead(parallel_data);  // the master's join bookkeeping
   note_region_end(instance_of(parallel_data->value));
   parallel_data->value |= kRegionEnded;
 }
@@ -255,8 +275,15 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t*, int, const void*)
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t*,
                       unsigned actual_parallelism, unsigned index, int flags) {
   if (flags & ompt_task_initial) return;  // the initial task of a thread, not a team member
+  if (endpoint == ompt_scope_end && index == 0) {
+    if (ThreadState* ts = current_thread()) {  // the master's join bookkeeping starts
+      ts->overhead_since_ns = monotonic_ns();
+      ts->overhead_codeptr = 0;
+    }
+  }
   if (endpoint == ompt_scope_begin) {
     t_thread_num = index;
+    end_overhead(parallel_data);  // fork bookkeeping, or a worker's since its wake-up
     // Workers nest their explicit regions under the master's region at the fork.
     if (index != 0 && parallel_data)
       inherit_region_context(uint32_t((parallel_data->value >> kNodeShift) & kNodeMask));

@@ -47,6 +47,59 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
   return out;
 }
 
+// CPU-time samples and exact waits leave out the thread's time off the CPU outside waits:
+// preempted (a busy machine), blocked in a system call, sleeping. It is spread over the
+// thread's sampled work in proportion, under an <off-cpu> leaf, on the assumption that a thread
+// loses the CPU evenly over its work; a thread without work samples gets it at the root.
+void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uint64_t duration_ns,
+                      uint64_t accounted_ns) {
+  const uint64_t end = t.end_ns() ? t.end_ns() : duration_ns;
+  const uint64_t life = end > t.start_ns() ? end - t.start_ns() : 0;
+  if (life <= accounted_ns) return;
+  const uint64_t off_cpu = life - accounted_ns;
+  omp::Frame leaf;
+  leaf.name = omp::describe_state(omp::kStateOffCpu).pseudo_frame;
+  leaf.pseudo = true;
+  std::vector<size_t> work;
+  uint64_t work_ns = 0;
+  for (size_t i = 0; i < m.samples.size(); ++i) {
+    const ViewSample& s = m.samples[i];
+    if (s.thread != thread || s.exact || omp::is_wait(s.state)) continue;
+    work.push_back(i);
+    work_ns += s.weight_ns;
+  }
+  auto add = [&](const ViewSample* like, uint64_t ns) {
+    ViewSample v;
+    v.thread = thread;
+    v.weight_ns = ns;
+    v.state = omp::kStateOffCpu;
+    v.exact = true;
+    if (like) {
+      v.fork_id = like->fork_id;
+      v.omp_thread_num = like->omp_thread_num;
+      v.region_node = like->region_node;
+      v.stack = like->stack;
+    }
+    v.stack.insert(v.stack.begin(), leaf);
+    m.total_weight_ns += ns;
+    m.samples.push_back(std::move(v));
+  };
+  if (work_ns == 0) {
+    add(nullptr, off_cpu);
+    return;
+  }
+  m.samples.reserve(m.samples.size() + work.size());
+  uint64_t given = 0;
+  for (size_t k = 0; k < work.size(); ++k) {
+    const uint64_t share =
+        k + 1 == work.size()
+            ? off_cpu - given
+            : uint64_t(double(off_cpu) * double(m.samples[work[k]].weight_ns) / double(work_ns));
+    given += share;
+    if (share) add(&m.samples[work[k]], share);
+  }
+}
+
 }  // namespace
 
 omp::FrameStack expand_stack(const format::Profile& p, uint64_t stack_id) {
@@ -131,24 +184,7 @@ Model build_model(const format::Profile& p, omp::View view) {
     for (const auto& s : t.sample()) accounted += add(index, s, false);
     if (!exact_waits) continue;
     for (const auto& s : t.wait()) accounted += add(index, s, true);
-    // CPU-time samples and exact waits leave out the thread's time off the CPU outside waits.
-    if (cpu_clock) {
-      const uint64_t end = t.end_ns() ? t.end_ns() : p.header.duration_ns();
-      const uint64_t life = end > t.start_ns() ? end - t.start_ns() : 0;
-      if (life > accounted) {
-        ViewSample v;
-        v.thread = index;
-        v.weight_ns = life - accounted;
-        v.state = omp::kStateOffCpu;
-        v.exact = true;
-        omp::Frame f;
-        f.name = omp::describe_state(v.state).pseudo_frame;
-        f.pseudo = true;
-        v.stack = {f};
-        m.total_weight_ns += v.weight_ns;
-        m.samples.push_back(std::move(v));
-      }
-    }
+    if (cpu_clock) add_off_cpu_time(m, index, t, p.header.duration_ns(), accounted);
   }
   return m;
 }

@@ -2,12 +2,17 @@
 // multiple of the sampling period (where a fixed-interval sampler phase-locks), for each clock
 // and more than one rate. Tolerances come from the profile's own sample count.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <memory>
 #include <ostream>
 #include <tuple>
 
 #include "harness.h"
+#include "omp/states.h"
 
 namespace omprof::test {
 namespace {
@@ -65,6 +70,136 @@ INSTANTIATE_TEST_SUITE_P(Clocks, PeriodicProgram,
                                            Periodic{"task", 1000, 20}, Periodic{"wall", 200, 10},
                                            Periodic{"wall", 1000, 5}, Periodic{"wall", 1000, 20}),
                          name);
+
+}  // namespace
+}  // namespace omprof::test
+
+namespace omprof::test {
+namespace {
+
+// A competing CPU-bound process for as long as it lives (a busy machine).
+class BusyProcess {
+ public:
+  BusyProcess() {
+    pid_ = fork();
+    if (pid_ == 0) {
+      volatile unsigned long x = 0;
+      for (;;) x = x + 1;
+    }
+  }
+  ~BusyProcess() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+struct WaitCase {
+  std::string compiler;
+  std::string policy;  // OMP_WAIT_POLICY
+  bool busy;
+};
+
+void PrintTo(const WaitCase& c, std::ostream* os) {
+  *os << c.compiler << ", OMP_WAIT_POLICY=" << c.policy << (c.busy ? ", busy machine" : "");
+}
+
+std::string wait_case_name(const ::testing::TestParamInfo<WaitCase>& i) {
+  return i.param.compiler + "_" + i.param.policy + (i.param.busy ? "_busy" : "");
+}
+
+class WaitPolicy : public ::testing::TestWithParam<WaitCase> {
+ public:
+  RunResult profile(const std::string& name, const std::vector<std::string>& args,
+                    format::Profile& out) {
+    const WaitCase c = GetParam();
+    const std::string dir = fresh_dir(name + "_" + wait_case_name({c, 0}));
+    std::vector<std::string> argv = {OMPROF_BIN, "run", "-o",
+                                     dir,        "--",  program(name + "_" + c.compiler)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    RunResult r;
+    {
+      std::unique_ptr<BusyProcess> busy(c.busy ? new BusyProcess : nullptr);
+      r = run(argv, {{"OMP_WAIT_POLICY", c.policy}});
+    }
+    EXPECT_EQ(r.status, 0) << r.err;
+    out = only_profile(dir);
+    return r;
+  }
+};
+
+// Designed 60% work / 40% wait of thread time, measured by the program itself in wall time.
+void expect_work_share_of_omp_work_wait(WaitPolicy& t) {
+  format::Profile p;
+  RunResult r = t.profile("omp_work_wait", {"10", "150"}, p);
+  double truth = 0, elapsed = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str(), "work_share=%lf elapsed=%lf", &truth, &elapsed), 2) << r.out;
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  uint64_t work = 0, wait = 0;
+  for (const auto& s : m.samples) (omp::is_wait(s.state) ? wait : work) += s.weight_ns;
+  const double share = double(work) / double(work + wait);
+  EXPECT_NEAR(share, truth, 0.05) << "work " << work * 1e-9 << " s, wait " << wait * 1e-9 << " s";
+  EXPECT_NEAR(truth, 0.6, 0.08) << "the program did not run as designed";
+}
+
+TEST_P(WaitPolicy, WorkAndWaitAreSharesOfThreadTime) {
+  expect_work_share_of_omp_work_wait(*this);
+}
+
+// A competing busy process: threads lose the CPU in work and in waits alike.
+class BusyMachine : public WaitPolicy {};
+TEST_P(BusyMachine, WorkAndWaitAreSharesOfThreadTime) {
+  expect_work_share_of_omp_work_wait(*this);
+}
+
+// The lock and taskwait cases are designed for a quiet machine: on a busy one, who gets the lock
+// and how long the child task takes depend on the scheduler.
+
+// Two threads take turns holding one lock (critical_loop: omp critical, lock_loop: omp lock):
+// each waits about half of its loop.
+TEST_P(WaitPolicy, LockWaitIsHalfOfTheContendedLoop) {
+  format::Profile p;
+  profile("omp_contention", {}, p);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  for (const char* fn : {"critical_loop", "lock_loop"}) {
+    uint64_t total = 0, lock_wait = 0;
+    for (const auto& s : m.samples) {
+      if (!has_frame(s.stack, fn)) continue;
+      total += s.weight_ns;
+      if (s.stack.front().name == "<omp:lock-wait>") lock_wait += s.weight_ns;
+    }
+    ASSERT_GT(total, 0u) << fn;
+    EXPECT_NEAR(double(lock_wait) / double(total), 0.5, 0.07) << fn;
+  }
+}
+
+// The master waits 5 x (150 - 20) ms at a taskwait while the other thread runs the child.
+TEST_P(WaitPolicy, TaskwaitIsTheTimeTheMasterWaited) {
+  format::Profile p;
+  profile("omp_taskwait", {}, p);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  uint64_t taskwait = 0;
+  for (const auto& s : m.samples)
+    if (s.stack.front().name == "<omp:taskwait>" && p.threads.at(s.thread).is_main())
+      taskwait += s.weight_ns;
+  EXPECT_NEAR(double(taskwait), 0.65e9, 0.05e9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, WaitPolicy,
+                         ::testing::Values(WaitCase{"clang", "active", false},
+                                           WaitCase{"clang", "passive", false},
+                                           WaitCase{"gcc", "active", false},
+                                           WaitCase{"gcc", "passive", false}),
+                         wait_case_name);
+INSTANTIATE_TEST_SUITE_P(Policies, BusyMachine,
+                         ::testing::Values(WaitCase{"clang", "active", true},
+                                           WaitCase{"clang", "passive", true},
+                                           WaitCase{"gcc", "passive", true}),
+                         wait_case_name);
 
 }  // namespace
 }  // namespace omprof::test
