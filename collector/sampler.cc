@@ -188,16 +188,16 @@ bool arm_task_clock(ThreadState* ts, const Config& cfg) {
 
 void arm_thread_timer(ThreadState* ts) {
   const Config& cfg = runtime().config;
-  if (cfg.clock == ClockKind::kTask) {
-    if (!arm_task_clock(ts, cfg)) runtime().timer_create_failures.fetch_add(1);
-    return;
-  }
+  // A thread whose task clock cannot be opened (descriptors exhausted, say) is sampled by a
+  // POSIX CPU-time timer instead: the same clock, on kernel ticks.
+  if (cfg.clock == ClockKind::kTask && arm_task_clock(ts, cfg)) return;
+  ts->timer_errno = 0;
   struct sigevent sev {};
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = cfg.signo;
   sev.sigev_value.sival_ptr = ts;
   sev._sigev_un._tid = ts->tid;
-  const clockid_t clock = cfg.clock == ClockKind::kCpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+  const clockid_t clock = cfg.clock == ClockKind::kWall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
   if (timer_create(clock, &sev, &ts->timer) != 0) {
     ts->timer_errno = errno;
     runtime().timer_create_failures.fetch_add(1);

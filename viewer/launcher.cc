@@ -131,11 +131,22 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   char absolute[PATH_MAX];
   const std::string output_dir =
       realpath(opt.output_dir.c_str(), absolute) ? std::string(absolute) : opt.output_dir;
-  if (opt.clock == "task") {
+  // The task clock is the most accurate (docs/semantics.md, Clocks): the default wherever
+  // perf_event_open is permitted, with a one-line notice when omprof falls back to cpu.
+  std::string clock = opt.clock;
+  if (clock.empty() || clock == "task") {
     std::string why;
-    if (!task_clock_available(why)) {
+    if (task_clock_available(why)) {
+      clock = "task";
+    } else if (clock == "task") {
       std::fprintf(stderr, "omprof: --clock task is not available here: %s\n", why.c_str());
       return 2;
+    } else {
+      std::fprintf(stderr,
+                   "omprof: sampling with --clock cpu (kernel ticks): the task clock is "
+                   "not available here: %s\n",
+                   why.c_str());
+      clock = "cpu";
     }
   }
   const std::string collector = find_collector(self_path);
@@ -202,7 +213,7 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
       setenv("LD_LIBRARY_PATH", prepend("LD_LIBRARY_PATH", library_path, ':').c_str(), 1);
     setenv("OMPROF_OUTPUT", output_dir.c_str(), 1);
     setenv("OMPROF_RATE", std::to_string(opt.rate_hz).c_str(), 1);
-    setenv("OMPROF_CLOCK", opt.clock.c_str(), 1);
+    setenv("OMPROF_CLOCK", clock.c_str(), 1);
     setenv("OMPROF_SIGNAL", opt.signal.c_str(), 1);
     setenv("OMPROF_MAX_DEPTH", std::to_string(opt.max_depth).c_str(), 1);
     setenv("OMPROF_MAX_CONTEXTS", std::to_string(opt.max_contexts).c_str(), 1);

@@ -10,7 +10,7 @@ namespace omprof::viewer {
 struct RunOptions {
   std::string output_dir = ".";
   unsigned rate_hz = 200;
-  std::string clock = "cpu";
+  std::string clock;  // "" = task where perf_event_open is permitted, else cpu
   std::string signal = "SIGPROF";
   unsigned max_depth = 256;
   unsigned max_contexts = 16384;

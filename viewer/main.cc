@@ -25,10 +25,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run_cmd
       ->add_option("--clock", run.clock,
-                   "cpu (thread CPU time), wall, or task (thread CPU time from a perf_event "
-                   "task-clock: not limited to kernel ticks; see docs/usage.md)")
-      ->check(CLI::IsMember({"cpu", "wall", "task"}))
-      ->capture_default_str();
+                   "task (thread CPU time from a perf_event task-clock: the default where "
+                   "permitted), cpu (thread CPU time, on kernel ticks: the fallback) or wall; "
+                   "see docs/usage.md")
+      ->check(CLI::IsMember({"cpu", "wall", "task"}));
   run_cmd->add_option("--signal", run.signal, "Profiling signal (SIGPROF, SIGRTMIN+N, ...)")
       ->check(CLI::Validator(
           [](std::string& s) {

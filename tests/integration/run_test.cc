@@ -291,8 +291,9 @@ TEST(Run, SamplesBeyondTheTableAreDroppedAndCounted) {
 TEST(Run, TimerCreationFailureIsCountedNotFatal) {
   // RLIMIT_SIGPENDING bounds POSIX timers: with a limit of 1, only the main thread gets one.
   std::string dir = fresh_dir("sigpending");
-  RunResult r = run({"/bin/bash", "-c", "ulimit -i 1 && exec \"$0\" run -o \"$1\" -- \"$2\"",
-                     OMPROF_BIN, dir, program("threads4")});
+  RunResult r =
+      run({"/bin/bash", "-c", "ulimit -i 1 && exec \"$0\" run --clock cpu -o \"$1\" -- \"$2\"",
+           OMPROF_BIN, dir, program("threads4")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "threads4 done\n");
   format::Profile p = only_profile(dir);
