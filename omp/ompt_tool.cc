@@ -104,14 +104,17 @@ struct MemoEntry {
   std::vector<uint64_t> slots;    // stack addresses of the return addresses
   std::vector<uint64_t> returns;  // the return addresses expected there
 };
-constexpr size_t kMemoSlots = 64;
+// Two-way set-associative: real codes have dozens of fork sites (LULESH about 30), which a
+// small direct-mapped table made collide, sending colliding sites to the slow path each fork.
+constexpr size_t kMemoSets = 512;
+constexpr size_t kMemoWays = 2;
 constexpr uint32_t kMaxMemoMisses = 4;
 
 struct ForkScratch {
   void* raw[4096 + 64];
   uint64_t frames[4096 + 64];
   uint64_t slots[4096 + 64];
-  MemoEntry memo[kMemoSlots];
+  MemoEntry memo[kMemoSets * kMemoWays];
 };
 
 // Whether the live stack still holds the memoized path. Only slots in this thread's live stack
@@ -159,9 +162,19 @@ uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
   const uint64_t parent = enclosing_fork_id();
   const uint64_t codeptr = reinterpret_cast<uint64_t>(codeptr_ra);
   const uint64_t frame = reinterpret_cast<uint64_t>(enter_frame);
-  MemoEntry& m = s->memo[((codeptr * 0x9e3779b97f4a7c15ULL) ^ frame ^ (parent << 17)) % kMemoSlots];
-  const bool same_key =
-      m.id && m.codeptr == codeptr && m.enter_frame == frame && m.parent == parent;
+  MemoEntry* set = &s->memo[(((codeptr * 0x9e3779b97f4a7c15ULL) ^ frame ^ (parent << 17)) >> 7) %
+                            kMemoSets * kMemoWays];
+  auto key_of = [&](const MemoEntry& e) {
+    return e.id && e.codeptr == codeptr && e.enter_frame == frame && e.parent == parent;
+  };
+  // The way holding this key, else an empty one, else the one that has missed more.
+  size_t way = 0;
+  while (way < kMemoWays && !key_of(set[way])) ++way;
+  if (way == kMemoWays) {
+    way = set[0].id == 0 ? 0 : set[1].id == 0 ? 1 : (set[0].misses >= set[1].misses ? 0 : 1);
+  }
+  MemoEntry& m = set[way];
+  const bool same_key = key_of(m);
   if (same_key && m.verifiable && memo_matches(m)) return m.id;
 
   if (frame && (!same_key || m.misses < kMaxMemoMisses)) {
