@@ -237,7 +237,16 @@ void write_profile(uint64_t duration_ns) {
 
   phase("collecting samples");
   const char* system_lines = std::getenv("OMPROF_SYSTEM_LINES");
-  unwind::Symbolizer symbolizer(modules, system_lines && *system_lines == '1');
+  // By default the viewer symbolizes from the files on disk (verified by build-id), so the run
+  // pays only for the vdso, which has no file; `omprof run --symbolize` does it all here, for
+  // binaries that will not exist later.
+  const char* in_process_env = std::getenv("OMPROF_SYMBOLIZE");
+  const bool in_process = in_process_env && *in_process_env == '1';
+  std::vector<unwind::Module> to_symbolize = modules;
+  if (!in_process)
+    for (auto& m : to_symbolize)
+      if (!m.is_vdso) m.path.clear();
+  unwind::Symbolizer symbolizer(to_symbolize, system_lines && *system_lines == '1');
   phase("loading symbols");
   std::unordered_map<uint64_t, uint64_t> location_ids;
   std::map<std::tuple<std::string, std::string, std::string>, uint64_t> function_ids;
@@ -299,6 +308,7 @@ void write_profile(uint64_t duration_ns) {
   h.i32(18, rank);
   h.i32(19, -1);
   h.boolean(21, omp_status.ompt_active);  // exact OpenMP waits in ThreadProfile.wait
+  h.boolean(22, !in_process);             // the viewer symbolizes (1.2)
 
   for (size_t i = 0; i < modules.size(); ++i) {
     const auto& m = modules[i];

@@ -32,6 +32,9 @@ struct Profile {
   std::vector<v1::RegionNode> region_nodes;       // index = id - 1
   std::vector<v1::RegionStats> region_stats;
   v1::Trailer trailer;
+  // Added by readers, not stored: what the viewer could not do (e.g. a module whose file
+  // changed since the run, so its addresses stay unnamed).
+  std::vector<std::string> notes;
 
   const std::string& str(uint64_t i) const { return strings.at(i); }
   const v1::Location& location(uint64_t id) const { return locations.at(id - 1); }

@@ -50,6 +50,19 @@ std::string die_name(Dwarf_Die* die, std::string* linkage) {
   return n ? n : "";
 }
 
+std::string module_build_id(Dwfl_Module* mod) {
+  const unsigned char* bits = nullptr;
+  GElf_Addr vaddr = 0;
+  const int n = dwfl_module_build_id(mod, &bits, &vaddr);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    out += hex[bits[i] >> 4];
+    out += hex[bits[i] & 15];
+  }
+  return out;
+}
+
 }  // namespace
 
 // Address ranges of every compile unit of one module. Needed because clang emits no
@@ -64,6 +77,7 @@ struct Symbolizer::Impl {
   std::vector<Module> modules;
   std::vector<Dwfl_Module*> handles;
   std::vector<bool> names_only;
+  std::vector<std::string> problems;
   mutable std::vector<CuIndex> cu_index;
 
   // The CU containing `address`; *bias receives the module's DWARF bias.
@@ -105,6 +119,7 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
     impl_->names_only[i] = !system_lines && is_system_module(modules[i].path);
   impl_->dwfl = dwfl_begin(&kCallbacks);
   impl_->handles.assign(modules.size(), nullptr);
+  impl_->problems.resize(modules.size());
   impl_->cu_index.resize(modules.size());
   if (!impl_->dwfl) return;
   // Each module gets its own report so that unloaded modules overlapping a later load still
@@ -124,10 +139,27 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
       continue;
     }
     dwfl_report_begin_add(impl_->dwfl);
-    impl_->handles[i] = dwfl_report_elf(impl_->dwfl, m.path.c_str(), m.path.c_str(), fd,
-                                        m.load_bias, false);  // takes ownership of fd
+    Dwfl_Module* mod = dwfl_report_elf(impl_->dwfl, m.path.c_str(), m.path.c_str(), fd, m.load_bias,
+                                       false);  // takes ownership of fd
     dwfl_report_end(impl_->dwfl, nullptr, nullptr);
+    if (!mod) {
+      impl_->problems[i] = "cannot read " + m.path;
+      continue;
+    }
+    const std::string found = module_build_id(mod);
+    if (!m.build_id.empty() && found != m.build_id) {
+      impl_->problems[i] = m.path + " has changed since the run (build-id " +
+                           (found.empty() ? std::string("none") : found) + ", recorded " +
+                           m.build_id + ")";
+      continue;
+    }
+    impl_->handles[i] = mod;
   }
+}
+
+const std::string& Symbolizer::problem(size_t i) const {
+  static const std::string none;
+  return i < impl_->problems.size() ? impl_->problems[i] : none;
 }
 
 Symbolizer::~Symbolizer() {

@@ -25,12 +25,16 @@ struct Symbolized {
 
 class Symbolizer {
  public:
-  // With `system_lines` false, system libraries (module_kind.h) get names but no lines.
+  // With `system_lines` false, system libraries (module_kind.h) get names but no lines. A module
+  // whose file's GNU build-id differs from the recorded one (the file changed since the run) is
+  // not used: its addresses get no names rather than wrong ones (see problem()).
   explicit Symbolizer(const std::vector<Module>& modules, bool system_lines = false);
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;
   Symbolized lookup(uint64_t address) const;
+  // Why module `i` cannot be symbolized ("" when it can, or when it was not asked for).
+  const std::string& problem(size_t i) const;
 
  private:
   struct Impl;

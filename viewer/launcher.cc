@@ -220,6 +220,7 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
     setenv("OMPROF_MANIFEST", manifest.c_str(), 1);
     setenv("OMPROF_ROOT_PID", std::to_string(getpid()).c_str(), 1);
     if (opt.children) setenv("OMPROF_CHILDREN", "1", 1);
+    if (opt.symbolize) setenv("OMPROF_SYMBOLIZE", "1", 1);
     std::vector<char*> argv;
     for (const auto& a : opt.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

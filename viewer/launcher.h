@@ -15,6 +15,7 @@ struct RunOptions {
   unsigned max_depth = 256;
   unsigned max_contexts = 16384;
   bool children = false;
+  bool symbolize = false;  // symbolize in the process (binaries that will not exist later)
   std::string omp_runtime = "auto";  // auto | native
   std::vector<std::string> command;
 };

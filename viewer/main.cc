@@ -7,6 +7,7 @@
 #include "proto/profile_reader.h"
 #include "viewer/launcher.h"
 #include "viewer/report.h"
+#include "viewer/symbolize.h"
 
 using namespace omprof;
 
@@ -46,6 +47,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(16, 1 << 24))
       ->capture_default_str();
   run_cmd->add_flag("--children", run.children, "Also profile processes the program starts");
+  run_cmd->add_flag("--symbolize", run.symbolize,
+                    "Resolve symbols at the end of the run instead of in the viewer (for "
+                    "binaries that will not exist when the profile is read)");
   run_cmd
       ->add_option("--omp-runtime", run.omp_runtime,
                    "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
@@ -109,9 +113,10 @@ int main(int argc, char** argv) {
   omp::parse_view(view, rep.view);
   rep.format = fmt_name == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
   int status = 0;
+  viewer::SymbolCache symbols;  // each binary is read once for all the files
   for (size_t i = 0; i < files.size(); ++i) {
     try {
-      format::Profile p = format::read_profile(files[i]);
+      format::Profile p = viewer::load_profile(files[i], symbols);
       if (i) std::cout << "\n";
       viewer::print_report(std::cout, p, rep);
     } catch (const format::ProfileError& e) {

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "viewer/symbolize.h"
+
 namespace omprof::test {
 
 namespace {
@@ -82,7 +84,8 @@ format::Profile only_profile(const std::string& dir) {
   auto files = profiles_in(dir);
   EXPECT_EQ(files.size(), 1u) << "profiles in " << dir;
   if (files.empty()) throw std::runtime_error("no profile in " + dir);
-  return format::read_profile(files.front());
+  static viewer::SymbolCache symbols;
+  return viewer::load_profile(files.front(), symbols);
 }
 
 uint64_t self_ns(const viewer::Model& m, const std::string& function) {

@@ -2,11 +2,13 @@
 // status, signals) and error handling.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "harness.h"
+#include "viewer/symbolize.h"
 
 namespace omprof::test {
 namespace {
@@ -349,6 +351,68 @@ TEST(TaskClock, EveryThreadsSampledTimeIsItsCpuTime) {
 TEST(TaskClock, UnavailableOrBadClockIsAUsageError) {
   RunResult r = run({OMPROF_BIN, "run", "--clock", "sundial", "--", "/bin/true"});
   EXPECT_EQ(r.status, 2);
+}
+
+}  // namespace
+}  // namespace omprof::test
+
+namespace omprof::test {
+namespace {
+
+std::string copy_program(const std::string& from, const std::string& dir, const std::string& name) {
+  const std::string to = dir + "/" + name;
+  EXPECT_EQ(run({"/bin/cp", program(from), to}).status, 0);
+  return to;
+}
+
+// The viewer symbolizes from the files on disk, verified by build-id: a binary rebuilt after
+// the run gives a note and unnamed addresses, never the new binary's names.
+TEST(Symbols, ABinaryChangedSinceTheRunIsFlaggedAndNotMisnamed) {
+  const std::string dir = fresh_dir("rebuilt");
+  const std::string app = copy_program("heavy_light", dir, "app");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", app}).status, 0);
+  const std::string profile = profiles_in(dir).at(0);
+  RunResult before = run({OMPROF_BIN, "report", "--flat", profile});
+  EXPECT_NE(before.out.find("heavy"), std::string::npos) << before.out;
+  copy_program("periodic", dir, "app");  // "rebuilt": another program at the same path
+  RunResult after = run({OMPROF_BIN, "report", "--flat", profile});
+  ASSERT_EQ(after.status, 0) << after.err;
+  EXPECT_NE(after.out.find(app + " has changed since the run"), std::string::npos) << after.out;
+  for (const char* wrong : {"phase_a", "phase_b", "heavy", "light"})
+    EXPECT_EQ(after.out.find(wrong), std::string::npos) << wrong << " in\n" << after.out;
+}
+
+// For binaries that will not exist when the profile is read.
+TEST(Symbols, SymbolizeInTheProcessKeepsNamesAfterTheBinaryIsGone) {
+  const std::string dir = fresh_dir("symbolize_in_process");
+  const std::string app = copy_program("heavy_light", dir, "app");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "--symbolize", "-o", dir, "--", app}).status, 0);
+  ASSERT_EQ(unlink(app.c_str()), 0);
+  format::Profile p = only_profile(dir);
+  EXPECT_FALSE(p.header.symbolize_offline());
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  EXPECT_GT(total_ns(m, "heavy"), 0u);
+  EXPECT_TRUE(p.notes.empty());
+}
+
+// A directory of profiles of one binary reads each module once.
+TEST(Symbols, ManyProfilesOfOneBinaryOpenEachModuleOnce) {
+  const std::string dir = fresh_dir("many_profiles");
+  for (int i = 0; i < 6; ++i)
+    ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("periodic"), "2", "25"}).status, 0);
+  const std::vector<std::string> files = profiles_in(dir);
+  ASSERT_EQ(files.size(), 6u);
+  viewer::SymbolCache one;
+  viewer::load_profile(files[0], one);
+  const size_t per_profile = one.modules_opened();
+  EXPECT_GT(per_profile, 0u);
+  viewer::SymbolCache all;
+  for (const auto& f : files) {
+    format::Profile p = viewer::load_profile(f, all);
+    viewer::Model m = viewer::build_model(p, omp::View::kUser);
+    EXPECT_GT(total_ns(m, "main"), 0u) << f;
+  }
+  EXPECT_EQ(all.modules_opened(), per_profile);
 }
 
 }  // namespace

@@ -1,0 +1,109 @@
+#include "viewer/symbolize.h"
+
+#include <fmt/format.h>
+
+#include <tuple>
+
+#include "unwind/module_kind.h"
+
+namespace omprof::viewer {
+
+namespace {
+
+// Interns functions into a profile that already has some (from the collector's vdso lookups).
+class FunctionTable {
+ public:
+  explicit FunctionTable(format::Profile& p) : p_(p) {
+    for (size_t i = 0; i < p.strings.size(); ++i) strings_.emplace(p.strings[i], i);
+    for (const auto& f : p.functions)
+      functions_.emplace(std::make_tuple(f.name(), f.system_name(), f.filename()), f.id());
+  }
+  uint64_t function(const unwind::SourceFrame& fr) {
+    const auto key = std::make_tuple(str(fr.function), str(fr.system_name), str(fr.file));
+    auto it = functions_.find(key);
+    if (it != functions_.end()) return it->second;
+    v1::Function f;
+    f.set_id(p_.functions.size() + 1);
+    f.set_name(std::get<0>(key));
+    f.set_system_name(std::get<1>(key));
+    f.set_filename(std::get<2>(key));
+    p_.functions.push_back(f);
+    functions_.emplace(key, f.id());
+    return f.id();
+  }
+
+ private:
+  uint64_t str(const std::string& s) {
+    auto it = strings_.find(s);
+    if (it != strings_.end()) return it->second;
+    p_.strings.push_back(s);
+    strings_.emplace(s, p_.strings.size() - 1);
+    return p_.strings.size() - 1;
+  }
+  format::Profile& p_;
+  std::unordered_map<std::string, uint64_t> strings_;
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, uint64_t> functions_;
+};
+
+}  // namespace
+
+SymbolCache::ModuleSymbols& SymbolCache::module_for(const v1::Mapping& m,
+                                                    const format::Profile& p) {
+  const std::string& path = p.str(m.filename());
+  const std::string& build_id = p.str(m.build_id());
+  const std::string key = build_id.empty() ? "path:" + path : build_id;
+  auto it = modules_.find(key);
+  if (it != modules_.end()) return it->second;
+  ModuleSymbols& ms = modules_[key];
+  // The module alone, at its link-time addresses: lookups use file-relative addresses, so the
+  // same binary loaded at different addresses in different processes shares one cache.
+  unwind::Module mod;
+  mod.path = path;
+  mod.build_id = build_id;
+  mod.segments.push_back({0, ~uint64_t(0), 0});
+  ms.symbolizer = std::make_unique<unwind::Symbolizer>(std::vector<unwind::Module>{mod});
+  ms.problem = ms.symbolizer->problem(0);
+  ++opened_;
+  return ms;
+}
+
+void SymbolCache::symbolize(format::Profile& p) {
+  if (!p.header.symbolize_offline()) return;
+  FunctionTable table(p);
+  std::map<std::string, bool> noted;
+  for (auto& loc : p.locations) {
+    if (loc.line_size() > 0) continue;
+    const v1::Mapping* m = p.mapping(loc.mapping_id());
+    if (!m) continue;
+    const std::string& path = p.str(m->filename());
+    if (path.empty() || path[0] != '/') continue;  // [vdso], anonymous memory
+    ModuleSymbols& ms = module_for(*m, p);
+    const uint64_t rel = loc.address() - m->load_bias();
+    if (!ms.problem.empty()) {
+      if (!noted[ms.problem])
+        p.notes.push_back(ms.problem + ": its addresses are shown as offsets");
+      noted[ms.problem] = true;
+      unwind::SourceFrame offset;
+      offset.function = path.substr(path.rfind('/') + 1) + "+0x" + fmt::format("{:x}", rel);
+      v1::Line* line = loc.add_line();
+      line->set_function_id(table.function(offset));
+      continue;
+    }
+    auto hit = ms.lookups.find(rel);
+    if (hit == ms.lookups.end()) hit = ms.lookups.emplace(rel, ms.symbolizer->lookup(rel)).first;
+    for (const auto& fr : hit->second.frames) {
+      if (fr.function.empty() && fr.file.empty()) continue;
+      v1::Line* line = loc.add_line();
+      line->set_function_id(table.function(fr));
+      line->set_line(fr.line);
+    }
+  }
+}
+
+format::Profile load_profile(const std::string& path, SymbolCache& cache) {
+  format::Profile p = format::read_profile(path);
+  cache.symbolize(p);
+  return p;
+}
+
+}  // namespace omprof::viewer
