@@ -28,9 +28,19 @@ std::string demangle(const std::string& name) {
 namespace {
 
 char* debuginfo_path = nullptr;
+
+// The vdso has no separate debug info: looking for it on disk costs about 20 ms for nothing.
+int find_debuginfo(Dwfl_Module* mod, void** userdata, const char* modname, Dwarf_Addr base,
+                   const char* file_name, const char* debuglink_file, GElf_Word debuglink_crc,
+                   char** debuginfo_file_name) {
+  if (modname && modname[0] == '[') return -1;
+  return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+                                      debuglink_crc, debuginfo_file_name);
+}
+
 const Dwfl_Callbacks kCallbacks = {
     dwfl_build_id_find_elf,
-    dwfl_standard_find_debuginfo,
+    find_debuginfo,
     dwfl_offline_section_address,
     &debuginfo_path,
 };
@@ -116,7 +126,8 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
   impl_->modules = modules;
   impl_->names_only.resize(modules.size());
   for (size_t i = 0; i < modules.size(); ++i)
-    impl_->names_only[i] = !system_lines && is_system_module(modules[i].path);
+    impl_->names_only[i] =
+        modules[i].is_vdso || (!system_lines && is_system_module(modules[i].path));
   impl_->dwfl = dwfl_begin(&kCallbacks);
   impl_->handles.assign(modules.size(), nullptr);
   impl_->problems.resize(modules.size());
