@@ -13,16 +13,7 @@ iterations=600000000
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-time_once() {
-  local name=$1
-  shift
-  local t0 t1
-  t0=$(date +%s%N)
-  "$@" >/dev/null 2>&1
-  t1=$(date +%s%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }' >>"$out/$name"
-}
-median() { sort -n "$out/$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+source "$here/bench/lib.sh"
 
 variants=(none cpu_200 task_200 cpu_1000 task_1000)
 echo "machine: $(nproc) cores, $(uname -r); $runs interleaved runs per variant"

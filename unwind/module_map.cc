@@ -40,15 +40,6 @@ IterateFn real_iterate() {
   return fn;
 }
 
-std::string hex(const unsigned char* p, size_t n) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) {
-    s += digits[p[i] >> 4];
-    s += digits[p[i] & 15];
-  }
-  return s;
-}
 
 std::string read_build_id(const dl_phdr_info* info) {
   for (int i = 0; i < info->dlpi_phnum; ++i) {

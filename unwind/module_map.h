@@ -8,6 +8,9 @@
 
 namespace omprof::unwind {
 
+// Lower-case hex of a byte string (GNU build-ids as recorded in profiles).
+std::string hex(const unsigned char* bytes, size_t n);
+
 struct Segment {
   uint64_t start, limit, file_offset;
 };

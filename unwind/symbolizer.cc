@@ -64,13 +64,7 @@ std::string module_build_id(Dwfl_Module* mod) {
   const unsigned char* bits = nullptr;
   GElf_Addr vaddr = 0;
   const int n = dwfl_module_build_id(mod, &bits, &vaddr);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (int i = 0; i < n; ++i) {
-    out += hex[bits[i] >> 4];
-    out += hex[bits[i] & 15];
-  }
-  return out;
+  return n > 0 ? hex(bits, size_t(n)) : std::string();
 }
 
 }  // namespace
@@ -171,6 +165,16 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
 const std::string& Symbolizer::problem(size_t i) const {
   static const std::string none;
   return i < impl_->problems.size() ? impl_->problems[i] : none;
+}
+
+std::string hex(const unsigned char* bytes, size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += digits[bytes[i] >> 4];
+    s += digits[bytes[i] & 15];
+  }
+  return s;
 }
 
 Symbolizer::~Symbolizer() {

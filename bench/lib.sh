@@ -1,0 +1,14 @@
+# Shared by the benchmark scripts (sourced): interleaved timing into "$out" and medians.
+
+# time_once NAME CMD...: appends the wall seconds of one run to $out/NAME
+time_once() {
+  local name=$1
+  shift
+  local t0 t1
+  t0=$(date +%s%N)
+  "$@" >/dev/null 2>&1
+  t1=$(date +%s%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }' >>"$out/$name"
+}
+median() { sort -n "$out/$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+ratio() { awk -v a="$(median "$1")" -v b="$(median "$2")" 'BEGIN { printf "%.3f\n", a / b }'; }
