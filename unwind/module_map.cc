@@ -40,7 +40,6 @@ IterateFn real_iterate() {
   return fn;
 }
 
-
 std::string read_build_id(const dl_phdr_info* info) {
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
