@@ -205,16 +205,14 @@ void write_profile(uint64_t duration_ns) {
     ThreadState* ts = thread_at(i);
     if (!ts) continue;
     ThreadOut out{ts, {}, {}};
-    for (uint32_t k = 0; k < ts->table.capacity(); ++k) {
-      const SampleEntry& e = ts->table.entry(k);
-      if (e.hash == 0) continue;
+    for (uint32_t k = 0; k < ts->table.used(); ++k) {
+      const SampleEntry& e = ts->table.used_entry(k);
       const uint64_t* f = ts->table.frames_of(e);
       out.samples.push_back({intern_stack(std::vector<uint64_t>(f, f + e.depth), e.flags), &e});
       total_samples += e.count;
     }
-    for (uint32_t k = 0; k < ts->waits.capacity(); ++k) {
-      const SampleEntry& e = ts->waits.entry(k);
-      if (e.hash == 0) continue;
+    for (uint32_t k = 0; k < ts->waits.used(); ++k) {
+      const SampleEntry& e = ts->waits.used_entry(k);
       const uint64_t* f = ts->waits.frames_of(e);
       out.waits.push_back({intern_stack(std::vector<uint64_t>(f, f + e.depth), 0), &e});
     }

@@ -28,12 +28,14 @@ uint64_t hash_sample(const uint64_t* frames, uint32_t depth, const SampleContext
 }
 
 size_t SampleTable::bytes_needed(uint32_t capacity, uint32_t frame_capacity) {
-  return size_t(capacity) * sizeof(SampleEntry) + size_t(frame_capacity) * sizeof(uint64_t);
+  return size_t(capacity) * sizeof(SampleEntry) + size_t(frame_capacity) * sizeof(uint64_t) +
+         size_t(capacity) * sizeof(uint32_t);
 }
 
 void SampleTable::init(void* memory, uint32_t capacity, uint32_t frame_capacity) {
   entries_ = static_cast<SampleEntry*>(memory);
   frames_ = reinterpret_cast<uint64_t*>(entries_ + capacity);
+  order_ = reinterpret_cast<uint32_t*>(frames_ + frame_capacity);
   capacity_ = capacity;
   frame_capacity_ = frame_capacity;
   used_ = frames_used_ = 0;
@@ -64,6 +66,7 @@ bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
       e.weight_ns = weight_ns;
       e.hash = h;  // last: the slot is complete before it becomes visible
       frames_used_ += depth;
+      order_[used_] = i;
       ++used_;
       return true;
     }

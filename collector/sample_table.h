@@ -48,9 +48,11 @@ class SampleTable {
   bool add(const uint64_t* frames, uint32_t depth, uint16_t flags, const SampleContext& ctx,
            uint64_t count, uint64_t weight_ns);
 
-  // Reading, after sampling stopped.
+  // Reading, after sampling stopped: the used entries in insertion order (reading only these
+  // keeps the untouched pages of a large table out of memory at exit).
   uint32_t capacity() const { return capacity_; }
   const SampleEntry& entry(uint32_t i) const { return entries_[i]; }
+  const SampleEntry& used_entry(uint32_t k) const { return entries_[order_[k]]; }
   const uint64_t* frames_of(const SampleEntry& e) const { return frames_ + e.frame_offset; }
   uint32_t used() const { return used_; }
   uint64_t dropped_samples() const { return dropped_samples_; }
@@ -61,6 +63,7 @@ class SampleTable {
  private:
   SampleEntry* entries_ = nullptr;
   uint64_t* frames_ = nullptr;
+  uint32_t* order_ = nullptr;  // slot of the k-th entry added
   uint32_t capacity_ = 0;
   uint32_t frame_capacity_ = 0;
   uint32_t used_ = 0;
