@@ -106,9 +106,26 @@ void* thread_trampoline(void* p) {
   return a.fn(a.arg);
 }
 
+// `omprof run` without --children: put back the loader variables it changed (saved as "=VALUE",
+// or "" for unset), so that the processes the program starts run exactly as without omprof.
+// In the constructor: the program has no other thread yet and has not read its environment.
+void restore_loader_environment() {
+  for (const char* name : {"LD_PRELOAD", "LD_LIBRARY_PATH"}) {
+    const std::string saved_name = std::string("OMPROF_RESTORE_") + name;
+    const char* saved = std::getenv(saved_name.c_str());
+    if (!saved) continue;
+    if (saved[0] == '=')
+      setenv(name, saved + 1, 1);
+    else
+      unsetenv(name);
+    unsetenv(saved_name.c_str());
+  }
+}
+
 __attribute__((constructor(101))) void collector_start() {
   Runtime& rt = runtime();
   if (!should_profile()) return;
+  restore_loader_environment();
   std::string error;
   if (!parse_config(rt.config, error)) {
     std::fprintf(stderr, "omprof: profiling disabled: %s\n", error.c_str());

@@ -93,6 +93,25 @@ bool task_clock_available(std::string& why) {
   return true;
 }
 
+// Whether `path` is an ELF file (not a script run through an interpreter).
+bool is_elf(const std::string& path) {
+  char magic[4] = {};
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool elf = read(fd, magic, 4) == 4 && std::memcmp(magic,
+                                                          "\x7f"
+                                                          "ELF",
+                                                          4) == 0;
+  close(fd);
+  return elf;
+}
+
+// A variable's value before omprof changed it: "=VALUE", or "" when it was unset.
+std::string original_value(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string("=") + v : std::string();
+}
+
 }  // namespace
 
 int run_program(const RunOptions& opt, const std::string& self_path) {
@@ -208,6 +227,8 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
     return 2;
   }
   if (pid == 0) {
+    const std::string preload_before = original_value("LD_PRELOAD");
+    const std::string library_path_before = original_value("LD_LIBRARY_PATH");
     setenv("LD_PRELOAD", prepend("LD_PRELOAD", collector, ':').c_str(), 1);
     if (!library_path.empty())
       setenv("LD_LIBRARY_PATH", prepend("LD_LIBRARY_PATH", library_path, ':').c_str(), 1);
@@ -219,7 +240,15 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
     setenv("OMPROF_MAX_CONTEXTS", std::to_string(opt.max_contexts).c_str(), 1);
     setenv("OMPROF_MANIFEST", manifest.c_str(), 1);
     setenv("OMPROF_ROOT_PID", std::to_string(getpid()).c_str(), 1);
-    if (opt.children) setenv("OMPROF_CHILDREN", "1", 1);
+    if (opt.children) {
+      setenv("OMPROF_CHILDREN", "1", 1);
+    } else if (is_elf(program)) {
+      // The collector puts these back when it starts in the program, so that the processes
+      // the program starts run exactly as without omprof. (A script keeps them: the binary it
+      // exec's is the one to profile.)
+      setenv("OMPROF_RESTORE_LD_PRELOAD", preload_before.c_str(), 1);
+      setenv("OMPROF_RESTORE_LD_LIBRARY_PATH", library_path_before.c_str(), 1);
+    }
     if (opt.symbolize) setenv("OMPROF_SYMBOLIZE", "1", 1);
     std::vector<char*> argv;
     for (const auto& a : opt.command) argv.push_back(const_cast<char*>(a.c_str()));

@@ -417,3 +417,25 @@ TEST(Symbols, ManyProfilesOfOneBinaryOpenEachModuleOnce) {
 
 }  // namespace
 }  // namespace omprof::test
+
+namespace omprof::test {
+namespace {
+
+// Without --children, the program and what it starts see the environment they would see
+// without omprof: no preloaded collector in the child.
+TEST(Children, AreLeftAloneWithoutTheOption) {
+  const std::string dir = fresh_dir("env_child");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("env_child")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "LD_PRELOAD=(unset)\n0\n");
+  EXPECT_EQ(profiles_in(dir).size(), 1u);
+  // With it, the child has the collector too.
+  const std::string dir2 = fresh_dir("env_child_children");
+  RunResult c = run({OMPROF_BIN, "run", "--children", "-o", dir2, "--", program("env_child")});
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NE(c.out.find("libomprof"), std::string::npos) << c.out;
+  EXPECT_EQ(c.out.find("\n0\n"), std::string::npos) << c.out;
+}
+
+}  // namespace
+}  // namespace omprof::test
