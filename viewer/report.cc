@@ -64,8 +64,14 @@ void print_header(std::ostream& out, const Model& m) {
                      : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"
                                                    : "thread CPU",
                      h.rate_hz(), fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
-  out << fmt::format("Samples:   {} ({} s sampled), {} threads\n", m.total_samples,
-                     seconds(m.total_weight_ns), p.threads.size());
+  if (h.exact_waits())
+    out << fmt::format(
+        "Samples:   {}, {} threads, {} s of thread time (sampled CPU, exact OpenMP waits, "
+        "off-CPU)\n",
+        m.total_samples, p.threads.size(), seconds(m.total_weight_ns));
+  else
+    out << fmt::format("Samples:   {} ({} s sampled), {} threads\n", m.total_samples,
+                       seconds(m.total_weight_ns), p.threads.size());
   out << fmt::format(
       "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
       dropped, seconds(dropped_ns), truncated, unwind_failed, p.trailer.threads_untracked());
@@ -314,7 +320,9 @@ void print_report(std::ostream& out, const format::Profile& p, const ReportOptio
   if (opt.states) section("OpenMP states:", state_table(m));
   if (opt.regions) section("Parallel regions:", region_table(m));
   if (opt.explicit_regions)
-    section("Explicit regions (times exact; work/wait sampled, inclusive):",
+    section(p.header.exact_waits()
+                ? "Explicit regions (times exact; work sampled, OpenMP waits exact, inclusive):"
+                : "Explicit regions (times exact; work/wait sampled, inclusive):",
             region_tree_table(m, opt.format));
 }
 
