@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -11,6 +13,45 @@
 #include "viewer/regions_view.h"
 
 namespace omprof::viewer {
+
+// An argument as a shell would need it: as is when plain, else in $'...' with C escapes, so
+// spaces, newlines and bytes that are not UTF-8 text (a Latin-1 file name) stay unambiguous.
+// Valid UTF-8 without control characters: printable as it is.
+bool printable_text(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size() || (n == 1 && (c < 0x20 || c == 0x7f))) return false;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
+    i += n;
+  }
+  return true;
+}
+
+std::string shell_quote(const std::string& arg) {
+  bool plain = !arg.empty();
+  for (unsigned char c : arg)
+    plain = plain && (std::isalnum(c) || std::strchr("_./:=+-,@%", c) != nullptr);
+  if (plain) return arg;
+  if (printable_text(arg) && arg.find('\'') == std::string::npos) return "'" + arg + "'";
+  std::string out = "$'";
+  for (unsigned char c : arg) {
+    if (c == '\'' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "'";
+}
 
 namespace {
 
@@ -46,7 +87,7 @@ void print_header(std::ostream& out, const Model& m) {
   const format::Profile& p = *m.profile;
   const auto& h = p.header;
   std::string cmd;
-  for (const auto& a : h.argv()) cmd += (cmd.empty() ? "" : " ") + a;
+  for (const auto& a : h.argv()) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
   uint64_t dropped = 0, dropped_ns = 0, truncated = 0, unwind_failed = 0;
   for (const auto& [i, t] : p.threads) {
     dropped += t.dropped_samples();

@@ -449,3 +449,24 @@ TEST(Children, AreLeftAloneWithoutTheOption) {
 
 }  // namespace
 }  // namespace omprof::test
+
+namespace omprof::test {
+namespace {
+
+// Arguments are bytes: a Latin-1 file name, a space, a newline. The profile stays readable and
+// the report's command line shows each argument unambiguously.
+TEST(Run, ArgumentsThatAreNotUtf8KeepTheProfileReadable) {
+  const std::string dir = fresh_dir("latin1_args");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("exit_status"), "0", "caf\xe9.txt",
+                     "a b", "x\ny"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  format::Profile p = only_profile(dir);
+  ASSERT_EQ(p.header.argv_size(), 5);
+  EXPECT_EQ(p.header.argv(2), "caf\xe9.txt");
+  RunResult rep = run({OMPROF_BIN, "report", profiles_in(dir)[0]});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  EXPECT_NE(rep.out.find("0 $'caf\\xe9.txt' 'a b' $'x\\ny'\n"), std::string::npos) << rep.out;
+}
+
+}  // namespace
+}  // namespace omprof::test
