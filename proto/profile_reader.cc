@@ -1,5 +1,7 @@
 #include "proto/profile_reader.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -159,6 +161,12 @@ Profile parse_profile(const std::string& b, const std::string& name) {
 }
 
 Profile read_profile(const std::string& path) {
+  // Only regular files: a directory is not "an empty file", and a device such as /dev/zero
+  // would be read without end.
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) fail(path, "is a directory (give the profile files in it)");
+  if (!S_ISREG(st.st_mode)) fail(path, "not a regular file, not an omprof profile");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
   std::ostringstream ss;

@@ -93,6 +93,16 @@ bool task_clock_available(std::string& why) {
   return true;
 }
 
+// mkdir -p: creates `path` and its missing parents.
+bool make_directories(const std::string& path) {
+  for (size_t slash = path.find('/', 1); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    const std::string parent = path.substr(0, slash);
+    if (mkdir(parent.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  }
+  return mkdir(path.c_str(), 0755) == 0 || errno == EEXIST;
+}
+
 // Whether `path` is an ELF file (not a script run through an interpreter).
 bool is_elf(const std::string& path) {
   char magic[4] = {};
@@ -131,7 +141,7 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   }
   // The output directory must exist (it is created if missing) and be writable.
   struct stat st;
-  if (stat(opt.output_dir.c_str(), &st) != 0 && mkdir(opt.output_dir.c_str(), 0755) != 0) {
+  if (stat(opt.output_dir.c_str(), &st) != 0 && !make_directories(opt.output_dir)) {
     std::fprintf(stderr, "omprof: cannot create output directory '%s': %s\n",
                  opt.output_dir.c_str(), std::strerror(errno));
     return 2;

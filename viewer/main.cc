@@ -1,6 +1,8 @@
 // The omprof command: run (profile a program) and report (read profiles).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "collector/config.h"
@@ -10,6 +12,39 @@
 #include "viewer/symbolize.h"
 
 using namespace omprof;
+
+// A directory stands for the *.omprof files in it (what `omprof run -o DIR` wrote), in name
+// order. A directory without any is an error of its own.
+// Integer options: "abc" is not a number (not "out of range"); ranges are checked after.
+static const CLI::Validator kWholeNumber(
+    [](std::string& s) {
+      const bool ok = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+      return ok ? std::string() : "'" + s + "' is not a whole number";
+    },
+    "INT");
+
+static std::vector<std::string> expand_profile_arguments(const std::vector<std::string>& args,
+                                                         int& status) {
+  std::vector<std::string> out;
+  for (const auto& a : args) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(a, ec)) {
+      out.push_back(a);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& e : std::filesystem::directory_iterator(a, ec))
+      if (e.path().extension() == ".omprof" && e.is_regular_file(ec))
+        found.push_back(e.path().string());
+    if (found.empty()) {
+      std::cerr << "omprof: " << a << ": no .omprof profiles in this directory\n";
+      status = 1;
+    }
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
 
 int main(int argc, char** argv) {
   CLI::App app{"omprof: a sampling profiler for OpenMP and MPI+OpenMP programs"};
@@ -22,6 +57,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("-o,--output", run.output_dir, "Directory for the profile files")
       ->capture_default_str();
   run_cmd->add_option("-r,--rate", run.rate_hz, "Samples per second per thread (1-10000)")
+      ->check(kWholeNumber)
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
   run_cmd
@@ -39,11 +75,13 @@ int main(int argc, char** argv) {
           "SIGNAL"))
       ->capture_default_str();
   run_cmd->add_option("--max-depth", run.max_depth, "Maximum stack depth (4-4096)")
+      ->check(kWholeNumber)
       ->check(CLI::Range(4, 4096))
       ->capture_default_str();
   run_cmd
       ->add_option("--max-contexts", run.max_contexts,
                    "Distinct stacks kept per thread before samples are dropped")
+      ->check(kWholeNumber)
       ->check(CLI::Range(16, 1 << 24))
       ->capture_default_str();
   run_cmd->add_flag("--children", run.children, "Also profile processes the program starts");
@@ -61,7 +99,7 @@ int main(int argc, char** argv) {
   viewer::ReportOptions rep;
   std::string view = "user", fmt_name = "text";
   CLI::App* report_cmd = app.add_subcommand("report", "Print a profile's views");
-  report_cmd->add_option("profiles", files, "Profile files")->required();
+  report_cmd->add_option("profiles", files, "Profile files, or directories of them")->required();
   report_cmd->add_option("--view", view, "user, expert or machine stacks")
       ->check(CLI::IsMember({"user", "expert", "machine"}))
       ->capture_default_str();
@@ -72,6 +110,7 @@ int main(int argc, char** argv) {
       "--csv", [&](int64_t) { fmt_name = "csv"; }, "Same as --format csv");
   report_cmd->add_option("--top", rep.top, "Rows in the flat view")->capture_default_str();
   report_cmd->add_option("--min-percent", rep.min_percent, "Prune call-tree nodes below this")
+      ->check(CLI::Number)
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
   report_cmd->add_flag("--flat", rep.flat, "Flat view of functions");
@@ -113,6 +152,7 @@ int main(int argc, char** argv) {
   omp::parse_view(view, rep.view);
   rep.format = fmt_name == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
   int status = 0;
+  files = expand_profile_arguments(files, status);
   viewer::SymbolCache symbols;  // each binary is read once for all the files
   for (size_t i = 0; i < files.size(); ++i) {
     try {

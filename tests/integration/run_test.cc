@@ -470,3 +470,53 @@ TEST(Run, ArgumentsThatAreNotUtf8KeepTheProfileReadable) {
 
 }  // namespace
 }  // namespace omprof::test
+
+namespace omprof::test {
+namespace {
+
+TEST(Run, OutputDirectoryIsCreatedWithItsParents) {
+  const std::string top = fresh_dir("parents");
+  ASSERT_EQ(run({"/bin/rm", "-rf", top + "/a"}).status, 0);  // fresh_dir empties only the top
+  const std::string dir = top + "/a/b/c";
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("exit_status"), "0"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(profiles_in(dir).size(), 1u);
+}
+
+// `omprof report DIR` reads what `omprof run -o DIR` wrote; other non-files get a clear line.
+TEST(Report, DirectoriesAndNonFiles) {
+  const std::string dir = fresh_dir("report_dir");
+  for (int i = 0; i < 2; ++i)
+    ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("exit_status"), "0"}).status, 0);
+  RunResult r = run({OMPROF_BIN, "report", dir});
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t headers = 0;
+  for (size_t at = r.out.find("Profile:"); at != std::string::npos;
+       at = r.out.find("Profile:", at + 1))
+    ++headers;
+  EXPECT_EQ(headers, 2u) << r.out;
+
+  const std::string empty = fresh_dir("report_empty_dir");
+  RunResult e = run({OMPROF_BIN, "report", empty});
+  EXPECT_EQ(e.status, 1);
+  EXPECT_NE(e.err.find("no .omprof profiles in this directory"), std::string::npos) << e.err;
+
+  RunResult z = run({OMPROF_BIN, "report", "/dev/zero"});
+  EXPECT_EQ(z.status, 1);
+  EXPECT_NE(z.err.find("/dev/zero: not a regular file"), std::string::npos) << z.err;
+}
+
+}  // namespace
+}  // namespace omprof::test
+
+namespace omprof::test {
+namespace {
+
+TEST(Run, ANonNumericRateIsNamedAsSuch) {
+  RunResult r = run({OMPROF_BIN, "run", "--rate", "abc", "--", program("exit_status")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--rate: 'abc' is not a whole number"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace omprof::test
