@@ -94,17 +94,6 @@ void close_wait(ThreadState* ts, const OpenWait& w, uint64_t now) {
   }
 }
 
-OpenWait* push(ThreadState* ts) {
-  if (ts->open_wait_depth >= kMaxOpenWaits) {
-    ++ts->open_waits_overflow;
-    return nullptr;
-  }
-  OpenWait* w = &ts->open_waits[ts->open_wait_depth];
-  *w = OpenWait{};
-  w->start_ns = w->first_start_ns = monotonic_ns();
-  return w;
-}
-
 // A mutex wait never contains another wait; one still open was a test_lock that failed (no
 // "acquired" callback follows): it waited for nothing.
 void drop_failed_test_lock(ThreadState* ts) {
@@ -112,17 +101,30 @@ void drop_failed_test_lock(ThreadState* ts) {
     --ts->open_wait_depth;
 }
 
+// Starts filling the next open wait (committed by ++open_wait_depth, last, so that shutdown
+// never sees half of it); nullptr when the stack is full (counted).
+OpenWait* begin_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint32_t state) {
+  drop_failed_test_lock(ts);
+  if (ts->open_wait_depth >= kMaxOpenWaits) {
+    ++ts->open_waits_overflow;
+    return nullptr;
+  }
+  OpenWait* w = &ts->open_waits[ts->open_wait_depth];
+  *w = OpenWait{};
+  w->start_ns = w->first_start_ns = monotonic_ns();
+  w->codeptr = codeptr;
+  w->ctx = ctx;
+  w->ctx.omp_state = state;
+  return w;
+}
+
 }  // namespace
 
 void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const void* task,
                      const SampleContext& ctx, uint32_t region_instance, bool worker_join) {
-  drop_failed_test_lock(ts);
-  OpenWait* w = push(ts);
+  OpenWait* w = begin_wait(ts, codeptr, ctx, state_of_sync(sync_kind, worker_join));
   if (!w) return;
-  w->codeptr = codeptr;
   w->task = task;
-  w->ctx = ctx;
-  w->ctx.omp_state = state_of_sync(sync_kind, worker_join);
   w->region_instance = region_instance;
   w->worker_join = worker_join;
   ++ts->open_wait_depth;  // last: complete before shutdown may look at it
@@ -140,14 +142,10 @@ void wait_end_sync(ThreadState* ts) {
 
 void wait_begin_mutex(ThreadState* ts, int mutex_kind, uint64_t wait_id, uint64_t codeptr,
                       const SampleContext& ctx) {
-  drop_failed_test_lock(ts);
-  OpenWait* w = push(ts);
+  OpenWait* w = begin_wait(ts, codeptr, ctx, state_of_mutex(mutex_kind));
   if (!w) return;
-  w->codeptr = codeptr;
   w->wait_id = wait_id;
   w->is_mutex = true;
-  w->ctx = ctx;
-  w->ctx.omp_state = state_of_mutex(mutex_kind);
   ++ts->open_wait_depth;
 }
 
@@ -189,9 +187,7 @@ void close_open_waits(uint64_t now_ns) {
     ThreadState* ts = thread_at(i);
     if (!ts) continue;
     // The threads are parked in the runtime at exit (or gone): their open waits are stable.
-    for (int d = ts->open_wait_depth; d-- > 0;)
-      if (!ts->open_waits[d].is_mutex || d == ts->open_wait_depth - 1)
-        close_wait(ts, ts->open_waits[d], now_ns);
+    for (int d = ts->open_wait_depth; d-- > 0;) close_wait(ts, ts->open_waits[d], now_ns);
     ts->open_wait_depth = 0;
   }
 }
