@@ -28,6 +28,8 @@ bool g_time_handler = false;
 std::atomic<uint64_t> g_handler_calls{0};
 std::atomic<uint64_t> g_handler_ns{0};
 
+constexpr uint32_t kSamplesBeforeTraceCache = 8;
+
 void read_context(SampleContext& ctx) {
   omp::read_sample_context(ctx);
   // The explicit region the thread is in; idle workers are in none.
@@ -67,9 +69,14 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
     ts->deferred.count += 1;  // last: the reader checks it before and after
     return;
   }
+  // A thread's first samples are unwound step by step: most short-lived threads never need
+  // libunwind's per-thread trace cache, which costs more to create than those samples.
+  if (!ts->trace_cache_warm && ++ts->samples_unwound > kSamplesBeforeTraceCache)
+    ts->trace_cache_warm = true;
+  const bool use_trace_cache = ts->trace_cache_warm;
   unwind::set_in_signal_handler(true);
-  unwind::CaptureResult r =
-      unwind::capture_signal_stack(ucontext, ts->scratch, ts->frames, cfg.max_depth);
+  unwind::CaptureResult r = unwind::capture_signal_stack(ucontext, ts->scratch, ts->frames,
+                                                         cfg.max_depth, use_trace_cache);
   unwind::set_in_signal_handler(false);
 
   SampleContext ctx;

@@ -75,7 +75,10 @@ ThreadState* register_current_thread(bool is_main) {
   ts->rng_state = (uint64_t(ts->tid) << 32) ^ monotonic_ns() ^ 0x9e3779b97f4a7c15ULL;
   if (ts->rng_state == 0) ts->rng_state = 1;
   ts->start_ns = monotonic_ns() - runtime().start_mono_ns;
-  unwind::warm_up_thread();
+  if (is_main) {
+    unwind::warm_up_process();
+    ts->trace_cache_warm = true;
+  }
   t_thread = ts;
   // Publish last, so that the writer never sees a half-built state.
   __atomic_store_n(&reg.slots[index], ts, __ATOMIC_RELEASE);

@@ -56,6 +56,8 @@ struct ThreadState {
     SampleContext ctx;
   } deferred;
   // Handler statistics (written only by the owning thread's handler).
+  uint32_t samples_unwound = 0;   // before the trace cache is used (collector/sampler.cc)
+  bool trace_cache_warm = false;  // the main thread's is, from the start
   uint64_t truncated_samples = 0;
   uint64_t unwind_failed = 0;
   SampleTable table;

@@ -66,6 +66,26 @@ std::string exe_path() {
   return buf;
 }
 
+// The file mapped at `addr`, from /proc/self/maps: what the kernel opened, whatever the cwd is
+// now ("" if not found).
+std::string mapped_file(uint64_t addr) {
+  FILE* f = std::fopen("/proc/self/maps", "re");
+  if (!f) return "";
+  std::string path;
+  char line[4096 + 128];
+  while (std::fgets(line, sizeof(line), f)) {
+    unsigned long long lo = 0, hi = 0;
+    int name_at = 0;
+    if (std::sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi, &name_at) < 2) continue;
+    if (addr < lo || addr >= hi || name_at == 0 || line[name_at] != '/') continue;
+    path = line + name_at;
+    while (!path.empty() && (path.back() == '\n' || path.back() == ' ')) path.pop_back();
+    break;
+  }
+  std::fclose(f);
+  return path;
+}
+
 Module describe(const dl_phdr_info* info) {
   Module m;
   m.load_bias = info->dlpi_addr;
@@ -83,6 +103,12 @@ Module describe(const dl_phdr_info* info) {
     if (ph.p_type != PT_LOAD) continue;
     m.segments.push_back(
         {info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz, ph.p_offset});
+  }
+  // dlopen("lib/x.so") names a module relative to the cwd of that moment; the viewer (and the
+  // program, after a chdir) would look elsewhere.
+  if (!m.is_vdso && !m.path.empty() && m.path[0] != '/' && !m.segments.empty()) {
+    std::string absolute = mapped_file(m.segments.front().start);
+    if (!absolute.empty()) m.path = absolute;
   }
   m.build_id = read_build_id(info);
   return m;

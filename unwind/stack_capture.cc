@@ -27,19 +27,43 @@ CaptureResult copy_frames(void** raw, int n, int first, uint64_t* frames, uint32
   return r;
 }
 
+CaptureResult only_pc(uint64_t pc, uint64_t* frames) {
+  CaptureResult r;
+  frames[0] = pc;
+  r.depth = 1;
+  r.unwind_failed = true;
+  return r;
+}
+
+// unw_step from the interrupted context itself: the same return addresses as unw_backtrace.
+CaptureResult step_signal_stack(const void* ucontext, uint64_t pc, uint64_t* frames, uint32_t max) {
+  unw_cursor_t cursor;
+  auto* uc = static_cast<unw_context_t*>(const_cast<void*>(ucontext));
+  if (unw_init_local2(&cursor, uc, UNW_INIT_SIGNAL_FRAME) != 0) return only_pc(pc, frames);
+  CaptureResult r;
+  do {
+    if (r.depth == max) {
+      r.truncated = true;
+      break;
+    }
+    unw_word_t ip = 0;
+    unw_get_reg(&cursor, UNW_REG_IP, &ip);
+    if (ip == 0) break;
+    frames[r.depth] = r.depth == 0 ? uint64_t(ip) : uint64_t(ip) - 1;
+    ++r.depth;
+  } while (unw_step(&cursor) > 0);
+  if (r.depth == 0) return only_pc(pc, frames);
+  return r;
+}
+
 }  // namespace
 
 CaptureResult capture_signal_stack(const void* ucontext, void** scratch, uint64_t* frames,
-                                   uint32_t max) {
+                                   uint32_t max, bool use_trace_cache) {
   const auto* uc = static_cast<const ucontext_t*>(ucontext);
   const uint64_t pc = uint64_t(uc->uc_mcontext.gregs[REG_RIP]);
-  if (t_unwinding) {
-    CaptureResult r;
-    frames[0] = pc;
-    r.depth = 1;
-    r.unwind_failed = true;
-    return r;
-  }
+  if (t_unwinding) return only_pc(pc, frames);
+  if (!use_trace_cache) return step_signal_stack(ucontext, pc, frames, max);
   // The trace starts in this handler; the interrupted frame follows the signal trampoline.
   // Find it by its pc rather than by counting handler frames, which depends on inlining.
   int n = unw_backtrace(scratch, int(max + kSignalSlack));
@@ -47,11 +71,7 @@ CaptureResult capture_signal_stack(const void* ucontext, void** scratch, uint64_
     if (reinterpret_cast<uintptr_t>(scratch[i]) == pc)
       return copy_frames(scratch, n, i, frames, max);
   }
-  CaptureResult r;
-  frames[0] = pc;
-  r.depth = 1;
-  r.unwind_failed = true;
-  return r;
+  return only_pc(pc, frames);
 }
 
 CaptureResult capture_current_stack(void** scratch, uint64_t* frames, uint32_t max, uint32_t skip) {
@@ -106,7 +126,7 @@ SlotCaptureResult capture_current_stack_slots(uint64_t* frames, uint64_t* slots,
   return r;
 }
 
-void warm_up_thread() {
+void warm_up_process() {
   void* buf[64];
   t_unwinding = true;
   unw_backtrace(buf, 64);

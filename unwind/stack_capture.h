@@ -13,11 +13,14 @@ struct CaptureResult {
   bool unwind_failed = false;  // only the interrupted pc could be recorded
 };
 
-// Async-signal-safe (libunwind's per-thread trace cache, warmed up by warm_up_thread).
-// `scratch` must hold max + kSignalSlack pointers.
+// Async-signal-safe. With `use_trace_cache`, libunwind's fast unw_backtrace, whose per-thread
+// trace cache (256 KB, filled entry by entry, unmapped at thread exit: about 1 ms) is created on
+// the thread's first call; without, a step loop from the signal frame (about 0.5 us a frame,
+// no per-thread set-up), for threads too short-lived to repay the cache. Both give the same
+// frames. `scratch` must hold max + kSignalSlack pointers.
 constexpr uint32_t kSignalSlack = 32;
 CaptureResult capture_signal_stack(const void* ucontext, void** scratch, uint64_t* frames,
-                                   uint32_t max);
+                                   uint32_t max, bool use_trace_cache);
 
 // Ordinary context. Drops `skip` innermost frames (the caller's own) beyond this function.
 // `scratch` must hold max + skip + 1 pointers.
@@ -33,7 +36,8 @@ struct SlotCaptureResult : CaptureResult {
 SlotCaptureResult capture_current_stack_slots(uint64_t* frames, uint64_t* slots, uint32_t max,
                                               uint32_t skip);
 
-// One-time, non-signal-safe libunwind set-up for the calling thread (and the process).
-void warm_up_thread();
+// One-time, non-signal-safe libunwind set-up for the process (and the calling thread's trace
+// cache): call once, outside any handler, before the first sample.
+void warm_up_process();
 
 }  // namespace omprof::unwind

@@ -131,6 +131,17 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
   // resolve: lookups go through the module we matched, not through dwfl_addrmodule.
   for (size_t i = 0; i < modules.size(); ++i) {
     const Module& m = modules[i];
+    // A library loaded again at the same place (dlopen, dlclose, dlopen) is the same module to
+    // libdwfl: reporting it twice would close the first report's ELF under it.
+    bool same_as_earlier = false;
+    for (size_t j = 0; j < i && !same_as_earlier; ++j)
+      if (modules[j].path == m.path && modules[j].load_bias == m.load_bias &&
+          modules[j].build_id == m.build_id && !m.is_vdso) {
+        impl_->handles[i] = impl_->handles[j];
+        impl_->problems[i] = impl_->problems[j];
+        same_as_earlier = true;
+      }
+    if (same_as_earlier) continue;
     int fd = -1;
     if (m.is_vdso && !m.unloaded) {
       // The vdso has no file, but it is a complete ELF image in memory: hand libdw a copy.

@@ -13,6 +13,7 @@ namespace omprof::test {
 struct RunResult {
   int status = -1;  // exit code, or 128 + signal
   std::string out, err;
+  long max_rss_kb = 0;  // the largest resident set of the process and its waited-for children
 };
 
 RunResult run(const std::vector<std::string>& argv,

@@ -249,6 +249,34 @@ TEST(Run, DlclosedLibraryIsStillSymbolized) {
   }
 }
 
+// A library loaded and unloaded twice, named by a path relative to the cwd (issue 7, defect 2:
+// this crashed the program at exit when the collector symbolized): the program ends as it
+// would, and both loads' samples are symbolized, by the viewer or in the process.
+TEST(Run, LibraryLoadedTwiceByARelativePath) {
+  for (const bool in_process : {false, true}) {
+    SCOPED_TRACE(in_process ? "--symbolize" : "viewer symbolizes");
+    std::string dir = fresh_dir(in_process ? "dlopen_twice_in_process" : "dlopen_twice");
+    std::string cmd = "cd '" + std::string(TEST_BIN_DIR) + "' && exec '" + OMPROF_BIN + "' run " +
+                      (in_process ? "--symbolize " : "") + "-o '" + dir +
+                      "' -- ./dlopen_user ./libdlwork.so 2";
+    RunResult r = run({"/bin/sh", "-c", cmd});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "dlopen_user done\n");
+    format::Profile p = only_profile(dir);
+    int loads = 0;
+    for (const auto& map : p.mappings) {
+      const std::string file = p.str(map.filename());
+      if (file.find("libdlwork.so") == std::string::npos) continue;
+      ++loads;
+      EXPECT_EQ(file, program("libdlwork.so"));
+      EXPECT_TRUE(map.unloaded());
+    }
+    EXPECT_EQ(loads, 2);
+    viewer::Model m = viewer::build_model(p, omp::View::kUser);
+    EXPECT_NEAR(double(total_ns(m, "dl_work")), 0.3e9, 0.06e9);
+  }
+}
+
 TEST(Run, DeepStacksAreTruncatedAndCounted) {
   std::string dir = fresh_dir("deep");
   RunResult r =

@@ -107,6 +107,37 @@ TEST(Symbolizer, DemanglesAndLeavesCNamesAlone) {
   EXPECT_EQ(omprof::unwind::demangle("_Znotvalid"), "_Znotvalid");
 }
 
+// dlopen, dlclose, dlopen: the same file appears as several modules, at the same place or at
+// another. Each resolves (issue 7, defect 2: reporting it twice crashed in libelf).
+TEST(Symbolizer, OneFileLoadedSeveralTimes) {
+  omprof::unwind::refresh_modules();
+  std::vector<omprof::unwind::Module> modules = omprof::unwind::recorded_modules();
+  const uint64_t address = reinterpret_cast<uint64_t>(&known_function) + 4;
+  const omprof::unwind::Module* self = nullptr;
+  for (const auto& m : modules)
+    if (m.contains(address)) self = &m;
+  ASSERT_NE(self, nullptr);
+  omprof::unwind::Module again = *self, elsewhere = *self;
+  const uint64_t shift = uint64_t(1) << 40;  // far from anything mapped
+  elsewhere.load_bias += shift;
+  for (auto& seg : elsewhere.segments) {
+    seg.start += shift;
+    seg.limit += shift;
+  }
+  again.unloaded = elsewhere.unloaded = true;
+  modules.push_back(again);
+  modules.push_back(elsewhere);
+  modules.push_back(again);
+  omprof::unwind::Symbolizer sym(modules);
+  for (const uint64_t a : {address, address + shift}) {
+    auto r = sym.lookup(a);
+    ASSERT_GE(r.module, 0);
+    ASSERT_FALSE(r.frames.empty());
+    EXPECT_EQ(r.frames.back().function, "known_function");
+    EXPECT_NE(r.frames.back().file.find("symbolizer_test.cc"), std::string::npos);
+  }
+}
+
 TEST(Symbolizer, UnknownAddressHasNoModule) {
   omprof::unwind::Symbolizer sym(omprof::unwind::recorded_modules());
   EXPECT_EQ(sym.lookup(8).module, -1);
