@@ -11,6 +11,7 @@
 #include <new>
 
 #include "collector/profile_writer.h"
+#include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/sampler.h"
 #include "collector/thread_registry.h"
@@ -50,9 +51,10 @@ uint64_t unix_ns() {
 // since timers outlive their thread and count against RLIMIT_SIGPENDING.
 void on_thread_exit(void* p) {
   auto* ts = static_cast<ThreadState*>(p);
-  disarm_thread_timer(ts);
-  ts->cpu_ns_at_exit.store(thread_cpu_ns());
-  ts->end_ns.store(monotonic_ns() - runtime().start_mono_ns);
+  const uint64_t cpu = thread_cpu_ns(), now = monotonic_ns();
+  end_thread_sampling(ts, runtime().config.clock == ClockKind::kWall ? now : cpu);
+  ts->cpu_ns_at_exit.store(cpu);
+  ts->end_ns.store(now - runtime().start_mono_ns);
 }
 
 void start_thread_sampling(bool is_main) {
@@ -86,9 +88,10 @@ void in_fork_child() {
   // closed, so that its fd table is what it would be without omprof.
   runtime().active.store(false);
   runtime().stopped.store(true);
+  release_reserved_descriptor();
   for (uint32_t i = 0; i < thread_count(); ++i)
     if (ThreadState* ts = thread_at(i))
-      if (ts->perf_fd >= 0) {
+      if (owns_task_clock_fd(ts)) {
         close(ts->perf_fd);
         ts->perf_fd = -1;
       }
@@ -133,6 +136,8 @@ __attribute__((constructor(101))) void collector_start() {
   }
   rt.start_mono_ns = monotonic_ns();
   rt.start_unix_ns = unix_ns();
+  append_manifest("start\t" + std::to_string(getpid()));
+  reserve_descriptor();
   unwind::refresh_modules();
   unwind::set_handler_quiescence_wait(wait_for_handlers);
   if (pthread_key_create(&g_exit_key, on_thread_exit) != 0 || !install_sampler()) {
@@ -160,12 +165,8 @@ void shutdown_collector() {
   // before the timers are deleted; signals still queued after that find `stopped` set.
   while (rt.handlers_in_flight.load() != 0) sched_yield();
   const uint32_t n = thread_count();
-  for (uint32_t i = 0; i < n; ++i)
-    if (ThreadState* ts = thread_at(i)) disarm_thread_timer(ts);
-  while (rt.handlers_in_flight.load() != 0) sched_yield();
+  // Threads still alive: their CPU time now (through their CPU clocks), then their sampling ends.
   const uint64_t end = monotonic_ns();
-  omp::close_open_waits(end);
-  // CPU time of threads still alive, read through their CPU clocks.
   for (uint32_t i = 0; i < n; ++i) {
     ThreadState* ts = thread_at(i);
     if (!ts || ts->end_ns.load() != 0) continue;
@@ -173,7 +174,10 @@ void shutdown_collector() {
     timespec t;
     if (pthread_getcpuclockid(ts->handle, &cid) == 0 && clock_gettime(cid, &t) == 0)
       ts->cpu_ns_at_exit.store(uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec));
+    end_thread_sampling(ts, rt.config.clock == ClockKind::kWall ? end : ts->cpu_ns_at_exit.load());
   }
+  while (rt.handlers_in_flight.load() != 0) sched_yield();
+  omp::close_open_waits(end);
   write_profile(end - rt.start_mono_ns);
 }
 

@@ -15,11 +15,13 @@
 #include <vector>
 
 #include "collector/region_context.h"
+#include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/sampler.h"
 #include "collector/thread_registry.h"
 #include "collector/wire.h"
 #include "omp/ompt_tool.h"
+#include "proto/coverage.h"
 #include "unwind/module_map.h"
 #include "unwind/symbolizer.h"
 
@@ -28,7 +30,7 @@ namespace omprof {
 namespace {
 
 constexpr uint32_t kFormatMajor = 1;
-constexpr uint32_t kFormatMinor = 2;  // 1.1: explicit regions; 1.2: exact waits
+constexpr uint32_t kFormatMinor = 3;  // 1.1: regions; 1.2: exact waits; 1.3: coverage
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'R', 'O', 'F', '\n'};
 
 // Record field numbers (proto/omprof.proto, message Record).
@@ -124,26 +126,6 @@ int mpi_rank_from_env() {
   return -1;
 }
 
-bool write_all(int fd, const std::string& data) {
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t w = ::write(fd, data.data() + off, data.size() - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    off += size_t(w);
-  }
-  return true;
-}
-
-void append_manifest(const std::string& line) {
-  const std::string& manifest = runtime().config.manifest;
-  if (manifest.empty()) return;
-  int fd = ::open(manifest.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd < 0) return;
-  write_all(fd, line + "\n");
-  ::close(fd);
-}
-
 }  // namespace
 
 int create_profile_file(const std::string& dir, const std::string& stem, std::string& path,
@@ -162,6 +144,8 @@ int create_profile_file(const std::string& dir, const std::string& stem, std::st
 }
 
 void write_profile(uint64_t duration_ns) {
+  // The program may have used up every other descriptor; what follows opens files one at a time.
+  release_reserved_descriptor();
   // OMPROF_DEBUG=1: how long each shutdown phase takes, on stderr.
   const char* debug_env = std::getenv("OMPROF_DEBUG");
   const bool debug = debug_env && *debug_env == '1';
@@ -373,6 +357,9 @@ void write_profile(uint64_t duration_ns) {
         for (const auto& [stack_id, e] : t.waits) encode(15, stack_id, *e);
         th.u64(16, ts->waits.dropped_samples() + ts->open_waits_overflow);
         th.u64(17, ts->waits.dropped_weight_ns());
+        th.u64(18, ts->sampling_lost);
+        th.u64(19, ts->armed_clock_ns);
+        th.u64(20, ts->strata_sampled);
       }
       body.add(kThread, th);
       if (t.samples.empty()) break;
@@ -456,6 +443,16 @@ void write_profile(uint64_t duration_ns) {
   append_manifest("ok\t" + path + "\t" + std::to_string(total_samples) + "\t" +
                   std::to_string(threads.size()) + "\t" + std::to_string(dropped) + "\t" +
                   std::to_string(truncated));
+  format::Coverage coverage;
+  coverage.period_ns = cfg.period_ns;
+  for (const auto& t : threads)
+    coverage.add_thread(t.ts->armed_clock_ns, t.ts->strata_sampled, t.ts->sampling_lost);
+  if (coverage.incomplete()) {
+    if (cfg.manifest.empty())
+      std::fprintf(stderr, "omprof: warning: %s\n", coverage.describe().c_str());
+    else
+      append_manifest("warning\t" + coverage.describe());
+  }
 }
 
 }  // namespace omprof

@@ -3,18 +3,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/signal_chain.h"
 #include "collector/task_clock.h"
 #include "omp/sample_context.h"
+#include "proto/coverage.h"
 #include "unwind/module_map.h"
 #include "unwind/stack_capture.h"
 
@@ -184,7 +189,10 @@ bool arm_task_clock(ThreadState* ts, const Config& cfg) {
     close(fd);
     return false;
   }
+  struct stat st {};
+  fstat(fd, &st);
   ts->perf_fd = fd;
+  ts->perf_ino = uint64_t(st.st_ino);
   ts->grid_origin_ns = sampling_clock_ns();
   ts->timer_armed.store(true);
   rearm_task_clock(ts, cfg.period_ns);  // first sample: inside stratum 0
@@ -219,12 +227,55 @@ void arm_thread_timer(ThreadState* ts) {
   }
 }
 
+bool owns_task_clock_fd(const ThreadState* ts) {
+  struct stat st {};
+  return ts->perf_fd >= 0 && fstat(ts->perf_fd, &st) == 0 && uint64_t(st.st_ino) == ts->perf_ino;
+}
+
 void disarm_thread_timer(ThreadState* ts) {
   if (!ts->timer_armed.exchange(false)) return;
-  if (ts->perf_fd >= 0)
-    close(ts->perf_fd);  // perf_fd stays set: a signal still queued is recognised and ignored
-  else
+  // perf_fd stays set: a signal still queued is recognised and ignored. A descriptor the
+  // program closed (and whose number it may have reused) is not ours to close.
+  if (ts->perf_fd >= 0) {
+    if (owns_task_clock_fd(ts)) close(ts->perf_fd);
+  } else {
     timer_delete(ts->timer);
+  }
+}
+
+namespace {
+
+// Whether `signo` is blocked in thread `tid` (/proc: another thread's mask has no API).
+bool blocked_in_thread(pid_t tid, int signo) {
+  char path[64], line[256];
+  std::snprintf(path, sizeof path, "/proc/self/task/%d/status", int(tid));
+  FILE* f = std::fopen(path, "re");
+  if (!f) return false;
+  bool blocked = false;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::strncmp(line, "SigBlk:", 7) != 0) continue;
+    const unsigned long long mask = std::strtoull(line + 7, nullptr, 16);
+    blocked = (mask >> (signo - 1)) & 1;
+    break;
+  }
+  std::fclose(f);
+  return blocked;
+}
+
+}  // namespace
+
+void end_thread_sampling(ThreadState* ts, uint64_t clock_now_ns) {
+  if (!ts->timer_armed.load()) return;
+  const Config& cfg = runtime().config;
+  ts->armed_clock_ns = clock_now_ns > ts->grid_origin_ns ? clock_now_ns - ts->grid_origin_ns : 0;
+  // Fewer sampled strata than whole periods elapsed: find out why (the checks cost a system
+  // call or a /proc read, so only then).
+  if (ts->strata_sampled + 1 < ts->armed_clock_ns / cfg.period_ns) {
+    if (blocked_in_thread(ts->tid, cfg.signo)) ts->sampling_lost |= format::kLostSignalBlocked;
+    if (ts->perf_fd >= 0 && !owns_task_clock_fd(ts))
+      ts->sampling_lost |= format::kLostClockFdClosed;
+  }
+  disarm_thread_timer(ts);
 }
 
 HandlerStats handler_stats() {

@@ -16,6 +16,13 @@ void arm_thread_timer(ThreadState* ts);
 // Deletes a thread's timer; safe to call from any thread, and twice.
 void disarm_thread_timer(ThreadState* ts);
 
+// Ends a thread's sampling (ordinary context, any thread), `clock_now_ns` being its sampling
+// clock now: records how long its timer was armed and, if samples are missing, why.
+void end_thread_sampling(ThreadState* ts, uint64_t clock_now_ns);
+
+// Whether the thread's task-clock descriptor is still the one omprof opened.
+bool owns_task_clock_fd(const ThreadState* ts);
+
 // Measured at most once per handler call; exposed for the benchmark.
 struct HandlerStats {
   uint64_t calls;

@@ -28,6 +28,7 @@ struct OpenWait {
   bool is_mutex = false;
 };
 constexpr int kMaxOpenWaits = 16;
+
 constexpr uint32_t kWaitTableCapacity = 1024;
 
 struct ThreadState {
@@ -37,7 +38,8 @@ struct ThreadState {
   bool is_main = false;
   std::atomic<bool> timer_armed{false};
   timer_t timer{};
-  int perf_fd = -1;  // --clock task: the thread's perf_event task-clock
+  int perf_fd = -1;       // --clock task: the thread's perf_event task-clock
+  uint64_t perf_ino = 0;  // its inode: the program may close the fd and reuse the number
   int timer_errno = 0;
   // Stratified sampling (collector/sampler.cc): the sampling clock when the timer was armed,
   // strata of one period since then that have a sample, and the offset generator (never 0).
@@ -59,6 +61,9 @@ struct ThreadState {
   uint32_t samples_unwound = 0;   // before the trace cache is used (collector/sampler.cc)
   bool trace_cache_warm = false;  // the main thread's is, from the start
   uint64_t truncated_samples = 0;
+  // Why samples stopped coming, found when the thread's sampling ends (format::kLost*).
+  uint32_t sampling_lost = 0;
+  uint64_t armed_clock_ns = 0;  // sampling clock time while the timer was armed
   uint64_t unwind_failed = 0;
   SampleTable table;
   // Exact OpenMP waits: written by OMPT callbacks on this thread only, never by the handler.

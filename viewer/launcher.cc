@@ -16,6 +16,7 @@
 
 #include "collector/task_clock.h"
 #include "viewer/gomp_check.h"
+#include "viewer/preload_check.h"
 
 namespace omprof::viewer {
 
@@ -297,7 +298,7 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
 
   std::ifstream in(manifest);
   std::string line;
-  int profiles = 0;
+  int profiles = 0, collectors_started = 0;
   while (std::getline(in, line)) {
     std::vector<std::string> f;
     std::stringstream ls(line);
@@ -310,16 +311,28 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
     } else if (f.size() >= 2 && f[0] == "error") {
       ++profiles;
       std::fprintf(stderr, "omprof: no profile: %s\n", f[1].c_str());
+    } else if (f.size() >= 2 && f[0] == "warning") {
+      std::fprintf(stderr, "omprof: warning: %s\n", f[1].c_str());
+    } else if (!f.empty() && f[0] == "start") {
+      ++collectors_started;
     }
   }
   if (profiles == 0) {
-    if (WIFSIGNALED(status))
+    const std::string cannot_preload = why_preload_is_ignored(program);
+    if (collectors_started == 0 && !cannot_preload.empty())
+      std::fprintf(stderr, "omprof: no profile written: %s %s\n", program.c_str(),
+                   cannot_preload.c_str());
+    else if (collectors_started == 0)
+      std::fprintf(stderr,
+                   "omprof: no profile written: the collector never started in the program "
+                   "(LD_PRELOAD removed before it ran?)\n");
+    else if (WIFSIGNALED(status))
       std::fprintf(stderr, "omprof: no profile written: the program was killed by signal %d (%s)\n",
                    WTERMSIG(status), strsignal(WTERMSIG(status)));
     else
       std::fprintf(stderr,
-                   "omprof: no profile written (the program ended without running the "
-                   "collector's shutdown, e.g. through _exit, or is statically linked)\n");
+                   "omprof: no profile written: the program ended without running exit "
+                   "handlers (through _exit or _Exit, or an exec without the collector)\n");
   }
   unlink(manifest.c_str());
   if (!library_path.empty()) unlink((scratch + "/libgomp.so.1").c_str());

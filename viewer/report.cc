@@ -10,6 +10,7 @@
 #include <set>
 
 #include "omp/states.h"
+#include "proto/coverage.h"
 #include "viewer/regions_view.h"
 
 namespace omprof::viewer {
@@ -116,6 +117,17 @@ void print_header(std::ostream& out, const Model& m) {
   out << fmt::format(
       "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
       dropped, seconds(dropped_ns), truncated, unwind_failed, p.trailer.threads_untracked());
+  if (h.format_major() > 1 || h.format_minor() >= 3) {
+    format::Coverage coverage;
+    coverage.period_ns = h.period_ns();
+    for (const auto& [i, t] : p.threads)
+      coverage.add_thread(t.armed_clock_ns(), t.periods_sampled(), t.sampling_lost());
+    const double missing = coverage.missing_ns(), armed = double(coverage.armed_ns);
+    out << fmt::format("Coverage:  {:.1f}% of {} s of sampled clock time has samples\n",
+                       armed > 0 ? 100.0 * (armed - missing) / armed : 100.0,
+                       seconds(coverage.armed_ns));
+    if (coverage.incomplete()) out << fmt::format("WARNING:   {}\n", coverage.describe());
+  }
   if (p.trailer.handler_calls_timed())
     out << fmt::format(
         "Handler:   {:.0f} ns per sample ({} samples timed)\n",

@@ -2,9 +2,13 @@
 // that block or steal what the collector needs. The program must run as without omprof, and
 // whatever omprof could not measure must be counted and said, never silently missing.
 #include <gtest/gtest.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 
 #include "harness.h"
 
@@ -42,6 +46,102 @@ TEST(ManyThreads, ShortThreadsAreSampledWithoutBiasInBoundedMemory) {
   const double q = std::min(1.0, cpu_in_work / threads / period);
   const double tolerance = 4 * period * std::sqrt(threads * q * (1 - q)) + 0.01;
   EXPECT_NEAR(sampled, cpu_in_work, tolerance);
+}
+
+RunResult run_hostile(const std::string& mode, const std::string& dir,
+                      const std::vector<std::string>& options = {}) {
+  std::vector<std::string> argv = {OMPROF_BIN, "run", "-o", dir};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.insert(argv.end(), {"--", program("hostile"), mode});
+  return run(argv);
+}
+
+std::string report_of(const std::string& dir) {
+  return run({OMPROF_BIN, "report", dir}).out;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(Hostile, APlainRunGivesNoCoverageWarning) {
+  std::string dir = fresh_dir("hostile_plain");
+  RunResult r = run_hostile("plain", dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(contains(r.err, "warning")) << r.err;
+  const std::string rep = report_of(dir);
+  EXPECT_TRUE(contains(rep, "Coverage:  100.0%")) << rep;
+  EXPECT_FALSE(contains(rep, "WARNING")) << rep;
+}
+
+// A program that blocks the profiling signal for its life gets no samples: said on stderr and
+// in the report, with the cause, instead of an empty profile and no word.
+TEST(Hostile, BlockedProfilingSignalIsReported) {
+  std::string dir = fresh_dir("hostile_blocked");
+  RunResult r = run_hostile("block-signals", dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "hostile block-signals done\n");
+  EXPECT_TRUE(contains(r.err, "warning:")) << r.err;
+  EXPECT_TRUE(contains(r.err, "profiling signal was blocked in 1 thread")) << r.err;
+  const std::string rep = report_of(dir);
+  EXPECT_TRUE(contains(rep, "WARNING:   0.3")) << rep;
+  EXPECT_TRUE(contains(rep, "profiling signal was blocked")) << rep;
+}
+
+// --clock task in a program that closes every descriptor above 2: the task clock goes with it.
+TEST(Hostile, ClosedTaskClockDescriptorIsReported) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
+  std::string dir = fresh_dir("hostile_close_fds");
+  RunResult r = run_hostile("close-fds", dir, {"--clock", "task"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "hostile close-fds done\n");
+  EXPECT_TRUE(contains(r.err, "closed the task-clock descriptor of 1 thread")) << r.err;
+  EXPECT_TRUE(contains(report_of(dir), "closed the task-clock descriptor")) << report_of(dir);
+}
+
+// A program that holds every descriptor at exit still gets its whole profile (a descriptor
+// kept in reserve), with its command line.
+TEST(Hostile, ExhaustedDescriptorsStillGiveTheWholeProfile) {
+  std::string dir = fresh_dir("hostile_exhaust_fds");
+  RunResult r = run_hostile("exhaust-fds", dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "hostile exhaust-fds done\n");
+  EXPECT_FALSE(contains(r.err, "Too many open files")) << r.err;
+  format::Profile p = only_profile(dir);
+  ASSERT_EQ(p.header.argv_size(), 2);
+  EXPECT_EQ(p.header.argv(1), "exhaust-fds");
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  EXPECT_NEAR(double(total_ns(m, "busy")), 0.3e9, 0.3e9 * sampling_tolerance(1.0, 60) + 10e6);
+}
+
+TEST(Hostile, StaticProgramIsNamedAsTheCause) {
+  std::string dir = fresh_dir("hostile_static");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("hostile_static")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "hostile plain done\n");
+  EXPECT_TRUE(contains(r.err, "no profile written")) << r.err;
+  EXPECT_TRUE(contains(r.err, "statically linked")) << r.err;
+  EXPECT_FALSE(contains(r.err, "_exit")) << r.err;
+}
+
+// A set-user-ID program whose owner is not the caller runs in secure-execution mode, where the
+// loader ignores LD_PRELOAD. Making one needs root.
+TEST(Hostile, SetuidProgramIsNamedAsTheCause) {
+  const passwd* nobody = getpwnam("nobody");
+  if (geteuid() != 0 || !nobody) GTEST_SKIP() << "needs root and a 'nobody' user";
+  std::string dir = fresh_dir("hostile_setuid");
+  const std::string copy = dir + "/hostile_setuid";
+  {
+    std::ifstream in(program("hostile"), std::ios::binary);
+    std::ofstream out(copy, std::ios::binary);
+    out << in.rdbuf();
+  }
+  ASSERT_EQ(chown(copy.c_str(), nobody->pw_uid, 0), 0);
+  ASSERT_EQ(chmod(copy.c_str(), 04755), 0);
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", copy});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "hostile plain done\n");
+  EXPECT_TRUE(contains(r.err, "set-user-ID")) << r.err;
 }
 
 }  // namespace
