@@ -28,12 +28,37 @@ bool read_varint(const std::string& b, size_t& pos, uint64_t& out) {
   return false;
 }
 
+// Ids of each table are 1, 2, 3, ... in file order: memory grows with the records the file
+// holds, never with a number written in it.
 template <typename T>
 void place(std::vector<T>& vec, const T& msg, uint64_t id, const std::string& name,
            const char* kind) {
-  if (id == 0 || id > (1ull << 32)) fail(name, std::string("corrupt profile: bad ") + kind + " id");
-  if (vec.size() < id) vec.resize(id);
-  vec[id - 1] = msg;
+  if (id != vec.size() + 1)
+    fail(name, std::string("corrupt profile: ") + kind + " id " + std::to_string(id) + " where " +
+                   std::to_string(vec.size() + 1) + " was due");
+  vec.push_back(msg);
+}
+
+// Sums the viewer will take of counts and weights: none may wrap around.
+void check_sums(const Profile& p) {
+  uint64_t all_weight = 0, all_count = 0;
+  auto add = [&](uint64_t& sum, uint64_t v) {
+    if (__builtin_add_overflow(sum, v, &sum))
+      fail(p.path, "corrupt profile: sample counts or weights overflow");
+  };
+  for (const auto& [index, t] : p.threads) {
+    for (const auto& s : t.sample()) {
+      add(all_weight, s.weight_ns());
+      add(all_count, s.count());
+    }
+    for (const auto& s : t.wait()) {
+      add(all_weight, s.weight_ns());
+      add(all_count, s.count());
+    }
+    add(all_weight, t.dropped_weight_ns());
+    add(all_count, t.dropped_samples());
+    add(all_weight, t.cpu_time_ns());
+  }
 }
 
 void check_references(const Profile& p) {
@@ -61,14 +86,14 @@ void check_references(const Profile& p) {
   }
   for (size_t i = 0; i < p.forks.size(); ++i) {
     const auto& f = p.forks[i];
-    if (f.id() != i + 1 || f.stack_id() > p.stacks.size() || f.parent_id() > p.forks.size() ||
+    // Enclosing regions come first: chains end, and cannot loop.
+    if (f.id() != i + 1 || f.stack_id() > p.stacks.size() || f.parent_id() >= f.id() ||
         f.codeptr_location_id() > p.locations.size())
       bad("fork record table");
   }
   for (size_t i = 0; i < p.region_nodes.size(); ++i) {
     const auto& r = p.region_nodes[i];
-    if (r.id() != i + 1 || r.parent_id() > p.region_nodes.size() || !str_ok(r.name()))
-      bad("region table");
+    if (r.id() != i + 1 || r.parent_id() >= r.id() || !str_ok(r.name())) bad("region table");
   }
   for (const auto& r : p.region_stats)
     if (r.node_id() == 0 || r.node_id() > p.region_nodes.size()) bad("region statistics");
@@ -77,6 +102,12 @@ void check_references(const Profile& p) {
       if (s.stack_id() == 0 || s.stack_id() > p.stacks.size() || s.fork_id() > p.forks.size() ||
           s.region_node() > p.region_nodes.size())
         bad("sample refers to a missing stack or region");
+  for (const auto& [index, t] : p.threads)
+    for (const auto& s : t.wait())
+      if (s.stack_id() > p.stacks.size() || s.fork_id() > p.forks.size() ||
+          s.region_node() > p.region_nodes.size())
+        bad("wait refers to a missing stack or region");
+  check_sums(p);
 }
 
 }  // namespace

@@ -73,24 +73,29 @@ std::vector<SummaryRow> summarize(const std::vector<ThreadSnapshot>& threads,
     children[r.parent].push_back(node);
   }
   std::vector<SummaryRow> out;
-  // Preorder; siblings by inclusive time, then name, for a stable order.
-  std::function<void(uint32_t, int, const std::string&)> walk = [&](uint32_t parent, int depth,
-                                                                    const std::string& path) {
+  // Preorder, with an explicit stack (nesting may be deeper than the C stack allows); siblings
+  // by inclusive time, then name, for a stable order.
+  auto sorted_children = [&](uint32_t parent) {
     auto kids = children[parent];
     std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
       const SummaryRow& x = rows.at(a);
       const SummaryRow& y = rows.at(b);
       return x.wall_max_ns != y.wall_max_ns ? x.wall_max_ns > y.wall_max_ns : x.name < y.name;
     });
-    for (uint32_t k : kids) {
-      SummaryRow r = rows.at(k);
-      r.depth = depth;
-      r.path = path.empty() ? r.name : path + "/" + r.name;
-      out.push_back(r);
-      walk(k, depth + 1, r.path);
-    }
+    return kids;
   };
-  walk(0, 0, "");
+  std::vector<std::pair<uint32_t, int>> stack;  // (node, depth), next on top
+  for (auto kids = sorted_children(0); !kids.empty(); kids.pop_back())
+    stack.emplace_back(kids.back(), 0);
+  while (!stack.empty()) {
+    const auto [node, depth] = stack.back();
+    stack.pop_back();
+    SummaryRow r = rows.at(node);
+    r.depth = depth;
+    out.push_back(std::move(r));
+    for (auto kids = sorted_children(node); !kids.empty(); kids.pop_back())
+      stack.emplace_back(kids.back(), depth + 1);
+  }
   return out;
 }
 
@@ -119,14 +124,14 @@ void write_text(std::ostream& out, const SummaryHeader& h, const std::vector<Sum
 }
 
 void write_csv(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows) {
-  out << "node_id,parent_id,depth,path,name,calls,threads,incl_max_s,incl_min_s,incl_avg_s,"
+  out << "node_id,parent_id,depth,name,calls,threads,incl_max_s,incl_min_s,incl_avg_s,"
          "self_max_s,self_avg_s,cpu_s,self_cpu_s,pct_window,imbalance,active\n";
   for (const auto& r : rows) {
     const double pct = h.window_ns > 0 ? 100.0 * double(r.wall_max_ns) / double(h.window_ns) : 0;
     char nums[256];
     std::snprintf(nums, sizeof nums, "%.4f,%.4f", pct, r.imbalance());
-    out << r.node << "," << r.parent << "," << r.depth << "," << csv(r.path) << "," << csv(r.name)
-        << "," << r.calls << "," << r.threads << "," << secs(double(r.wall_max_ns)) << ","
+    out << r.node << "," << r.parent << "," << r.depth << "," << csv(r.name) << "," << r.calls
+        << "," << r.threads << "," << secs(double(r.wall_max_ns)) << ","
         << secs(double(r.wall_min_ns)) << "," << secs(r.wall_avg_ns) << ","
         << secs(double(r.self_max_ns)) << "," << secs(r.self_avg_ns) << ","
         << secs(double(r.cpu_sum_ns)) << "," << secs(double(r.self_cpu_sum_ns)) << "," << nums

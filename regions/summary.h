@@ -22,8 +22,7 @@ struct SummaryRow {
   uint32_t node = 0;
   uint32_t parent = 0;
   int depth = 0;
-  std::string name;         // raw (unescaped)
-  std::string path;         // names from the root joined by '/' (raw)
+  std::string name;         // raw (unescaped); node and parent ids identify the row
   int64_t calls = 0;        // all threads
   int threads = 0;          // threads that ran it
   int64_t wall_max_ns = 0;  // inclusive wall time: max, min, mean over those threads
@@ -53,7 +52,8 @@ struct SummaryHeader {
   size_t threads = 0;
 };
 
-// Text: escaped names, tree indentation. CSV: one row per context, raw names quoted.
+// Text: escaped names, tree indentation. CSV: one row per context with its node id and its
+// parent's (names alone cannot tell "a/b" from "a" nesting "b"), raw names quoted.
 void write_text(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows);
 void write_csv(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows);
 

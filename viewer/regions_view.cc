@@ -42,25 +42,31 @@ std::vector<RegionRow> region_rows(const Model& m) {
   std::vector<RegionRow> rows;
   RegionRow root;
   root.timing.name = "<no region>";
-  root.timing.path = "<no region>";
   rows.push_back(root);
   for (auto& r : regions::summarize(list, info, name)) rows.push_back(RegionRow{r, 0, 0});
 
-  // Samples: each counts for its region and every enclosing one.
-  std::map<uint32_t, size_t> row_of;
-  for (size_t i = 1; i < rows.size(); ++i) row_of[rows[i].timing.node] = i;
+  // Samples: each counts for its region and every enclosing one. Parents have smaller ids
+  // than their children (checked by the reader), so one pass from the last node up adds each
+  // node's inclusive time to its parent, however deep the nesting.
+  const size_t n_nodes = p.region_nodes.size();
+  std::vector<uint64_t> work(n_nodes + 1), wait(n_nodes + 1);
   for (const auto& s : m.samples) {
-    const bool wait = omp::is_wait(s.state);
-    if (s.region_node == 0) {
-      (wait ? rows[0].wait_ns : rows[0].work_ns) += s.weight_ns;
-      continue;
-    }
-    for (uint32_t n = uint32_t(s.region_node), hops = 0; n != 0 && hops < 1024; ++hops) {
-      auto it = row_of.find(n);
-      if (it != row_of.end())
-        (wait ? rows[it->second].wait_ns : rows[it->second].work_ns) += s.weight_ns;
-      n = n <= p.region_nodes.size() ? uint32_t(p.region_nodes[n - 1].parent_id()) : 0;
-    }
+    const size_t node = s.region_node <= n_nodes ? size_t(s.region_node) : 0;
+    (omp::is_wait(s.state) ? wait : work)[node] += s.weight_ns;
+  }
+  rows[0].work_ns = work[0];
+  rows[0].wait_ns = wait[0];
+  for (size_t n = n_nodes; n >= 1; --n) {
+    const size_t parent = size_t(p.region_nodes[n - 1].parent_id());
+    if (parent == 0 || parent >= n) continue;
+    work[parent] += work[n];
+    wait[parent] += wait[n];
+  }
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const uint32_t node = rows[i].timing.node;
+    if (node > n_nodes) continue;
+    rows[i].work_ns = work[node];
+    rows[i].wait_ns = wait[node];
   }
   return rows;
 }
@@ -71,11 +77,13 @@ Table region_tree_table(const Model& m, Format format) {
       double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
   std::vector<RegionRow> rows = region_rows(m);
   if (format == Format::kCsv) {
-    Table t({"path", "depth", "calls", "threads", "incl_s", "incl_min_s", "incl_avg_s", "self_s",
-             "cpu_s", "pct", "work_s", "wait_s", "efficiency", "imbalance", "active"});
+    Table t({"node_id", "parent_id", "depth", "name", "calls", "threads", "incl_s", "incl_min_s",
+             "incl_avg_s", "self_s", "cpu_s", "pct", "work_s", "wait_s", "efficiency", "imbalance",
+             "active"});
     for (const auto& r : rows) {
       const auto& x = r.timing;
-      t.row({x.path, std::to_string(x.node ? x.depth + 1 : 0), std::to_string(x.calls),
+      t.row({std::to_string(x.node), std::to_string(x.parent),
+             std::to_string(x.node ? x.depth + 1 : 0), x.name, std::to_string(x.calls),
              std::to_string(x.threads), seconds(uint64_t(x.wall_max_ns)),
              seconds(uint64_t(x.wall_min_ns)), seconds(uint64_t(x.wall_avg_ns)),
              seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),

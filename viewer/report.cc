@@ -212,30 +212,41 @@ Table tree_table(const Model& m, double min_percent, Format format) {
     nodes[cur].self += s.weight_ns;
   }
   const double all = double(m.total_weight_ns);
-  Table t({"incl_s", "incl%", "self_s", "work_s", "wait_s", "<depth", "<path"});
+  Table t({"node_id", "parent_id", "depth", "incl_s", "incl%", "self_s", "work_s", "wait_s",
+           "<name"});
   if (format == Format::kText) t = Table({"incl_s", "incl%", "self_s", "wait%", "<call tree"});
-  std::function<void(size_t, int, const std::string&)> walk = [&](size_t n, int depth,
-                                                                  const std::string& path) {
+  // Depth-first with an explicit stack: stacks may be deeper than the C stack allows.
+  // CSV rows carry their node's id and its parent's (0: the root): a path per row would grow
+  // with the square of the depth.
+  struct Visit {
+    size_t node, parent;
+    int depth;
+  };
+  std::vector<Visit> todo;
+  auto push_children = [&](size_t n, int depth) {
     std::vector<size_t> kids;
     for (const auto& [name, idx] : nodes[n].children)
       if (100.0 * double(nodes[idx].incl) >= min_percent * all) kids.push_back(idx);
     std::sort(kids.begin(), kids.end(),
               [&](size_t a, size_t b) { return nodes[a].incl > nodes[b].incl; });
-    for (size_t k : kids) {
-      const Node& c = nodes[k];
-      std::string p = path.empty() ? c.name : path + ";" + c.name;
-      if (format == Format::kText) {
-        std::string label = std::string(size_t(2 * std::min(depth, 20)), ' ') + c.name;
-        t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self), percent(c.ww.wait, c.incl),
-               fit(label, 64)});
-      } else {
-        t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self), seconds(c.ww.work),
-               seconds(c.ww.wait), std::to_string(depth), p});
-      }
-      walk(k, depth + 1, p);
-    }
+    for (size_t i = kids.size(); i-- > 0;) todo.push_back({kids[i], n, depth});
   };
-  walk(0, 0, "");
+  push_children(0, 0);
+  while (!todo.empty()) {
+    const Visit v = todo.back();
+    todo.pop_back();
+    const Node& c = nodes[v.node];
+    if (format == Format::kText) {
+      std::string label = std::string(size_t(2 * std::min(v.depth, 20)), ' ') + c.name;
+      t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self), percent(c.ww.wait, c.incl),
+             fit(label, 64)});
+    } else {
+      t.row({std::to_string(v.node), std::to_string(v.parent), std::to_string(v.depth),
+             seconds(c.incl), percent(c.incl, all), seconds(c.self), seconds(c.ww.work),
+             seconds(c.ww.wait), c.name});
+    }
+    push_children(v.node, v.depth + 1);
+  }
   return t;
 }
 

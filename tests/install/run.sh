@@ -21,5 +21,5 @@ c++ -std=c++17 "$src/consumer/main.cpp" $flags -o "$work/pc-consumer"
 
 mkdir "$work/out"
 "$prefix/bin/omprof" run -o "$work/out" -- "$work/pc-consumer" >/dev/null 2>&1
-"$prefix/bin/omprof" report --regions --csv "$work"/out/*.omprof | grep -q '^consumer_phase,1,1,1,'
+"$prefix/bin/omprof" report --regions --csv "$work"/out/*.omprof | grep -q '^1,0,1,consumer_phase,1,1,'
 echo "install test passed"

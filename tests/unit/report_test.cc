@@ -86,11 +86,11 @@ TEST(Report, TreeViewInclusiveAndPruning) {
   format::Profile p = make_profile();
   Model m = build_model(p, omp::View::kMachine);
   EXPECT_EQ(csv(tree_table(m, 0.0, Format::kCsv)),
-            "incl_s,incl%,self_s,work_s,wait_s,depth,path\n"
-            "2.000,100.0,0.100,1.000,1.000,0,main\n"
-            "1.300,65.0,1.300,0.300,1.000,1,main;b\n"
-            "0.600,30.0,0.200,0.600,0.000,1,main;a\n"
-            "0.400,20.0,0.400,0.400,0.000,2,\"main;a;x,\"\"y\"\"\"\n");
+            "node_id,parent_id,depth,incl_s,incl%,self_s,work_s,wait_s,name\n"
+            "1,0,0,2.000,100.0,0.100,1.000,1.000,main\n"
+            "3,1,1,1.300,65.0,1.300,0.300,1.000,b\n"
+            "2,1,1,0.600,30.0,0.200,0.600,0.000,a\n"
+            "4,2,2,0.400,20.0,0.400,0.400,0.000,\"x,\"\"y\"\"\"\n");
   EXPECT_EQ(tree_table(m, 25.0, Format::kCsv).size(), 3u);  // c (20%) pruned
   std::ostringstream text;
   tree_table(m, 0.0, Format::kText).print(text, Format::kText);
