@@ -59,6 +59,19 @@ void check_sums(const Profile& p) {
     add(all_count, t.dropped_samples());
     add(all_weight, t.cpu_time_ns());
   }
+  // Region statistics are signed; summed over threads and nodes, their magnitudes must stay far
+  // from int64 limits, and times and calls cannot be negative (self times can, by a clock step).
+  uint64_t magnitude = 0;
+  constexpr uint64_t kLimit = uint64_t(1) << 62;
+  for (const auto& r : p.region_stats) {
+    if (r.calls() < 0 || r.wall_ns() < 0 || r.cpu_ns() < 0)
+      fail(p.path, "corrupt profile: negative region statistics");
+    for (int64_t v : {r.calls(), r.wall_ns(), r.cpu_ns(), r.self_wall_ns(), r.self_cpu_ns()}) {
+      const uint64_t m = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+      add(magnitude, m);
+      if (magnitude > kLimit) fail(p.path, "corrupt profile: region statistics overflow");
+    }
+  }
 }
 
 void check_references(const Profile& p) {
