@@ -211,8 +211,19 @@ TEST_P(Omp, NestedRegionsSpliceRecursively) {
       EXPECT_TRUE(has_frame(s.stack, "inner_level"));
       EXPECT_TRUE(has_frame(s.stack, "outer_level"));
       int regions = 0;
-      for (const auto& f : s.stack) regions += f.name.rfind("<omp parallel", 0) == 0;
+      for (const auto& f : s.stack) {
+        regions += f.name.rfind("<omp parallel", 0) == 0;
+        // Each construct is labelled with its own line, never ":0" or an outlined function
+        // (issue 7: clang's nested outer region showed "omp_nested.c:0", ".omp_outlined._debug__").
+        EXPECT_EQ(f.name.find(":0>"), std::string::npos) << f.name;
+        EXPECT_EQ(f.name.find("omp_outlined"), std::string::npos) << f.name;
+      }
       EXPECT_EQ(regions, 2);
+      // The pragma's line (gcc) or its statement's (clang).
+      EXPECT_TRUE(has_frame(s.stack, "<omp parallel @ omp_nested.c:12>") ||
+                  has_frame(s.stack, "<omp parallel @ omp_nested.c:13>"));
+      EXPECT_TRUE(has_frame(s.stack, "<omp parallel @ omp_nested.c:7>") ||
+                  has_frame(s.stack, "<omp parallel @ omp_nested.c:8>"));
     }
   }
   // Of the CPU time (4 threads share 2 cores here: much of their time is off the CPU).
