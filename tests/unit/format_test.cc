@@ -8,6 +8,7 @@
 namespace omprof {
 namespace {
 
+using test::error_of;
 using test::sample_stream;
 using test::StreamBuilder;
 
@@ -49,15 +50,6 @@ TEST(Format, ThreadChunksMerge) {
   format::Profile p = format::parse_profile(s.bytes, "x");
   EXPECT_EQ(p.threads.at(0).sample_size(), 2);
   EXPECT_EQ(p.threads.at(0).cpu_time_ns(), 123456u);
-}
-
-std::string error_of(const std::string& bytes) {
-  try {
-    format::parse_profile(bytes, "f");
-  } catch (const format::ProfileError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(Format, RejectsBadInput) {

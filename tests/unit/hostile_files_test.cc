@@ -12,17 +12,9 @@
 namespace omprof {
 namespace {
 
+using test::error_of;
 using test::sample_stream;
 using test::StreamBuilder;
-
-std::string error_of(const std::string& bytes) {
-  try {
-    format::parse_profile(bytes, "f");
-  } catch (const format::ProfileError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 wire::Encoder sample(uint64_t stack, uint64_t count, uint64_t weight, uint64_t region = 0) {
   wire::Encoder s;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "collector/wire.h"
+#include "proto/profile_reader.h"
 
 namespace omprof::test {
 
@@ -96,6 +97,16 @@ inline StreamBuilder sample_stream(uint32_t major = 1) {
   fork.packed(6, teams.begin(), teams.end());
   s.add(8, fork);
   return s;
+}
+
+// The reader's one-line error for `bytes` (named "f"), or "" if they parse.
+inline std::string error_of(const std::string& bytes) {
+  try {
+    format::parse_profile(bytes, "f");
+  } catch (const format::ProfileError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace omprof::test
