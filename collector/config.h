@@ -1,10 +1,12 @@
-// Collector configuration, read once from the environment (set by `omprof run`, see
-// docs/usage.md for the variables). Invalid values disable profiling with one diagnostic line;
+// Collector configuration, read once from the environment at start-up (set by `omprof run`:
+// proto/options.h is the contract). Invalid values disable profiling with one diagnostic line;
 // they never change what the program does.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include "proto/options.h"
 
 namespace omprof {
 
@@ -12,26 +14,20 @@ namespace omprof {
 enum class ClockKind { kCpu, kWall, kTask };
 
 struct Config {
-  bool enabled = false;
   ClockKind clock = ClockKind::kCpu;
-  uint32_t rate_hz = 200;
-  uint64_t period_ns = 5000000;
+  uint32_t rate_hz = uint32_t(options::kRate.default_value);
+  uint64_t period_ns = 1000000000ULL / options::kRate.default_value;
   int signo = 27;  // SIGPROF
-  uint32_t max_depth = 256;
-  uint32_t max_contexts = 16384;  // distinct (stack, context) entries per thread (power of two)
-  uint32_t frame_pool = 0;        // frames per thread; 0 = max_contexts * 32
-  uint32_t max_threads = 4096;
+  uint32_t max_depth = uint32_t(options::kMaxDepth.default_value);
+  // Distinct (stack, context) entries per thread (a power of two), and frames per thread.
+  uint32_t max_contexts = uint32_t(options::kMaxContexts.default_value);
+  uint32_t frame_pool = uint32_t(options::kMaxContexts.default_value) * 32;
+  uint32_t max_threads = uint32_t(options::kMaxThreads.default_value);
   std::string output_dir = ".";
   std::string manifest;  // file the launcher reads to print its summary line
 };
 
 // Parses the OMPROF_* variables. Returns false with `error` set on an invalid value.
 bool parse_config(Config& cfg, std::string& error);
-
-// Exposed for tests: parse one signal name ("SIGPROF", "PROF", "SIGRTMIN+3", "27").
-int parse_signal(const std::string& s);
-
-// A signal omprof can sample with: not KILL/STOP, not a fault signal.
-bool usable_profiling_signal(int signo);
 
 }  // namespace omprof

@@ -10,31 +10,21 @@
 #include <ctime>
 #include <new>
 
-#include "collector/profile_writer.h"
+#include "collector/modules.h"
+#include "collector/ompt/exact_waits.h"
 #include "collector/run_report.h"
 #include "collector/runtime.h"
-#include "collector/sampler.h"
+#include "collector/sampling.h"
 #include "collector/thread_registry.h"
-#include "omp/exact_waits.h"
-#include "unwind/module_map.h"
+#include "collector/writer/profile_writer.h"
+#include "proto/manifest.h"
+#include "proto/options.h"
 
 namespace omprof {
 
 Runtime& runtime() {
   static Runtime* r = new Runtime;
   return *r;
-}
-
-uint64_t monotonic_ns() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
-}
-
-uint64_t thread_cpu_ns() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
 }
 
 namespace {
@@ -44,7 +34,7 @@ pthread_key_t g_exit_key;
 uint64_t unix_ns() {
   timespec t;
   clock_gettime(CLOCK_REALTIME, &t);
-  return uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
+  return handler::ns_of(t);
 }
 
 // Runs at thread exit (pthread_exit or return from the start routine): the timer must go,
@@ -52,7 +42,7 @@ uint64_t unix_ns() {
 void on_thread_exit(void* p) {
   auto* ts = static_cast<ThreadState*>(p);
   const uint64_t cpu = thread_cpu_ns(), now = monotonic_ns();
-  end_thread_sampling(ts, runtime().config.clock == ClockKind::kWall ? now : cpu);
+  end_thread_sampling(ts, cpu, now);
   ts->cpu_ns_at_exit.store(cpu);
   ts->end_ns.store(now - runtime().start_mono_ns);
 }
@@ -61,15 +51,15 @@ void start_thread_sampling(bool is_main) {
   ThreadState* ts = register_current_thread(is_main);
   if (!ts) return;
   pthread_setspecific(g_exit_key, ts);
-  arm_thread_timer(ts);
+  start_thread_clock(ts);
 }
 
 // Whether this process should be profiled: `omprof run` names the process it launched;
 // processes it exec's into keep the pid. Others (helpers the program spawns) are left alone
 // unless the user asked for children too.
 bool should_profile() {
-  const char* root = std::getenv("OMPROF_ROOT_PID");
-  const char* children = std::getenv("OMPROF_CHILDREN");
+  const char* root = std::getenv(options::env::kRootPid);
+  const char* children = std::getenv(options::env::kChildren);
   if (children && *children == '1') return true;
   if (!root || !*root) return true;  // preloaded by hand: profile it
   return std::strtoll(root, nullptr, 10) == getpid();
@@ -79,7 +69,8 @@ bool should_profile() {
 // stuck in one for 10 ms is not waited for).
 void wait_for_handlers() {
   const uint64_t deadline = monotonic_ns() + 10000000;
-  while (runtime().handlers_in_flight.load() != 0 && monotonic_ns() < deadline) sched_yield();
+  while (handler::sampling_state().handlers_in_flight.load() != 0 && monotonic_ns() < deadline)
+    sched_yield();
 }
 
 void in_fork_child() {
@@ -87,14 +78,9 @@ void in_fork_child() {
   // not be written a second time. Its copies of the parent's perf_event fds (--clock task) are
   // closed, so that its fd table is what it would be without omprof.
   runtime().active.store(false);
-  runtime().stopped.store(true);
+  handler::sampling_state().stopped.store(true);
   release_reserved_descriptor();
-  for (uint32_t i = 0; i < thread_count(); ++i)
-    if (ThreadState* ts = thread_at(i))
-      if (owns_task_clock_fd(ts)) {
-        close(ts->perf_fd);
-        ts->perf_fd = -1;
-      }
+  release_clocks_in_child();
 }
 
 struct StartArgs {
@@ -105,7 +91,8 @@ struct StartArgs {
 void* thread_trampoline(void* p) {
   StartArgs a = *static_cast<StartArgs*>(p);
   delete static_cast<StartArgs*>(p);
-  if (runtime().active.load() && !runtime().stopped.load()) start_thread_sampling(false);
+  if (runtime().active.load() && !handler::sampling_state().stopped.load())
+    start_thread_sampling(false);
   return a.fn(a.arg);
 }
 
@@ -114,7 +101,7 @@ void* thread_trampoline(void* p) {
 // In the constructor: the program has no other thread yet and has not read its environment.
 void restore_loader_environment() {
   for (const char* name : {"LD_PRELOAD", "LD_LIBRARY_PATH"}) {
-    const std::string saved_name = std::string("OMPROF_RESTORE_") + name;
+    const std::string saved_name = std::string(options::env::kRestorePrefix) + name;
     const char* saved = std::getenv(saved_name.c_str());
     if (!saved) continue;
     if (saved[0] == '=')
@@ -136,10 +123,10 @@ __attribute__((constructor(101))) void collector_start() {
   }
   rt.start_mono_ns = monotonic_ns();
   rt.start_unix_ns = unix_ns();
-  append_manifest("start\t" + std::to_string(getpid()));
+  append_manifest(manifest::start_line(getpid()));
   reserve_descriptor();
-  unwind::refresh_modules();
-  unwind::set_handler_quiescence_wait(wait_for_handlers);
+  refresh_modules();
+  set_handler_quiescence_wait(wait_for_handlers);
   if (pthread_key_create(&g_exit_key, on_thread_exit) != 0 || !install_sampler()) {
     std::fprintf(stderr, "omprof: profiling disabled: cannot install the signal handler\n");
     return;
@@ -159,11 +146,12 @@ __attribute__((destructor)) void collector_stop() {
 void shutdown_collector() {
   static std::atomic<bool> done{false};
   Runtime& rt = runtime();
+  handler::SamplingState& st = handler::sampling_state();
   if (!rt.active.load() || done.exchange(true)) return;
-  rt.stopped.store(true);
-  // Handlers that were past the `stopped` check finish (and may re-arm their one-shot timer)
-  // before the timers are deleted; signals still queued after that find `stopped` set.
-  while (rt.handlers_in_flight.load() != 0) sched_yield();
+  st.stopped.store(true);
+  // Handlers that were past the `stopped` check finish (and may re-arm their one-shot clock)
+  // before the clocks are disarmed; signals still queued after that find `stopped` set.
+  while (st.handlers_in_flight.load() != 0) sched_yield();
   const uint32_t n = thread_count();
   // Threads still alive: their CPU time now (through their CPU clocks), then their sampling ends.
   const uint64_t end = monotonic_ns();
@@ -173,11 +161,11 @@ void shutdown_collector() {
     clockid_t cid;
     timespec t;
     if (pthread_getcpuclockid(ts->handle, &cid) == 0 && clock_gettime(cid, &t) == 0)
-      ts->cpu_ns_at_exit.store(uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec));
-    end_thread_sampling(ts, rt.config.clock == ClockKind::kWall ? end : ts->cpu_ns_at_exit.load());
+      ts->cpu_ns_at_exit.store(handler::ns_of(t));
+    end_thread_sampling(ts, ts->cpu_ns_at_exit.load(), end);
   }
-  while (rt.handlers_in_flight.load() != 0) sched_yield();
-  omp::close_open_waits(end);
+  while (st.handlers_in_flight.load() != 0) sched_yield();
+  ompt::close_open_waits(end);
   write_profile(end - rt.start_mono_ns);
 }
 

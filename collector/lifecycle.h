@@ -4,7 +4,7 @@
 
 namespace omprof {
 
-// First caller wins: library destructor, atexit, OMPT finalize, MPI_Finalize wrapper.
+// First caller wins: atexit (registered at start) or the library destructor.
 void shutdown_collector();
 
 }  // namespace omprof

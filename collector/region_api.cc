@@ -88,6 +88,7 @@ ThreadTimer* timer() {
   ThreadState* ts = current_thread();
   const uint32_t index = ts ? ts->index : r.next_foreign_index.fetch_add(1);
   auto* t = new ThreadTimer(r.registry, index);
+  if (ts) ts->region_node = &t->current_node_variable();  // what the handler reads
   {
     std::lock_guard<std::mutex> lock(r.mu);
     r.threads.push_back(t);

@@ -7,11 +7,7 @@
 
 namespace omprof {
 
-// Appends one line to the launcher's manifest (OMPROF_MANIFEST), if there is one. Lines:
-//   start <pid>                      the collector started in this process
-//   ok <path> <samples> <threads> <dropped> <truncated>
-//   error <message>                  no profile: why
-//   warning <message>                a profile, with something the user must know
+// Appends one line (proto/manifest.h) to the launcher's manifest, if there is one.
 void append_manifest(const std::string& line);
 
 // Writes all of `data`, retrying short writes and EINTR.

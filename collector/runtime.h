@@ -1,20 +1,19 @@
-// Process-wide collector state. Lives in storage that is never destroyed: shutdown may run
-// after C++ static destructors, and handlers may fire on threads still alive at that point.
+// Process-wide collector state (ordinary context). Lives in storage that is never destroyed:
+// shutdown may run after C++ static destructors. What the signal handler shares is in
+// handler/sampling_state.h.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 
 #include "collector/config.h"
+#include "collector/handler/sampling_state.h"
 
 namespace omprof {
 
 struct Runtime {
   Config config;
-  std::atomic<bool> active{false};   // this process is being profiled
-  std::atomic<bool> stopped{false};  // shutdown began: handlers record nothing more
-  std::atomic<int> handlers_in_flight{0};
-  std::atomic<uint64_t> forwarded_signals{0};
+  std::atomic<bool> active{false};  // this process is being profiled
   std::atomic<uint64_t> timer_create_failures{0};
   uint64_t start_mono_ns = 0;
   uint64_t start_unix_ns = 0;
@@ -22,7 +21,7 @@ struct Runtime {
 
 Runtime& runtime();
 
-uint64_t monotonic_ns();
-uint64_t thread_cpu_ns();
+using handler::monotonic_ns;
+using handler::thread_cpu_ns;
 
 }  // namespace omprof

@@ -6,14 +6,13 @@
 
 #include <new>
 
+#include "collector/handler/sampling_state.h"
+#include "collector/handler/stack_capture.h"
 #include "collector/runtime.h"
-#include "unwind/stack_capture.h"
 
 namespace omprof {
 
 namespace {
-
-__attribute__((tls_model("initial-exec"))) thread_local ThreadState* t_thread = nullptr;
 
 struct Registry {
   ThreadState** slots = nullptr;
@@ -27,10 +26,6 @@ Registry& registry() {
 }
 
 }  // namespace
-
-ThreadState* current_thread() {
-  return t_thread;
-}
 
 ThreadState* register_current_thread(bool is_main) {
   const Config& cfg = runtime().config;
@@ -47,9 +42,10 @@ ThreadState* register_current_thread(bool is_main) {
     return nullptr;
   }
   const size_t table_bytes = SampleTable::bytes_needed(cfg.max_contexts, cfg.frame_pool);
-  const size_t scratch_bytes = sizeof(void*) * (cfg.max_depth + unwind::kSignalSlack);
-  const size_t frame_bytes = sizeof(uint64_t) * (cfg.max_depth + unwind::kSignalSlack);
-  const size_t waits_bytes = SampleTable::bytes_needed(kWaitTableCapacity, kWaitTableCapacity);
+  const size_t scratch_bytes = sizeof(void*) * (cfg.max_depth + handler::kSignalSlack);
+  const size_t frame_bytes = sizeof(uint64_t) * (cfg.max_depth + handler::kSignalSlack);
+  const size_t waits_bytes =
+      SampleTable::bytes_needed(handler::kWaitTableCapacity, handler::kWaitTableCapacity);
   const size_t total =
       sizeof(ThreadState) + 64 + table_bytes + waits_bytes + scratch_bytes + frame_bytes;
   void* mem = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -62,24 +58,23 @@ ThreadState* register_current_thread(bool is_main) {
   char* p = static_cast<char*>(mem) + ((sizeof(ThreadState) + 63) & ~size_t(63));
   ts->table.init(p, cfg.max_contexts, cfg.frame_pool);
   p += table_bytes;
-  ts->waits.init(p, kWaitTableCapacity, kWaitTableCapacity);
+  ts->waits.init(p, handler::kWaitTableCapacity, handler::kWaitTableCapacity);
   p += waits_bytes;
   ts->scratch = reinterpret_cast<void**>(p);
   p += scratch_bytes;
   ts->frames = reinterpret_cast<uint64_t*>(p);
-  ts->mapping_bytes = total;
   ts->index = index;
   ts->tid = pid_t(syscall(SYS_gettid));
   ts->handle = pthread_self();
   ts->is_main = is_main;
-  ts->rng_state = (uint64_t(ts->tid) << 32) ^ monotonic_ns() ^ 0x9e3779b97f4a7c15ULL;
+  ts->rng_state = (uint64_t(ts->tid) << 32) ^ handler::monotonic_ns() ^ 0x9e3779b97f4a7c15ULL;
   if (ts->rng_state == 0) ts->rng_state = 1;
-  ts->start_ns = monotonic_ns() - runtime().start_mono_ns;
+  ts->start_ns = handler::monotonic_ns() - runtime().start_mono_ns;
   if (is_main) {
-    unwind::warm_up_process();
+    handler::warm_up_process();
     ts->trace_cache_warm = true;
   }
-  t_thread = ts;
+  handler::set_current_thread(ts);
   // Publish last, so that the writer never sees a half-built state.
   __atomic_store_n(&reg.slots[index], ts, __ATOMIC_RELEASE);
   return ts;

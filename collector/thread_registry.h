@@ -1,88 +1,25 @@
-// Per-thread collector state and the registry that keeps it until the profile is written
-// (threads that exited early keep their samples). Each ThreadState and its buffers are one
-// anonymous mapping made when the thread starts, before its timer is armed.
+// The registry of sampled threads: each thread's state (handler/thread_state.h) is made when the
+// thread starts and kept until the profile is written, so threads that exited early keep their
+// samples. Ordinary context.
 #pragma once
 
-#include <pthread.h>
-#include <sys/types.h>
-#include <time.h>
-
-#include <atomic>
 #include <cstdint>
 
-#include "collector/sample_table.h"
+#include "collector/handler/thread_state.h"
 
 namespace omprof {
 
-// An OpenMP wait in progress on a thread (omp/exact_waits.h).
-struct OpenWait {
-  uint64_t start_ns = 0;        // when it last started running; 0 while its task is switched out
-  uint64_t first_start_ns = 0;  // when it began
-  uint64_t done_ns = 0;         // waited before the last switch-out
-  uint64_t codeptr = 0;         // the construct's return address - 1 (0 if unknown)
-  uint64_t wait_id = 0;         // mutex waits: the lock
-  const void* task = nullptr;   // the waiting task
-  SampleContext ctx;
-  uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
-  bool worker_join = false;
-  bool is_mutex = false;
-};
-constexpr int kMaxOpenWaits = 16;
+using handler::current_thread;
+using handler::kStackTruncated;
+using handler::kStackUnwindFailed;
+using handler::OpenWait;
+using handler::SampleContext;
+using handler::SampleEntry;
+using handler::SampleTable;
+using handler::ThreadState;
 
-constexpr uint32_t kWaitTableCapacity = 1024;
-
-struct ThreadState {
-  uint32_t index = 0;
-  pid_t tid = 0;
-  pthread_t handle{};
-  bool is_main = false;
-  std::atomic<bool> timer_armed{false};
-  timer_t timer{};
-  int perf_fd = -1;       // --clock task: the thread's perf_event task-clock
-  uint64_t perf_ino = 0;  // its inode: the program may close the fd and reuse the number
-  int timer_errno = 0;
-  // Stratified sampling (collector/sampler.cc): the sampling clock when the timer was armed,
-  // strata of one period since then that have a sample, and the offset generator (never 0).
-  uint64_t grid_origin_ns = 0;
-  uint64_t strata_sampled = 0;
-  uint64_t rng_state = 0;
-  uint64_t start_ns = 0;  // relative to the run start
-  std::atomic<uint64_t> end_ns{0};
-  std::atomic<uint64_t> cpu_ns_at_exit{0};
-  bool is_omp_thread = false;
-  // Samples taken while the thread unwinds itself (see begin_deferring_samples).
-  volatile bool defer_samples = false;
-  struct {
-    uint64_t count = 0;
-    uint64_t weight_ns = 0;
-    SampleContext ctx;
-  } deferred;
-  // Handler statistics (written only by the owning thread's handler).
-  uint32_t samples_unwound = 0;   // before the trace cache is used (collector/sampler.cc)
-  bool trace_cache_warm = false;  // the main thread's is, from the start
-  uint64_t truncated_samples = 0;
-  // Why samples stopped coming, found when the thread's sampling ends (format::kLost*).
-  uint32_t sampling_lost = 0;
-  uint64_t armed_clock_ns = 0;  // sampling clock time while the timer was armed
-  uint64_t unwind_failed = 0;
-  SampleTable table;
-  // Exact OpenMP waits: written by OMPT callbacks on this thread only, never by the handler.
-  SampleTable waits;
-  OpenWait open_waits[kMaxOpenWaits];
-  int open_wait_depth = 0;
-  uint64_t open_waits_overflow = 0;
-  uint64_t overhead_since_ns = 0;  // fork/join bookkeeping in progress (omp/exact_waits.h)
-  uint64_t overhead_codeptr = 0;
-  void** scratch = nullptr;    // unwinder output, max_depth + slack
-  uint64_t* frames = nullptr;  // one captured stack
-  size_t mapping_bytes = 0;
-};
-
-// The calling thread's state, or nullptr. Initial-exec TLS: safe to read in a signal handler.
-ThreadState* current_thread();
-
-// Allocates and registers state for the calling thread; nullptr if the registry is full
-// (counted) or memory could not be mapped.
+// Allocates and registers state for the calling thread (one anonymous mapping); nullptr if the
+// registry is full (counted) or memory could not be mapped.
 ThreadState* register_current_thread(bool is_main);
 
 uint32_t thread_count();

@@ -1,59 +1,62 @@
 #include "omp/states.h"
 
+#include "proto/state_codes.h"
+
 namespace omprof::omp {
 
 StateInfo describe_state(uint32_t s) {
   using C = StateClass;
+  using namespace format;
   switch (s) {
-    case 0x000:
+    case kWorkSerial:
       return {"work_serial", C::kWork, nullptr};
-    case 0x001:
+    case kWorkParallel:
       return {"work_parallel", C::kWork, nullptr};
-    case 0x002:
+    case kWorkReduction:
       return {"work_reduction", C::kWork, nullptr};
-    case 0x010:
+    case kWaitBarrier:
       return {"wait_barrier", C::kWait, "<omp:barrier>"};
-    case 0x011:
+    case kWaitBarrierImplicitParallel:
       return {"wait_barrier_implicit_parallel", C::kWait, "<omp:implicit-barrier>"};
-    case 0x012:
+    case kWaitBarrierImplicitWorkshare:
       return {"wait_barrier_implicit_workshare", C::kWait, "<omp:barrier>"};
-    case 0x013:
+    case kWaitBarrierImplicit:
       return {"wait_barrier_implicit", C::kWait, "<omp:implicit-barrier>"};
-    case 0x014:
+    case kWaitBarrierExplicit:
       return {"wait_barrier_explicit", C::kWait, "<omp:barrier>"};
-    case 0x015:
+    case kWaitBarrierImplementation:
       return {"wait_barrier_implementation", C::kWait, "<omp:barrier>"};
-    case 0x016:
+    case kWaitBarrierTeams:
       return {"wait_barrier_teams", C::kWait, "<omp:barrier>"};
-    case 0x020:
+    case kWaitTaskwait:
       return {"wait_taskwait", C::kWait, "<omp:taskwait>"};
-    case 0x021:
+    case kWaitTaskgroup:
       return {"wait_taskgroup", C::kWait, "<omp:taskwait>"};
-    case 0x040:
+    case kWaitMutex:
       return {"wait_mutex", C::kWait, "<omp:lock-wait>"};
-    case 0x041:
+    case kWaitLock:
       return {"wait_lock", C::kWait, "<omp:lock-wait>"};
-    case 0x042:
+    case kWaitCritical:
       return {"wait_critical", C::kWait, "<omp:lock-wait>"};
-    case 0x043:
+    case kWaitAtomic:
       return {"wait_atomic", C::kWait, "<omp:lock-wait>"};
-    case 0x044:
+    case kWaitOrdered:
       return {"wait_ordered", C::kWait, "<omp:ordered-wait>"};
-    case 0x080:
-    case 0x081:
-    case 0x082:
+    case kWaitTargetFirst:
+    case kWaitTargetFirst + 1:
+    case kWaitTargetLast:
       return {"wait_target", C::kWait, "<omp:target-wait>"};
-    case 0x100:
+    case kIdle:
       return {"idle", C::kWait, "<omp:idle>"};
-    case 0x101:
+    case kOverhead:
       return {"overhead", C::kWait, "<omp:overhead>"};
-    case 0x102:
+    case kUndefined:
       return {"undefined", C::kWork, nullptr};
-    case 0x1000:
+    case kNotOpenMP:
       return {"not_openmp", C::kWork, nullptr};
-    case 0x1001:
+    case kIdleDerived:
       return {"idle", C::kWait, "<omp:idle>"};
-    case 0x1003:
+    case kOffCpu:
       return {"off_cpu", C::kWork, "<off-cpu>"};
     default:
       return {"unknown", C::kWait, "<omp:unknown-wait>"};

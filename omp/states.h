@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "proto/state_codes.h"
+
 namespace omprof::omp {
 
 enum class StateClass { kWork, kWait };
@@ -20,18 +22,20 @@ inline bool is_wait(uint32_t state) {
   return describe_state(state).cls == StateClass::kWait;
 }
 inline bool is_idle(uint32_t state) {
-  return state == 0x100 || state == 0x1001;
+  return state == format::kIdle || state == format::kIdleDerived;
 }
 // Waits that omprof measures exactly from OMPT callbacks (barriers, taskwait and taskgroup,
 // locks, critical, atomic, ordered, idle, and fork/join overhead). In profiles with exact waits,
 // samples in these states only repeat what the intervals measured, and readers use the intervals.
 inline bool is_measured_exactly(uint32_t state) {
-  return (state >= 0x10 && state <= 0x16) || state == 0x20 || state == 0x21 ||
-         (state >= 0x40 && state <= 0x44) || is_idle(state) || state == 0x101;
+  using namespace format;
+  return (state >= kWaitBarrier && state <= kWaitBarrierTeams) || state == kWaitTaskwait ||
+         state == kWaitTaskgroup || (state >= kWaitMutex && state <= kWaitOrdered) ||
+         is_idle(state) || state == kOverhead;
 }
 // omprof's pseudo-state for thread time that is neither a sampled CPU instant nor an exact wait:
 // the thread was preempted, blocked in a system call or sleeping outside any OpenMP wait. It is
 // work (the thread was not waiting for other threads), shown as <off-cpu>.
-constexpr uint32_t kStateOffCpu = 0x1003;
+constexpr uint32_t kStateOffCpu = format::kOffCpu;
 
 }  // namespace omprof::omp

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "omp/states.h"
+#include "proto/text.h"
 
 namespace omprof::omp {
 
@@ -76,9 +77,10 @@ FrameStack resolve_runtime_frames(FrameStack raw) {
 }
 
 uint32_t resolve_state(const FrameStack& raw, uint32_t state) {
-  if (state != 0x1002) return state;
+  if (state != format::kInTaskwait) return state;
   const FrameStack resolved = resolve_runtime_frames(raw);
-  return (!resolved.empty() && resolved.front().runtime) ? 0x20 : 0x1;
+  return (!resolved.empty() && resolved.front().runtime) ? format::kWaitTaskwait
+                                                         : format::kWorkParallel;
 }
 
 bool is_outlined_name(const std::string& n) {
@@ -97,9 +99,7 @@ bool is_thread_root_name(const std::string& n) {
 }
 
 std::string region_frame_name(const ForkInfo& fork) {
-  std::string where = fork.construct.file;
-  size_t slash = where.rfind('/');
-  if (slash != std::string::npos) where = where.substr(slash + 1);
+  const std::string where = text::base_name(fork.construct.file);
   if (where.empty()) return "<omp parallel in " + fork.construct.name + ">";
   return "<omp parallel @ " + where + ":" + std::to_string(fork.construct.line) + ">";
 }

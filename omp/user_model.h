@@ -41,8 +41,9 @@ FrameStack resolve_runtime_frames(FrameStack raw);
 bool is_thread_root_name(const std::string& name);
 std::string region_frame_name(const ForkInfo& fork);
 
-// The recorded state, refined from the raw stack: a thread marked "in a taskwait" (0x1002) whose
-// leaf is runtime code is waiting (wait_taskwait, 0x20); one running a task's code works (0x1).
+// The recorded state, refined from the raw stack: a thread marked "in a taskwait" (kInTaskwait)
+// whose leaf is runtime code is waiting (kWaitTaskwait); one running a task's code works
+// (kWorkParallel).
 uint32_t resolve_state(const FrameStack& raw, uint32_t state);
 
 // `fork_of(id)` returns nullptr for unknown ids.

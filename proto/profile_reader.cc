@@ -7,11 +7,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "proto/format.h"
+
 namespace omprof::format {
 
 namespace {
-
-constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'R', 'O', 'F', '\n'};
 
 [[noreturn]] void fail(const std::string& name, const std::string& what) {
   throw ProfileError(name + ": " + what);
@@ -127,11 +127,11 @@ void check_references(const Profile& p) {
 
 Profile parse_profile(const std::string& b, const std::string& name) {
   if (b.empty()) fail(name, "empty file, not an omprof profile");
-  if (b.size() < sizeof kMagic || std::memcmp(b.data(), kMagic, sizeof kMagic) != 0)
+  if (b.compare(0, format::kMagic.size(), format::kMagic) != 0)
     fail(name, "not an omprof profile (bad magic)");
   Profile p;
   p.path = name;
-  size_t pos = sizeof kMagic;
+  size_t pos = format::kMagic.size();
   uint64_t records = 0;
   bool have_header = false, have_trailer = false;
   while (pos < b.size()) {
@@ -151,10 +151,10 @@ Profile parse_profile(const std::string& b, const std::string& name) {
         have_header = true;
         p.header = rec.header();
         if (p.header.format_major() == 0) fail(name, "corrupt profile: format version 0");
-        if (p.header.format_major() > kSupportedMajor)
+        if (p.header.format_major() > format::kMajor)
           fail(name, "written by a newer omprof (format " +
                          std::to_string(p.header.format_major()) + ", this reader supports " +
-                         std::to_string(kSupportedMajor) + ")");
+                         std::to_string(format::kMajor) + ")");
         break;
       case v1::Record::kStrings:
         for (const auto& s : rec.strings().entries()) p.strings.push_back(s);

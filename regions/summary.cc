@@ -4,18 +4,12 @@
 #include <cstdio>
 #include <map>
 
+#include "proto/text.h"
 #include "regions/names.h"
 
 namespace omprof::regions {
 
 namespace {
-
-std::string csv(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 std::string secs(double ns) {
   char buf[32];
@@ -130,8 +124,8 @@ void write_csv(std::ostream& out, const SummaryHeader& h, const std::vector<Summ
     const double pct = h.window_ns > 0 ? 100.0 * double(r.wall_max_ns) / double(h.window_ns) : 0;
     char nums[256];
     std::snprintf(nums, sizeof nums, "%.4f,%.4f", pct, r.imbalance());
-    out << r.node << "," << r.parent << "," << r.depth << "," << csv(r.name) << "," << r.calls
-        << "," << r.threads << "," << secs(double(r.wall_max_ns)) << ","
+    out << r.node << "," << r.parent << "," << r.depth << "," << text::csv_quote(r.name) << ","
+        << r.calls << "," << r.threads << "," << secs(double(r.wall_max_ns)) << ","
         << secs(double(r.wall_min_ns)) << "," << secs(r.wall_avg_ns) << ","
         << secs(double(r.self_max_ns)) << "," << secs(r.self_avg_ns) << ","
         << secs(double(r.cpu_sum_ns)) << "," << secs(double(r.self_cpu_sum_ns)) << "," << nums

@@ -53,6 +53,8 @@ class ThreadTimer {
 
   // The node this thread is in: its innermost open region, else the inherited base.
   uint32_t current_node() const { return current_.load(std::memory_order_relaxed); }
+  // The same, for a reader that keeps the address (the collector's signal handler).
+  const std::atomic<uint32_t>& current_node_variable() const { return current_; }
   // Context inherited from another thread (OpenMP: the master's region at the fork); regions
   // this thread opens with an empty stack nest under it.
   void set_base(uint32_t node);

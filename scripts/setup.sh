@@ -7,7 +7,7 @@ build=${OMPROF_BUILD_DIR:-$here/build}
 
 packages=(cmake make g++ gcc gfortran clang-14 libomp-14-dev libunwind-dev libdw-dev libelf-dev
   libpapi-dev libprotobuf-dev protobuf-compiler libgtest-dev libgmock-dev libbenchmark-dev
-  libopenmpi-dev openmpi-bin libcli11-dev libfmt-dev clang-format pkg-config strace)
+  libopenmpi-dev openmpi-bin libcli11-dev libfmt-dev clang-format clang-tidy pkg-config strace python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

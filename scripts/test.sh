@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test (unit and integration) with ctest.
+# Sets everything up and runs every test: all of ctest in build/ (unit tests under ASan/UBSan,
+# integration tests, the fuzzer, style and layout gates), then the integration tests again
+# against an AddressSanitizer/UBSan build of the omprof command (build-asan/).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${OMPROF_BUILD_DIR:-$here/build}
+asan=${OMPROF_ASAN_BUILD_DIR:-$here/build-asan}
 bash "$here/scripts/setup.sh"
 ctest --test-dir "$build" --output-on-failure -j2 "$@"
+
+cmake -S "$here" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMPROF_SANITIZE_TOOLS=ON \
+  -DOMPROF_SANITIZE=OFF >/dev/null
+cmake --build "$asan" -j"$(nproc)" --target omprof_cli omprof run_tests reliability_tests \
+  region_tests omp_test_programs
+ctest --test-dir "$asan" --output-on-failure -j2 -R '^(Run\.|Hostile\.|ManyThreads\.|Regions\.|golden\.)' "$@"

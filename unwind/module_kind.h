@@ -5,11 +5,12 @@
 
 #include <string>
 
+#include "proto/text.h"
+
 namespace omprof::unwind {
 
 inline bool is_system_module(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  const std::string f = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string f = text::base_name(path);
   static const char* const prefixes[] = {"libc.so",       "libm.so",  "ld-linux",
                                          "libpthread.so", "libdl.so", "librt.so",
                                          "libgcc_s.so",   "[vdso]",   "linux-vdso"};

@@ -192,92 +192,100 @@ Symbolizer::~Symbolizer() {
   if (impl_->dwfl) dwfl_end(impl_->dwfl);
 }
 
-Symbolized Symbolizer::lookup(uint64_t address) const {
-  Symbolized out;
-  // Prefer a module still loaded at the end; fall back to one unloaded earlier.
-  for (int pass = 0; pass < 2 && out.module < 0; ++pass)
-    for (size_t i = 0; i < impl_->modules.size(); ++i)
-      if (impl_->modules[i].unloaded == (pass == 1) && impl_->modules[i].contains(address)) {
-        out.module = int(i);
-        break;
-      }
-  if (out.module < 0) return out;
-  Dwfl_Module* mod = impl_->handles[size_t(out.module)];
-  if (!mod) return out;
+namespace {
 
+// The module holding `address`: one still loaded at the end first, else one unloaded earlier.
+int module_of(const std::vector<Module>& modules, uint64_t address) {
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < modules.size(); ++i)
+      if (modules[i].unloaded == (pass == 1) && modules[i].contains(address)) return int(i);
+  return -1;
+}
+
+// The function from the symbol table (no file or line).
+SourceFrame symbol_frame(Dwfl_Module* mod, uint64_t address) {
+  SourceFrame f;
   GElf_Off offset = 0;
   GElf_Sym sym;
-  const char* symname =
-      dwfl_module_addrinfo(mod, address, &offset, &sym, nullptr, nullptr, nullptr);
+  const char* name = dwfl_module_addrinfo(mod, address, &offset, &sym, nullptr, nullptr, nullptr);
+  if (!name) return f;
+  // Versioned definitions read "name@@GLIBC_2.34": the version is not part of the name.
+  std::string plain = name;
+  const size_t at = plain.find('@');
+  if (at != std::string::npos && at > 0) plain.resize(at);
+  f.system_name = plain;
+  f.function = demangle(plain);
+  return f;
+}
 
-  SourceFrame outer;
-  if (symname) {
-    // Versioned definitions read "name@@GLIBC_2.34": the version is not part of the name.
-    std::string plain = symname;
-    size_t at = plain.find('@');
-    if (at != std::string::npos && at > 0) plain.resize(at);
-    outer.system_name = plain;
-    outer.function = demangle(plain);
-  }
-  if (impl_->names_only[size_t(out.module)]) {
-    out.frames.push_back(outer);
-    return out;
-  }
-  Dwarf_Addr bias = 0;
-  Dwarf_Die cu_die;
-  Dwarf_Die* cu = impl_->find_cu(size_t(out.module), address, &cu_die, &bias) ? &cu_die : nullptr;
-  std::string leaf_file;
+// Source frames at `pc` inside compilation unit `cu`: the inlined chain, innermost first, then
+// `outer` (the real function) with its file and line.
+std::vector<SourceFrame> source_frames(Dwarf_Die* cu, Dwarf_Addr pc, SourceFrame outer) {
+  std::string file;
   int leaf_line = 0;
-  if (cu) {
-    if (Dwarf_Line* line = dwarf_getsrc_die(cu, address - bias)) {
-      if (const char* file = dwarf_linesrc(line, nullptr, nullptr)) leaf_file = file;
-      dwarf_lineno(line, &leaf_line);
-    }
+  if (Dwarf_Line* line = dwarf_getsrc_die(cu, pc)) {
+    if (const char* f = dwarf_linesrc(line, nullptr, nullptr)) file = f;
+    dwarf_lineno(line, &leaf_line);
   }
-
-  // Inline chain, innermost first. dwarf_getscopes finds the innermost scope at the address,
-  // but past an inlined function it continues with that function's abstract definition (its
-  // namespace), not its callers. The concrete chain (inline, its inlined caller, ..., the
-  // subprogram) is the containment of that innermost DIE: dwarf_getscopes_die.
+  int64_t lineno = leaf_line;
+  // dwarf_getscopes finds the innermost scope at the address, but past an inlined function it
+  // continues with that function's abstract definition (its namespace), not its callers. The
+  // concrete chain (inline, its inlined caller, ..., the subprogram) is the containment of that
+  // innermost DIE: dwarf_getscopes_die.
   Dwarf_Die* at_pc = nullptr;
-  const int n_at_pc = cu ? dwarf_getscopes(cu, address - bias, &at_pc) : 0;
+  const int n_at_pc = dwarf_getscopes(cu, pc, &at_pc);
   Dwarf_Die* scopes = nullptr;
   const int nscopes = n_at_pc > 0 ? dwarf_getscopes_die(&at_pc[0], &scopes) : 0;
   free(at_pc);
-  std::vector<SourceFrame> inl;
-  std::string file = leaf_file;
-  int64_t lineno = leaf_line;
   Dwarf_Files* files = nullptr;
   size_t nfiles = 0;
-  if (cu) dwarf_getsrcfiles(cu, &files, &nfiles);
+  dwarf_getsrcfiles(cu, &files, &nfiles);
+  std::vector<SourceFrame> out;
   for (int i = 0; i < nscopes; ++i) {
     Dwarf_Die* die = &scopes[i];
-    int tag = dwarf_tag(die);
-    if (tag == DW_TAG_inlined_subroutine) {
-      SourceFrame f;
-      f.function = die_name(die, &f.system_name);
-      f.file = file;
-      f.line = lineno;
-      inl.push_back(f);
-      // The caller's position is this inline's call site.
-      Dwarf_Attribute attr;
-      Dwarf_Word v = 0;
-      if (dwarf_attr(die, DW_AT_call_file, &attr) && dwarf_formudata(&attr, &v) == 0 && files) {
-        const char* cf = dwarf_filesrc(files, v, nullptr, nullptr);
-        if (cf) file = cf;
-      }
-      if (dwarf_attr(die, DW_AT_call_line, &attr) && dwarf_formudata(&attr, &v) == 0)
-        lineno = int64_t(v);
-    } else if (tag == DW_TAG_subprogram) {
+    const int tag = dwarf_tag(die);
+    if (tag == DW_TAG_subprogram) {
       if (outer.function.empty()) outer.function = die_name(die, &outer.system_name);
       break;
     }
+    if (tag != DW_TAG_inlined_subroutine) continue;
+    SourceFrame f;
+    f.function = die_name(die, &f.system_name);
+    f.file = file;
+    f.line = lineno;
+    out.push_back(f);
+    // The caller's position is this inline's call site.
+    Dwarf_Attribute attr;
+    Dwarf_Word v = 0;
+    if (dwarf_attr(die, DW_AT_call_file, &attr) && dwarf_formudata(&attr, &v) == 0 && files)
+      if (const char* cf = dwarf_filesrc(files, v, nullptr, nullptr)) file = cf;
+    if (dwarf_attr(die, DW_AT_call_line, &attr) && dwarf_formudata(&attr, &v) == 0)
+      lineno = int64_t(v);
   }
   free(scopes);
   outer.file = file;
   outer.line = lineno;
-  out.frames = std::move(inl);
-  out.frames.push_back(outer);
+  out.push_back(outer);
+  return out;
+}
+
+}  // namespace
+
+Symbolized Symbolizer::lookup(uint64_t address) const {
+  Symbolized out;
+  out.module = module_of(impl_->modules, address);
+  if (out.module < 0) return out;
+  Dwfl_Module* mod = impl_->handles[size_t(out.module)];
+  if (!mod) return out;
+  SourceFrame outer = symbol_frame(mod, address);
+  Dwarf_Addr bias = 0;
+  Dwarf_Die cu_die;
+  if (impl_->names_only[size_t(out.module)] ||
+      !impl_->find_cu(size_t(out.module), address, &cu_die, &bias)) {
+    out.frames.push_back(outer);
+    return out;
+  }
+  out.frames = source_frames(&cu_die, address - bias, outer);
   return out;
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "unwind/module_map.h"
+#include "unwind/module.h"
 
 namespace omprof::unwind {
 

@@ -10,7 +10,6 @@ namespace omprof::viewer {
 struct GompCheck {
   bool needs_libgomp = false;
   std::vector<std::string> missing_versions;  // GOMP_x versions libomp does not provide
-  std::string error;
 };
 
 GompCheck check_libgomp(const std::string& program, const std::string& libomp);

@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,8 +15,10 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
-#include "collector/task_clock.h"
+#include "proto/manifest.h"
+#include "proto/options.h"
 #include "viewer/gomp_check.h"
 #include "viewer/preload_check.h"
 
@@ -81,10 +85,15 @@ std::string prepend(const char* var, const std::string& value, char sep) {
   return (old && *old) ? value + sep + old : value;
 }
 
-// Whether this process may open a perf_event task-clock on itself (perf_event_paranoid,
-// seccomp and containers can forbid it).
+// Whether this process may open a perf_event task-clock on itself, as the collector does for
+// each thread (perf_event_paranoid, seccomp and containers can forbid it).
 bool task_clock_available(std::string& why) {
-  const int fd = open_task_clock(0, 1000000);
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  attr.disabled = 1;
+  const int fd = int(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
   if (fd < 0) {
     why = std::string("perf_event_open: ") + std::strerror(errno) +
           (errno == EACCES || errno == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
@@ -123,9 +132,214 @@ std::string original_value(const char* name) {
   return v ? std::string("=") + v : std::string();
 }
 
-}  // namespace
+// The output directory must exist (it is created if missing) and be writable. Returns 0 and
+// its absolute path (a program that changes its working directory still writes there), or the
+// exit status.
+int prepare_output_dir(const std::string& dir, std::string& absolute) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0 && !make_directories(dir)) {
+    std::fprintf(stderr, "omprof: cannot create output directory '%s': %s\n", dir.c_str(),
+                 std::strerror(errno));
+    return 2;
+  }
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    std::fprintf(stderr, "omprof: output location '%s' is not a directory\n", dir.c_str());
+    return 2;
+  }
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    std::fprintf(stderr, "omprof: cannot write to output directory '%s': %s\n", dir.c_str(),
+                 std::strerror(errno));
+    return 2;
+  }
+  char buf[PATH_MAX];
+  absolute = realpath(dir.c_str(), buf) ? std::string(buf) : dir;
+  return 0;
+}
 
-int run_program(const RunOptions& opt, const std::string& self_path) {
+// The task clock is the most accurate (docs/semantics.md, Clocks): the default wherever
+// perf_event_open is permitted, with a one-line notice when omprof falls back to cpu. Returns
+// 0, or the exit status.
+int choose_clock(const std::string& asked, std::string& clock) {
+  clock = asked;
+  if (!clock.empty() && clock != "task") return 0;
+  std::string why;
+  if (task_clock_available(why)) {
+    clock = "task";
+  } else if (clock == "task") {
+    std::fprintf(stderr, "omprof: --clock task is not available here: %s\n", why.c_str());
+    return 2;
+  } else {
+    std::fprintf(stderr,
+                 "omprof: sampling with --clock cpu (kernel ticks): the task clock is not "
+                 "available here: %s\n",
+                 why.c_str());
+    clock = "cpu";
+  }
+  return 0;
+}
+
+// For a libgomp program: a directory in `scratch` whose libgomp.so.1 is LLVM libomp (which has
+// OMPT), to put first on LD_LIBRARY_PATH; "" to leave the program on libgomp.
+std::string libomp_instead_of_libgomp(const std::string& program, const std::string& name,
+                                      const std::string& omp_runtime, const std::string& scratch) {
+  GompCheck gomp = check_libgomp(program, kLibomp);
+  if (!gomp.needs_libgomp) return "";
+  if (omp_runtime == "native") {
+    std::fprintf(stderr,
+                 "omprof: warning: --omp-runtime=native: '%s' runs on GNU libgomp, which has no "
+                 "OMPT; OpenMP states and user-model stacks are unavailable\n",
+                 name.c_str());
+  } else if (!gomp.missing_versions.empty()) {
+    std::fprintf(stderr,
+                 "omprof: warning: '%s' needs %s, which LLVM libomp 14 lacks; it runs on GNU "
+                 "libgomp and OpenMP states and user-model stacks are unavailable\n",
+                 name.c_str(), gomp.missing_versions.front().c_str());
+  } else if (access(kLibomp, R_OK) == 0 &&
+             symlink(kLibomp, (scratch + "/libgomp.so.1").c_str()) == 0) {
+    std::fprintf(stderr,
+                 "omprof: running '%s' on LLVM libomp instead of GNU libgomp, for OMPT "
+                 "(--omp-runtime=native to keep libgomp)\n",
+                 name.c_str());
+    return scratch;
+  }
+  return "";
+}
+
+// What one run needs besides the options.
+struct Launch {
+  std::string program;  // resolved path
+  std::string collector;
+  std::string output_dir;  // absolute
+  std::string clock;
+  std::string manifest;
+  std::string library_path;  // "" or the libomp stand-in's directory
+};
+
+// In the child, before exec: the collector's options (proto/options.h) and the preload.
+void set_collector_environment(const RunOptions& opt, const Launch& l) {
+  namespace env = options::env;
+  const std::string preload_before = original_value("LD_PRELOAD");
+  const std::string library_path_before = original_value("LD_LIBRARY_PATH");
+  setenv("LD_PRELOAD", prepend("LD_PRELOAD", l.collector, ':').c_str(), 1);
+  if (!l.library_path.empty())
+    setenv("LD_LIBRARY_PATH", prepend("LD_LIBRARY_PATH", l.library_path, ':').c_str(), 1);
+  setenv(env::kOutput, l.output_dir.c_str(), 1);
+  setenv(options::kRate.env, std::to_string(opt.rate_hz).c_str(), 1);
+  setenv(options::kClockEnv, l.clock.c_str(), 1);
+  setenv(options::kSignalEnv, opt.signal.c_str(), 1);
+  setenv(options::kMaxDepth.env, std::to_string(opt.max_depth).c_str(), 1);
+  setenv(options::kMaxContexts.env, std::to_string(opt.max_contexts).c_str(), 1);
+  setenv(env::kManifest, l.manifest.c_str(), 1);
+  setenv(env::kRootPid, std::to_string(getpid()).c_str(), 1);
+  if (opt.children) {
+    setenv(env::kChildren, "1", 1);
+  } else if (is_elf(l.program)) {
+    // The collector puts these back when it starts in the program, so that the processes the
+    // program starts run exactly as without omprof. (A script keeps them: the binary it exec's
+    // is the one to profile.)
+    setenv((std::string(env::kRestorePrefix) + "LD_PRELOAD").c_str(), preload_before.c_str(), 1);
+    setenv((std::string(env::kRestorePrefix) + "LD_LIBRARY_PATH").c_str(),
+           library_path_before.c_str(), 1);
+  }
+  if (opt.symbolize) setenv(env::kSymbolize, "1", 1);
+}
+
+// Starts the program and waits for it, like a shell: the terminal's SIGINT/SIGQUIT reach the
+// program itself; signals sent to omprof alone (a scheduler's SIGTERM) are passed on. Returns
+// false with `exec_errno` set if the program could not be executed (0: omprof itself failed,
+// and said so).
+bool run_and_wait(const RunOptions& opt, const Launch& l, int& status, int& exec_errno) {
+  // The child reports a failed exec through this close-on-exec pipe, so that omprof can say so
+  // and exit 126/127 like a shell instead of describing a run that never happened.
+  int exec_pipe[2];
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    std::fprintf(stderr, "omprof: pipe failed: %s\n", std::strerror(errno));
+    return false;
+  }
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "omprof: fork failed: %s\n", std::strerror(errno));
+    return false;
+  }
+  if (pid == 0) {
+    set_collector_environment(opt, l);
+    std::vector<char*> argv;
+    for (const auto& a : opt.command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(l.program.c_str(), argv.data());
+    const int err = errno;
+    (void)!write(exec_pipe[1], &err, sizeof err);
+    _exit(err == ENOENT ? 127 : 126);
+  }
+  close(exec_pipe[1]);
+  ssize_t got;
+  while ((got = read(exec_pipe[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {
+  }
+  close(exec_pipe[0]);
+  if (got == ssize_t(sizeof exec_errno)) {
+    waitpid(pid, nullptr, 0);
+    return false;
+  }
+  g_child = pid;
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
+  for (int sig : {SIGTERM, SIGHUP, SIGUSR1, SIGUSR2}) signal(sig, forward_signal);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return true;
+}
+
+// Prints what the collector reported (proto/manifest.h), and why there is no profile if none
+// was written.
+void report_run(const std::string& manifest_path, const std::string& program, int status) {
+  std::ifstream in(manifest_path);
+  std::string line;
+  int profiles = 0, collectors_started = 0;
+  while (std::getline(in, line)) {
+    const manifest::Entry e = manifest::parse_line(line);
+    const auto& f = e.fields;
+    switch (e.kind) {
+      case manifest::Kind::kOk:
+        ++profiles;
+        std::fprintf(stderr,
+                     "omprof: profile %s: %s samples, %s threads, %s dropped, %s truncated\n",
+                     f[0].c_str(), f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str());
+        break;
+      case manifest::Kind::kError:
+        ++profiles;
+        std::fprintf(stderr, "omprof: no profile: %s\n", f[0].c_str());
+        break;
+      case manifest::Kind::kWarning:
+        std::fprintf(stderr, "omprof: warning: %s\n", f[0].c_str());
+        break;
+      case manifest::Kind::kStart:
+        ++collectors_started;
+        break;
+      case manifest::Kind::kUnknown:
+        break;
+    }
+  }
+  if (profiles != 0) return;
+  const std::string cannot_preload = why_preload_is_ignored(program);
+  if (collectors_started == 0 && !cannot_preload.empty())
+    std::fprintf(stderr, "omprof: no profile written: %s %s\n", program.c_str(),
+                 cannot_preload.c_str());
+  else if (collectors_started == 0)
+    std::fprintf(stderr,
+                 "omprof: no profile written: the collector never started in the program "
+                 "(LD_PRELOAD removed before it ran?)\n");
+  else if (WIFSIGNALED(status))
+    std::fprintf(stderr, "omprof: no profile written: the program was killed by signal %d (%s)\n",
+                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+  else
+    std::fprintf(stderr,
+                 "omprof: no profile written: the program ended without running exit handlers "
+                 "(through _exit or _Exit, or an exec without the collector)\n");
+}
+
+// Everything the launcher checks and prepares before starting the program; 0 or the status.
+int prepare_launch(const RunOptions& opt, const std::string& self_path, Launch& l) {
   if (opt.command.empty()) {
     std::fprintf(
         stderr,
@@ -135,58 +349,28 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   const std::string& name = opt.command[0];
   std::string reason;
   int fail_status = 127;
-  std::string program = resolve_program(name, reason, fail_status);
-  if (program.empty()) {
+  l.program = resolve_program(name, reason, fail_status);
+  if (l.program.empty()) {
     std::fprintf(stderr, "omprof: cannot execute '%s': %s\n", name.c_str(), reason.c_str());
     return fail_status;
   }
-  // The output directory must exist (it is created if missing) and be writable.
-  struct stat st;
-  if (stat(opt.output_dir.c_str(), &st) != 0 && !make_directories(opt.output_dir)) {
-    std::fprintf(stderr, "omprof: cannot create output directory '%s': %s\n",
-                 opt.output_dir.c_str(), std::strerror(errno));
-    return 2;
-  }
-  if (stat(opt.output_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    std::fprintf(stderr, "omprof: output location '%s' is not a directory\n",
-                 opt.output_dir.c_str());
-    return 2;
-  }
-  if (access(opt.output_dir.c_str(), W_OK | X_OK) != 0) {
-    std::fprintf(stderr, "omprof: cannot write to output directory '%s': %s\n",
-                 opt.output_dir.c_str(), std::strerror(errno));
-    return 2;
-  }
-  // Absolute, so that a program that changes its working directory still writes here.
-  char absolute[PATH_MAX];
-  const std::string output_dir =
-      realpath(opt.output_dir.c_str(), absolute) ? std::string(absolute) : opt.output_dir;
-  // The task clock is the most accurate (docs/semantics.md, Clocks): the default wherever
-  // perf_event_open is permitted, with a one-line notice when omprof falls back to cpu.
-  std::string clock = opt.clock;
-  if (clock.empty() || clock == "task") {
-    std::string why;
-    if (task_clock_available(why)) {
-      clock = "task";
-    } else if (clock == "task") {
-      std::fprintf(stderr, "omprof: --clock task is not available here: %s\n", why.c_str());
-      return 2;
-    } else {
-      std::fprintf(stderr,
-                   "omprof: sampling with --clock cpu (kernel ticks): the task clock is "
-                   "not available here: %s\n",
-                   why.c_str());
-      clock = "cpu";
-    }
-  }
-  const std::string collector = find_collector(self_path);
-  if (collector.empty()) {
+  if (int rc = prepare_output_dir(opt.output_dir, l.output_dir)) return rc;
+  if (int rc = choose_clock(opt.clock, l.clock)) return rc;
+  l.collector = find_collector(self_path);
+  if (l.collector.empty()) {
     std::fprintf(
         stderr,
         "omprof: cannot find libomprof.so next to the omprof executable (set OMPROF_LIBRARY)\n");
     return 2;
   }
+  return 0;
+}
 
+}  // namespace
+
+int run_program(const RunOptions& opt, const std::string& self_path) {
+  Launch l;
+  if (int rc = prepare_launch(opt, self_path, l)) return rc;
   // Private scratch: the launcher's manifest and, for libgomp programs, the libomp stand-in.
   const char* tmp = std::getenv("TMPDIR");
   std::string scratch = std::string(tmp && *tmp ? tmp : "/tmp") + "/omprof.XXXXXX";
@@ -194,148 +378,23 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
     std::fprintf(stderr, "omprof: cannot create a temporary directory: %s\n", std::strerror(errno));
     return 2;
   }
-  const std::string manifest = scratch + "/manifest";
-  { std::ofstream(manifest).flush(); }
+  l.manifest = scratch + "/manifest";
+  { std::ofstream(l.manifest).flush(); }
+  l.library_path = libomp_instead_of_libgomp(l.program, opt.command[0], opt.omp_runtime, scratch);
 
-  std::string library_path;
-  GompCheck gomp = check_libgomp(program, kLibomp);
-  if (gomp.needs_libgomp) {
-    if (opt.omp_runtime == "native") {
-      std::fprintf(
-          stderr,
-          "omprof: warning: --omp-runtime=native: '%s' runs on GNU libgomp, which has no OMPT; "
-          "OpenMP states and user-model stacks are unavailable\n",
-          name.c_str());
-    } else if (!gomp.missing_versions.empty()) {
-      std::fprintf(
-          stderr,
-          "omprof: warning: '%s' needs %s, which LLVM libomp 14 lacks; it runs on GNU libgomp "
-          "and OpenMP states and user-model stacks are unavailable\n",
-          name.c_str(), gomp.missing_versions.front().c_str());
-    } else if (access(kLibomp, R_OK) == 0) {
-      const std::string shim = scratch + "/libgomp.so.1";
-      if (symlink(kLibomp, shim.c_str()) == 0) {
-        library_path = scratch;
-        std::fprintf(stderr,
-                     "omprof: running '%s' on LLVM libomp instead of GNU libgomp, for OMPT "
-                     "(--omp-runtime=native to keep libgomp)\n",
-                     name.c_str());
-      }
-    }
-  }
-
-  // The child reports a failed exec through this close-on-exec pipe, so that omprof can say so
-  // and exit 126/127 like a shell instead of describing a run that never happened.
-  int exec_pipe[2];
-  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
-    std::fprintf(stderr, "omprof: pipe failed: %s\n", std::strerror(errno));
-    return 2;
-  }
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    std::fprintf(stderr, "omprof: fork failed: %s\n", std::strerror(errno));
-    return 2;
-  }
-  if (pid == 0) {
-    const std::string preload_before = original_value("LD_PRELOAD");
-    const std::string library_path_before = original_value("LD_LIBRARY_PATH");
-    setenv("LD_PRELOAD", prepend("LD_PRELOAD", collector, ':').c_str(), 1);
-    if (!library_path.empty())
-      setenv("LD_LIBRARY_PATH", prepend("LD_LIBRARY_PATH", library_path, ':').c_str(), 1);
-    setenv("OMPROF_OUTPUT", output_dir.c_str(), 1);
-    setenv("OMPROF_RATE", std::to_string(opt.rate_hz).c_str(), 1);
-    setenv("OMPROF_CLOCK", clock.c_str(), 1);
-    setenv("OMPROF_SIGNAL", opt.signal.c_str(), 1);
-    setenv("OMPROF_MAX_DEPTH", std::to_string(opt.max_depth).c_str(), 1);
-    setenv("OMPROF_MAX_CONTEXTS", std::to_string(opt.max_contexts).c_str(), 1);
-    setenv("OMPROF_MANIFEST", manifest.c_str(), 1);
-    setenv("OMPROF_ROOT_PID", std::to_string(getpid()).c_str(), 1);
-    if (opt.children) {
-      setenv("OMPROF_CHILDREN", "1", 1);
-    } else if (is_elf(program)) {
-      // The collector puts these back when it starts in the program, so that the processes
-      // the program starts run exactly as without omprof. (A script keeps them: the binary it
-      // exec's is the one to profile.)
-      setenv("OMPROF_RESTORE_LD_PRELOAD", preload_before.c_str(), 1);
-      setenv("OMPROF_RESTORE_LD_LIBRARY_PATH", library_path_before.c_str(), 1);
-    }
-    if (opt.symbolize) setenv("OMPROF_SYMBOLIZE", "1", 1);
-    std::vector<char*> argv;
-    for (const auto& a : opt.command) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(program.c_str(), argv.data());
-    int err = errno;
-    (void)!write(exec_pipe[1], &err, sizeof err);
-    _exit(err == ENOENT ? 127 : 126);
-  }
-  close(exec_pipe[1]);
-  int exec_errno = 0;
-  ssize_t got;
-  while ((got = read(exec_pipe[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {
-  }
-  close(exec_pipe[0]);
-  if (got == ssize_t(sizeof exec_errno)) {
-    waitpid(pid, nullptr, 0);
-    std::fprintf(stderr, "omprof: cannot execute '%s': %s\n", name.c_str(),
+  int status = 0, exec_errno = 0, code = 0;
+  if (run_and_wait(opt, l, status, exec_errno)) {
+    code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    report_run(l.manifest, l.program, status);
+  } else if (exec_errno == 0) {
+    code = 2;
+  } else {
+    std::fprintf(stderr, "omprof: cannot execute '%s': %s\n", opt.command[0].c_str(),
                  std::strerror(exec_errno));
-    unlink(manifest.c_str());
-    if (!library_path.empty()) unlink((scratch + "/libgomp.so.1").c_str());
-    rmdir(scratch.c_str());
-    return exec_errno == ENOENT ? 127 : 126;
+    code = exec_errno == ENOENT ? 127 : 126;
   }
-
-  // Like a shell: the terminal's SIGINT/SIGQUIT reach the program itself; signals sent to
-  // omprof alone (a scheduler's SIGTERM) are passed on.
-  g_child = pid;
-  signal(SIGINT, SIG_IGN);
-  signal(SIGQUIT, SIG_IGN);
-  for (int sig : {SIGTERM, SIGHUP, SIGUSR1, SIGUSR2}) signal(sig, forward_signal);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-
-  std::ifstream in(manifest);
-  std::string line;
-  int profiles = 0, collectors_started = 0;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ls(line);
-    std::string cell;
-    while (std::getline(ls, cell, '\t')) f.push_back(cell);
-    if (f.size() == 6 && f[0] == "ok") {
-      ++profiles;
-      std::fprintf(stderr, "omprof: profile %s: %s samples, %s threads, %s dropped, %s truncated\n",
-                   f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str(), f[5].c_str());
-    } else if (f.size() >= 2 && f[0] == "error") {
-      ++profiles;
-      std::fprintf(stderr, "omprof: no profile: %s\n", f[1].c_str());
-    } else if (f.size() >= 2 && f[0] == "warning") {
-      std::fprintf(stderr, "omprof: warning: %s\n", f[1].c_str());
-    } else if (!f.empty() && f[0] == "start") {
-      ++collectors_started;
-    }
-  }
-  if (profiles == 0) {
-    const std::string cannot_preload = why_preload_is_ignored(program);
-    if (collectors_started == 0 && !cannot_preload.empty())
-      std::fprintf(stderr, "omprof: no profile written: %s %s\n", program.c_str(),
-                   cannot_preload.c_str());
-    else if (collectors_started == 0)
-      std::fprintf(stderr,
-                   "omprof: no profile written: the collector never started in the program "
-                   "(LD_PRELOAD removed before it ran?)\n");
-    else if (WIFSIGNALED(status))
-      std::fprintf(stderr, "omprof: no profile written: the program was killed by signal %d (%s)\n",
-                   WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else
-      std::fprintf(stderr,
-                   "omprof: no profile written: the program ended without running exit "
-                   "handlers (through _exit or _Exit, or an exec without the collector)\n");
-  }
-  unlink(manifest.c_str());
-  if (!library_path.empty()) unlink((scratch + "/libgomp.so.1").c_str());
+  unlink(l.manifest.c_str());
+  if (!l.library_path.empty()) unlink((scratch + "/libgomp.so.1").c_str());
   rmdir(scratch.c_str());
   return code;
 }

@@ -5,15 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "proto/options.h"
+
 namespace omprof::viewer {
 
 struct RunOptions {
   std::string output_dir = ".";
-  unsigned rate_hz = 200;
+  uint64_t rate_hz = options::kRate.default_value;
   std::string clock;  // "" = task where perf_event_open is permitted, else cpu
-  std::string signal = "SIGPROF";
-  unsigned max_depth = 256;
-  unsigned max_contexts = 16384;
+  std::string signal = options::kSignalDefault;
+  uint64_t max_depth = options::kMaxDepth.default_value;
+  uint64_t max_contexts = options::kMaxContexts.default_value;
   bool children = false;
   bool symbolize = false;  // symbolize in the process (binaries that will not exist later)
   std::string omp_runtime = "auto";  // auto | native

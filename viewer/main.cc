@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "collector/config.h"
+#include "proto/options.h"
 #include "proto/profile_reader.h"
 #include "viewer/launcher.h"
 #include "viewer/report.h"
@@ -46,80 +46,113 @@ static std::vector<std::string> expand_profile_arguments(const std::vector<std::
   return out;
 }
 
+// A whole-number option of `omprof run` from the launcher/collector contract (proto/options.h).
+template <typename T>
+static void add_number(CLI::App* cmd, const options::Number& opt, const std::string& names,
+                       T& value) {
+  const std::string help =
+      std::string(opt.help) + " (" + std::to_string(opt.min) + "-" + std::to_string(opt.max) + ")";
+  cmd->add_option(names, value, help)
+      ->check(kWholeNumber)
+      ->check(CLI::Range(opt.min, opt.max))
+      ->capture_default_str();
+}
+
+static CLI::App* add_run_command(CLI::App& app, viewer::RunOptions& run) {
+  CLI::App* cmd =
+      app.add_subcommand("run", "Profile a program: omprof run [options] [--] PROGRAM [ARGS...]");
+  cmd->add_option("-o,--output", run.output_dir, "Directory for the profile files")
+      ->capture_default_str();
+  add_number(cmd, options::kRate, std::string("-r,") + options::kRate.flag, run.rate_hz);
+  cmd->add_option("--clock", run.clock,
+                  "task (thread CPU time from a perf_event task-clock: the default where "
+                  "permitted), cpu (thread CPU time, on kernel ticks: the fallback) or wall; "
+                  "see docs/usage.md")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(options::kClockChoices),
+                                                     std::end(options::kClockChoices))));
+  cmd->add_option("--signal", run.signal, "Profiling signal (SIGPROF, SIGRTMIN+N, ...)")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            return options::usable_profiling_signal(options::parse_signal(s))
+                       ? std::string()
+                       : "not a usable signal: " + s;
+          },
+          "SIGNAL"))
+      ->capture_default_str();
+  add_number(cmd, options::kMaxDepth, options::kMaxDepth.flag, run.max_depth);
+  add_number(cmd, options::kMaxContexts, options::kMaxContexts.flag, run.max_contexts);
+  cmd->add_flag("--children", run.children, "Also profile processes the program starts");
+  cmd->add_flag("--symbolize", run.symbolize,
+                "Resolve symbols at the end of the run instead of in the viewer (for binaries "
+                "that will not exist when the profile is read)");
+  cmd->add_option("--omp-runtime", run.omp_runtime,
+                  "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
+      ->check(CLI::IsMember({"auto", "native"}))
+      ->capture_default_str();
+  cmd->prefix_command();
+  return cmd;
+}
+
+struct ReportCommand {
+  std::vector<std::string> files;
+  viewer::ReportOptions options;
+  std::string view = "user", format = "text";
+};
+
+static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
+  viewer::ReportOptions& rep = r.options;
+  CLI::App* cmd = app.add_subcommand("report", "Print a profile's views");
+  cmd->add_option("profiles", r.files, "Profile files, or directories of them")->required();
+  cmd->add_option("--view", r.view, "user, expert or machine stacks")
+      ->check(CLI::IsMember({"user", "expert", "machine"}))
+      ->capture_default_str();
+  cmd->add_option("--format", r.format, "text or csv")
+      ->check(CLI::IsMember({"text", "csv"}))
+      ->capture_default_str();
+  cmd->add_flag(
+      "--csv", [&r](int64_t) { r.format = "csv"; }, "Same as --format csv");
+  cmd->add_option("--top", rep.top, "Rows in the flat view")->capture_default_str();
+  cmd->add_option("--min-percent", rep.min_percent, "Prune call-tree nodes below this")
+      ->check(CLI::Number)
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
+  cmd->add_flag("--flat", rep.flat, "Flat view of functions");
+  cmd->add_flag("--tree", rep.tree, "Top-down call tree");
+  cmd->add_flag("--threads", rep.threads, "Per-thread totals");
+  cmd->add_flag("--states", rep.states, "Time by OpenMP state, total and per thread");
+  cmd->add_flag("--parallel-regions", rep.parallel_regions, "Parallel regions with work and wait");
+  cmd->add_flag("--regions", rep.explicit_regions,
+                "Explicit regions (omprof/omprof.h): times, calls, work, wait, imbalance");
+  return cmd;
+}
+
+static int report(ReportCommand& r) {
+  omp::parse_view(r.view, r.options.view);
+  r.options.format = r.format == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
+  int status = 0;
+  const std::vector<std::string> files = expand_profile_arguments(r.files, status);
+  viewer::SymbolCache symbols;  // each binary is read once for all the files
+  for (size_t i = 0; i < files.size(); ++i) {
+    try {
+      format::Profile p = viewer::load_profile(files[i], symbols);
+      if (i) std::cout << "\n";
+      viewer::print_report(std::cout, p, r.options);
+    } catch (const format::ProfileError& e) {
+      std::cerr << "omprof: " << e.what() << "\n";
+      status = 1;
+    }
+  }
+  return status;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"omprof: a sampling profiler for OpenMP and MPI+OpenMP programs"};
   app.set_version_flag("--version", std::string("omprof ") + OMPROF_VERSION);
   app.require_subcommand(1);
-
   viewer::RunOptions run;
-  CLI::App* run_cmd =
-      app.add_subcommand("run", "Profile a program: omprof run [options] [--] PROGRAM [ARGS...]");
-  run_cmd->add_option("-o,--output", run.output_dir, "Directory for the profile files")
-      ->capture_default_str();
-  run_cmd->add_option("-r,--rate", run.rate_hz, "Samples per second per thread (1-10000)")
-      ->check(kWholeNumber)
-      ->check(CLI::Range(1, 10000))
-      ->capture_default_str();
-  run_cmd
-      ->add_option("--clock", run.clock,
-                   "task (thread CPU time from a perf_event task-clock: the default where "
-                   "permitted), cpu (thread CPU time, on kernel ticks: the fallback) or wall; "
-                   "see docs/usage.md")
-      ->check(CLI::IsMember({"cpu", "wall", "task"}));
-  run_cmd->add_option("--signal", run.signal, "Profiling signal (SIGPROF, SIGRTMIN+N, ...)")
-      ->check(CLI::Validator(
-          [](std::string& s) {
-            return usable_profiling_signal(parse_signal(s)) ? std::string()
-                                                            : "not a usable signal: " + s;
-          },
-          "SIGNAL"))
-      ->capture_default_str();
-  run_cmd->add_option("--max-depth", run.max_depth, "Maximum stack depth (4-4096)")
-      ->check(kWholeNumber)
-      ->check(CLI::Range(4, 4096))
-      ->capture_default_str();
-  run_cmd
-      ->add_option("--max-contexts", run.max_contexts,
-                   "Distinct stacks kept per thread before samples are dropped")
-      ->check(kWholeNumber)
-      ->check(CLI::Range(16, 1 << 24))
-      ->capture_default_str();
-  run_cmd->add_flag("--children", run.children, "Also profile processes the program starts");
-  run_cmd->add_flag("--symbolize", run.symbolize,
-                    "Resolve symbols at the end of the run instead of in the viewer (for "
-                    "binaries that will not exist when the profile is read)");
-  run_cmd
-      ->add_option("--omp-runtime", run.omp_runtime,
-                   "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
-      ->check(CLI::IsMember({"auto", "native"}))
-      ->capture_default_str();
-  run_cmd->prefix_command();
-
-  std::vector<std::string> files;
-  viewer::ReportOptions rep;
-  std::string view = "user", fmt_name = "text";
-  CLI::App* report_cmd = app.add_subcommand("report", "Print a profile's views");
-  report_cmd->add_option("profiles", files, "Profile files, or directories of them")->required();
-  report_cmd->add_option("--view", view, "user, expert or machine stacks")
-      ->check(CLI::IsMember({"user", "expert", "machine"}))
-      ->capture_default_str();
-  report_cmd->add_option("--format", fmt_name, "text or csv")
-      ->check(CLI::IsMember({"text", "csv"}))
-      ->capture_default_str();
-  report_cmd->add_flag(
-      "--csv", [&](int64_t) { fmt_name = "csv"; }, "Same as --format csv");
-  report_cmd->add_option("--top", rep.top, "Rows in the flat view")->capture_default_str();
-  report_cmd->add_option("--min-percent", rep.min_percent, "Prune call-tree nodes below this")
-      ->check(CLI::Number)
-      ->check(CLI::Range(0.0, 100.0))
-      ->capture_default_str();
-  report_cmd->add_flag("--flat", rep.flat, "Flat view of functions");
-  report_cmd->add_flag("--tree", rep.tree, "Top-down call tree");
-  report_cmd->add_flag("--threads", rep.threads, "Per-thread totals");
-  report_cmd->add_flag("--states", rep.states, "Time by OpenMP state, total and per thread");
-  report_cmd->add_flag("--parallel-regions", rep.regions, "Parallel regions with work and wait");
-  report_cmd->add_flag("--regions", rep.explicit_regions,
-                       "Explicit regions (omprof/omprof.h): times, calls, work, wait, imbalance");
+  CLI::App* run_cmd = add_run_command(app, run);
+  ReportCommand rep;
+  add_report_command(app, rep);
 
   // `omprof run [options] -- PROGRAM ARGS`: everything after the first "--" is the command.
   std::vector<std::string> after_dashes;
@@ -142,27 +175,8 @@ int main(int argc, char** argv) {
               << "Run 'omprof --help' or 'omprof SUBCOMMAND --help' for usage.\n";
     return 2;
   }
-
-  if (run_cmd->parsed()) {
-    run.command = run_cmd->remaining();
-    run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());
-    return viewer::run_program(run, argv[0]);
-  }
-
-  omp::parse_view(view, rep.view);
-  rep.format = fmt_name == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
-  int status = 0;
-  files = expand_profile_arguments(files, status);
-  viewer::SymbolCache symbols;  // each binary is read once for all the files
-  for (size_t i = 0; i < files.size(); ++i) {
-    try {
-      format::Profile p = viewer::load_profile(files[i], symbols);
-      if (i) std::cout << "\n";
-      viewer::print_report(std::cout, p, rep);
-    } catch (const format::ProfileError& e) {
-      std::cerr << "omprof: " << e.what() << "\n";
-      status = 1;
-    }
-  }
-  return status;
+  if (!run_cmd->parsed()) return report(rep);
+  run.command = run_cmd->remaining();
+  run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());
+  return viewer::run_program(run, argv[0]);
 }

@@ -1,6 +1,7 @@
 #include "viewer/model.h"
 
 #include "omp/states.h"
+#include "proto/text.h"
 #include "unwind/module_kind.h"
 
 namespace omprof::viewer {
@@ -15,9 +16,7 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
   const bool system = m && unwind::is_system_module(p.str(m->filename()));
   if (loc.line_size() == 0) {
     // Not symbolized: name the module, so that its frames still aggregate.
-    std::string module = m ? p.str(m->filename()) : "";
-    const size_t slash = module.rfind('/');
-    if (slash != std::string::npos) module = module.substr(slash + 1);
+    const std::string module = text::base_name(m ? p.str(m->filename()) : "");
     omp::Frame f;
     f.name = module.empty() ? "??" : "[" + module + "]";
     f.runtime = runtime;
@@ -32,10 +31,7 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
     if (f.name.empty()) {
       // No symbol (a stripped library's static function): name the module, not the address,
       // so that its frames still aggregate.
-      std::string module = m ? p.str(m->filename()) : "";
-      f.name = "[" +
-               module.substr(module.rfind('/') == std::string::npos ? 0 : module.rfind('/') + 1) +
-               "]";
+      f.name = "[" + text::base_name(m ? p.str(m->filename()) : "") + "]";
       if (f.name == "[]") f.name = "??";
     }
     f.file = p.str(fn.filename());

@@ -11,6 +11,7 @@
 
 #include "omp/states.h"
 #include "proto/coverage.h"
+#include "proto/text.h"
 #include "viewer/regions_view.h"
 
 namespace omprof::viewer {
@@ -62,8 +63,7 @@ struct WorkWait {
 };
 
 std::string short_file(const std::string& f) {
-  size_t slash = f.rfind('/');
-  return slash == std::string::npos ? f : f.substr(slash + 1);
+  return text::base_name(f);
 }
 
 std::string fit(const std::string& s, size_t width) {
@@ -212,8 +212,8 @@ Table tree_table(const Model& m, double min_percent, Format format) {
     nodes[cur].self += s.weight_ns;
   }
   const double all = double(m.total_weight_ns);
-  Table t({"node_id", "parent_id", "depth", "incl_s", "incl%", "self_s", "work_s", "wait_s",
-           "<name"});
+  Table t(
+      {"node_id", "parent_id", "depth", "incl_s", "incl%", "self_s", "work_s", "wait_s", "<name"});
   if (format == Format::kText) t = Table({"incl_s", "incl%", "self_s", "wait%", "<call tree"});
   // Depth-first with an explicit stack: stacks may be deeper than the C stack allows.
   // CSV rows carry their node's id and its parent's (0: the root): a path per row would grow
@@ -293,10 +293,10 @@ Table state_table(const Model& m) {
   return t;
 }
 
-Table region_table(const Model& m) {
+Table parallel_region_table(const Model& m) {
   const format::Profile& p = *m.profile;
   // Group fork records by construct (source location), so call paths of one construct merge.
-  struct Region {
+  struct ParallelRegion {
     std::string function, file;
     int64_t line = 0;
     uint64_t instances = 0, incl = 0;
@@ -304,12 +304,12 @@ Table region_table(const Model& m) {
     WorkWait ww;
     std::map<std::string, uint64_t> wait_by_kind;
   };
-  std::map<std::string, Region> regions;
+  std::map<std::string, ParallelRegion> constructs;
   std::unordered_map<uint64_t, std::string> key_of;
   for (const auto& f : p.forks) {
     omp::Frame c = construct_frame(p, f);
     std::string key = fmt::format("{}@{}:{}", c.name, c.file, c.line);
-    Region& r = regions[key];
+    ParallelRegion& r = constructs[key];
     r.function = c.name;
     r.file = c.file;
     r.line = c.line;
@@ -322,7 +322,7 @@ Table region_table(const Model& m) {
     for (uint64_t id = s.fork_id, hops = 0; id && hops < 64; ++hops) {
       const std::string& key = key_of[id];
       if (seen.insert(key).second) {
-        Region& r = regions[key];
+        ParallelRegion& r = constructs[key];
         r.incl += s.weight_ns;
         r.ww.add(s.state, s.weight_ns);
         if (omp::is_wait(s.state))
@@ -333,7 +333,7 @@ Table region_table(const Model& m) {
   }
   Table t({"<region", "instances", "<teams", "incl_s", "work_s", "wait_s", "efficiency%",
            "barrier_s", "lock_s", "other_wait_s", "<function"});
-  std::vector<std::pair<std::string, Region>> sorted(regions.begin(), regions.end());
+  std::vector<std::pair<std::string, ParallelRegion>> sorted(constructs.begin(), constructs.end());
   std::sort(sorted.begin(), sorted.end(),
             [](const auto& a, const auto& b) { return a.second.incl > b.second.incl; });
   for (const auto& [key, r] : sorted) {
@@ -358,8 +358,8 @@ Table region_table(const Model& m) {
 
 void print_report(std::ostream& out, const format::Profile& p, const ReportOptions& opt) {
   Model m = build_model(p, opt.view);
-  const bool any =
-      opt.flat || opt.tree || opt.threads || opt.states || opt.regions || opt.explicit_regions;
+  const bool any = opt.flat || opt.tree || opt.threads || opt.states || opt.parallel_regions ||
+                   opt.explicit_regions;
   const bool csv = opt.format == Format::kCsv;
   const bool flat = opt.flat || !any;
   const bool tree = opt.tree || (!any && !csv);
@@ -382,7 +382,7 @@ void print_report(std::ostream& out, const format::Profile& p, const ReportOptio
             tree_table(m, opt.min_percent, opt.format));
   if (opt.threads) section("Threads:", thread_table(m));
   if (opt.states) section("OpenMP states:", state_table(m));
-  if (opt.regions) section("Parallel regions:", region_table(m));
+  if (opt.parallel_regions) section("Parallel regions:", parallel_region_table(m));
   if (opt.explicit_regions)
     section(p.header.exact_waits()
                 ? "Explicit regions (times exact; work sampled, OpenMP waits exact, inclusive):"

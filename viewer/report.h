@@ -14,8 +14,9 @@ struct ReportOptions {
   Format format = Format::kText;
   size_t top = 20;
   double min_percent = 1.0;
-  bool flat = false, tree = false, threads = false, states = false, regions = false;
-  bool explicit_regions = false;
+  bool flat = false, tree = false, threads = false, states = false;
+  bool parallel_regions = false;  // --parallel-regions: OpenMP constructs
+  bool explicit_regions = false;  // --regions: the annotation API's regions
   bool header = true;
 };
 
@@ -26,7 +27,7 @@ Table flat_table(const Model& m, size_t top, Format format);
 Table tree_table(const Model& m, double min_percent, Format format);
 Table thread_table(const Model& m);
 Table state_table(const Model& m);
-Table region_table(const Model& m);
+Table parallel_region_table(const Model& m);
 void print_header(std::ostream& out, const Model& m);
 
 }  // namespace omprof::viewer

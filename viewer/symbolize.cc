@@ -4,6 +4,7 @@
 
 #include <tuple>
 
+#include "proto/text.h"
 #include "unwind/module_kind.h"
 
 namespace omprof::viewer {
@@ -84,7 +85,7 @@ void SymbolCache::symbolize(format::Profile& p) {
         p.notes.push_back(ms.problem + ": its addresses are shown as offsets");
       noted[ms.problem] = true;
       unwind::SourceFrame offset;
-      offset.function = path.substr(path.rfind('/') + 1) + "+0x" + fmt::format("{:x}", rel);
+      offset.function = text::base_name(path) + "+0x" + fmt::format("{:x}", rel);
       v1::Line* line = loc.add_line();
       line->set_function_id(table.function(offset));
       continue;

@@ -6,16 +6,6 @@
 
 namespace omprof::viewer {
 
-std::string csv_quote(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string seconds(uint64_t ns) {
   return fmt::format("{:.3f}", double(ns) / 1e9);
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "proto/text.h"
+
 namespace omprof::viewer {
 
 enum class Format { kText, kCsv };
@@ -23,7 +25,7 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-std::string csv_quote(const std::string& s);
+using text::csv_quote;
 std::string seconds(uint64_t ns);                // "1.234"
 std::string percent(double part, double whole);  // "12.3"
 

@@ -23,7 +23,7 @@ enum {
   OMPROF_ERR_NOT_INIT = 1,        /* omprof is not collecting (program not run under omprof) */
   OMPROF_ERR_NOT_IMPLEMENTED = 2, /* not available in this build */
   OMPROF_ERR_UNKNOWN = 3,         /* unknown or stale region id, call count exhausted, ... */
-  OMPROF_ERR_ACTIVE = 4,          /* regions are open (reset, changing the mode) */
+  OMPROF_ERR_ACTIVE = 4,          /* regions are open (omprof_region_reset) */
   OMPROF_ERR_MISMATCH = 5,        /* end does not match the innermost open region */
   OMPROF_ERR_MPI_INCON = 6,       /* ranks disagree on the region tree (MPI reductions) */
   OMPROF_ERR_IO = 7,              /* a summary file could not be written */

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "omprof.pb.h"
+#include "proto/format.h"
 #include "proto/profile_reader.h"
 #include "viewer/regions_view.h"
 #include "viewer/report.h"
@@ -26,7 +27,7 @@ extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
 namespace {
 
-const std::string kMagic("\x89OMPROF\n", 8);
+const std::string kMagic(omprof::format::kMagic);
 
 bool read_varint(const std::string& b, size_t& pos, uint64_t& out) {
   out = 0;
@@ -208,7 +209,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     viewer::thread_table(m).print(out, viewer::Format::kText);
     viewer::state_table(m).print(out, viewer::Format::kText);
-    viewer::region_table(m).print(out, viewer::Format::kText);
+    viewer::parallel_region_table(m).print(out, viewer::Format::kText);
   }
   return 0;
 }

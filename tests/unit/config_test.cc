@@ -7,6 +7,9 @@
 namespace omprof {
 namespace {
 
+using options::parse_signal;
+using options::usable_profiling_signal;
+
 class ConfigEnv : public ::testing::Test {
  protected:
   void SetUp() override {

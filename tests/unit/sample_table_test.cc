@@ -1,10 +1,10 @@
-#include "collector/sample_table.h"
+#include "collector/handler/sample_table.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-namespace omprof {
+namespace omprof::handler {
 namespace {
 
 struct Table {
@@ -81,4 +81,4 @@ TEST(SampleTable, ClearForgetsEverything) {
 }
 
 }  // namespace
-}  // namespace omprof
+}  // namespace omprof::handler

@@ -1,6 +1,6 @@
 // Both signal-context unwinders (libunwind's cached unw_backtrace and the step loop used for a
 // thread's first samples) must give the same frames, or one stack would be counted as two.
-#include "unwind/stack_capture.h"
+#include "collector/handler/stack_capture.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -11,9 +11,9 @@
 
 namespace {
 
-using omprof::unwind::capture_signal_stack;
-using omprof::unwind::CaptureResult;
-using omprof::unwind::kSignalSlack;
+using omprof::handler::capture_signal_stack;
+using omprof::handler::CaptureResult;
+using omprof::handler::kSignalSlack;
 
 constexpr uint32_t kMax = 64;
 struct Captured {
@@ -74,13 +74,13 @@ void expect_same_frames() {
 }
 
 TEST(StackCapture, StepLoopAndTraceCacheGiveTheSameFrames) {
-  omprof::unwind::warm_up_process();
+  omprof::handler::warm_up_process();
   capture_from_nested_calls();
   expect_same_frames();
 }
 
 TEST(StackCapture, SameFramesOnAFreshThreadWithoutWarmUp) {
-  omprof::unwind::warm_up_process();
+  omprof::handler::warm_up_process();
   std::thread t(capture_from_nested_calls);
   t.join();
   expect_same_frames();

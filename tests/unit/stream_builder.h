@@ -5,12 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "collector/wire.h"
+#include "proto/format.h"
 #include "proto/profile_reader.h"
+#include "proto/wire.h"
 
 namespace omprof::test {
 
-inline const std::string kMagic("\x89OMPROF\n", 8);
+inline const std::string kMagic(omprof::format::kMagic);
 
 struct StreamBuilder {
   std::string bytes = kMagic;

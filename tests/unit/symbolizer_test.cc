@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "unwind/module_map.h"
+#include "collector/modules.h"
 
 namespace {
 
@@ -51,8 +51,8 @@ int line_of(const char* file, const char* marker) {
 }
 
 TEST(Symbolizer, KnownFunctionFileAndLine) {
-  omprof::unwind::refresh_modules();
-  omprof::unwind::Symbolizer sym(omprof::unwind::recorded_modules());
+  omprof::refresh_modules();
+  omprof::unwind::Symbolizer sym(omprof::recorded_modules());
   // An address inside known_function (its first bytes are the prologue; the store follows).
   auto r = sym.lookup(reinterpret_cast<uint64_t>(&known_function) + 4);
   ASSERT_GE(r.module, 0);
@@ -65,8 +65,8 @@ TEST(Symbolizer, KnownFunctionFileAndLine) {
 }
 
 TEST(Symbolizer, InlineFramesComeFirst) {
-  omprof::unwind::refresh_modules();
-  omprof::unwind::Symbolizer sym(omprof::unwind::recorded_modules());
+  omprof::refresh_modules();
+  omprof::unwind::Symbolizer sym(omprof::recorded_modules());
   bool saw_inline = false;
   const uint64_t start = reinterpret_cast<uint64_t>(&calls_inlined);
   for (uint64_t off = 0; off < 32 && !saw_inline; ++off) {
@@ -82,8 +82,8 @@ TEST(Symbolizer, InlineFramesComeFirst) {
 }
 
 TEST(Symbolizer, TwoLevelInlineChainKeepsTheMiddleFrame) {
-  omprof::unwind::refresh_modules();
-  omprof::unwind::Symbolizer sym(omprof::unwind::recorded_modules());
+  omprof::refresh_modules();
+  omprof::unwind::Symbolizer sym(omprof::recorded_modules());
   bool saw = false;
   const uint64_t start = reinterpret_cast<uint64_t>(&calls_two_levels);
   for (uint64_t off = 0; off < 48 && !saw; ++off) {
@@ -110,8 +110,8 @@ TEST(Symbolizer, DemanglesAndLeavesCNamesAlone) {
 // dlopen, dlclose, dlopen: the same file appears as several modules, at the same place or at
 // another. Each resolves (issue 7, defect 2: reporting it twice crashed in libelf).
 TEST(Symbolizer, OneFileLoadedSeveralTimes) {
-  omprof::unwind::refresh_modules();
-  std::vector<omprof::unwind::Module> modules = omprof::unwind::recorded_modules();
+  omprof::refresh_modules();
+  std::vector<omprof::unwind::Module> modules = omprof::recorded_modules();
   const uint64_t address = reinterpret_cast<uint64_t>(&known_function) + 4;
   const omprof::unwind::Module* self = nullptr;
   for (const auto& m : modules)
@@ -139,7 +139,7 @@ TEST(Symbolizer, OneFileLoadedSeveralTimes) {
 }
 
 TEST(Symbolizer, UnknownAddressHasNoModule) {
-  omprof::unwind::Symbolizer sym(omprof::unwind::recorded_modules());
+  omprof::unwind::Symbolizer sym(omprof::recorded_modules());
   EXPECT_EQ(sym.lookup(8).module, -1);
 }
 

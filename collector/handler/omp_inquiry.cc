@@ -1,0 +1,66 @@
+#include "collector/handler/omp_inquiry.h"
+
+#include <atomic>
+
+#include "collector/handler/parallel_value.h"
+
+namespace omprof::handler {
+
+namespace {
+
+std::atomic<ompt_get_state_t> g_get_state{nullptr};
+std::atomic<ompt_get_thread_data_t> g_get_thread_data{nullptr};
+std::atomic<ompt_get_parallel_info_t> g_get_parallel_info{nullptr};
+
+bool plausible_pointer(const void* p) {
+  auto v = reinterpret_cast<uintptr_t>(p);
+  return v >= 4096 && (v & 7) == 0 && v < (uintptr_t(1) << 47);
+}
+
+}  // namespace
+
+void set_ompt_inquiry(ompt_get_state_t get_state, ompt_get_thread_data_t get_thread_data,
+                      ompt_get_parallel_info_t get_parallel_info) {
+  g_get_thread_data.store(get_thread_data);
+  g_get_parallel_info.store(get_parallel_info);
+  g_get_state.store(get_state);  // last: read_omp_context checks it first
+}
+
+void clear_ompt_inquiry() {
+  g_get_state.store(nullptr);
+}
+
+uint64_t innermost_parallel_value() {
+  const ompt_get_parallel_info_t info = g_get_parallel_info.load(std::memory_order_relaxed);
+  ompt_data_t* pd = nullptr;
+  int size = 0;
+  if (info && info(0, &pd, &size) == 2 && plausible_pointer(pd)) return pd->value;
+  return 0;
+}
+
+void read_omp_context(const ThreadState* ts, SampleContext& ctx) {
+  using namespace format;
+  const ompt_get_state_t get_state = g_get_state.load(std::memory_order_relaxed);
+  if (!get_state || g_get_thread_data.load(std::memory_order_relaxed)() == nullptr) {
+    ctx.omp_state = kNotOpenMP;  // no OMPT, or a thread the runtime does not know
+    return;
+  }
+  ompt_wait_id_t wait_id = 0;
+  const uint32_t state = uint32_t(get_state(&wait_id));
+  const uint64_t region = innermost_parallel_value();
+  ctx.omp_state = state;
+  const bool waiting_for_work =
+      state == kWaitBarrierImplicit || state == kWaitBarrierImplicitParallel || state == kIdle;
+  if (waiting_for_work && (region == 0 || parallel_value::ended(region))) {
+    // Between regions (libomp 14 reports the join barrier's state there): idle, in no region.
+    ctx.omp_state = kIdleDerived;
+    return;
+  }
+  ctx.fork_id = parallel_value::fork_id(region);
+  if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
+  // Inside a taskwait the thread either waits or runs another task: the viewer tells which from
+  // the stack (runtime code at the leaf: waiting).
+  if (state == kWorkParallel && ts->taskwait_depth > 0) ctx.omp_state = kInTaskwait;
+}
+
+}  // namespace omprof::handler

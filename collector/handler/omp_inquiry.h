@@ -1,0 +1,24 @@
+// What the handler asks of the OpenMP runtime, through OMPT's inquiry functions (which OMPT
+// declares async-signal-safe): the sampled thread's state and the parallel region it is in.
+// In the signal handler: async-signal-safe. Without OMPT, samples say "not an OpenMP thread".
+#pragma once
+
+#include <omp-tools.h>
+
+#include "collector/handler/thread_state.h"
+#include "proto/state_codes.h"
+
+namespace omprof::handler {
+
+// Set by the OMPT tool when the runtime initializes it (ordinary context), cleared at finalize.
+void set_ompt_inquiry(ompt_get_state_t get_state, ompt_get_thread_data_t get_thread_data,
+                      ompt_get_parallel_info_t get_parallel_info);
+void clear_ompt_inquiry();
+
+// The calling thread's innermost parallel region's value (parallel_value.h), 0 if none.
+uint64_t innermost_parallel_value();
+
+// Fills the OpenMP part of `ctx` (state, fork id, thread number) for the calling thread.
+void read_omp_context(const ThreadState* ts, SampleContext& ctx);
+
+}  // namespace omprof::handler

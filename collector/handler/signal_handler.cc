@@ -1,0 +1,141 @@
+#include "collector/handler/signal_handler.h"
+
+#include <errno.h>
+
+#include "collector/handler/forward_signal.h"
+#include "collector/handler/omp_inquiry.h"
+#include "collector/handler/reentrancy.h"
+#include "collector/handler/sampling_clock.h"
+#include "collector/handler/sampling_state.h"
+#include "collector/handler/stack_capture.h"
+
+namespace omprof::handler {
+
+namespace {
+
+constexpr uint32_t kSamplesBeforeTraceCache = 8;
+
+void read_context(const ThreadState* ts, SampleContext& ctx) {
+  read_omp_context(ts, ctx);
+  // The explicit region the thread is in; idle workers are in none.
+  if (ctx.omp_state != format::kIdleDerived && ts->region_node)
+    ctx.region_node = ts->region_node->load(std::memory_order_relaxed);
+}
+
+// Stratified sampling. The thread's sampling clock (its CPU time, or wall time for --clock wall)
+// is cut into strata of one period from the moment its clock is armed; each stratum gets one
+// sample at a uniformly random offset inside it (next_interval_ns). A sample stands for the
+// strata since the previous one (normally one; more when a signal came late, e.g. on the next
+// kernel tick), so per-thread totals equal the clock up to the last sample and every instant is
+// equally likely to be sampled: no phase-locking with periodic programs, no bias, and less
+// variance than independent random instants.
+//
+// Returns the weight of a sample taken at `now` and sets `now_offset` to the position inside
+// the current stratum.
+uint64_t close_strata(ThreadState* ts, uint64_t now, uint64_t& now_offset) {
+  const uint64_t period = sampling_state().period_ns;
+  const uint64_t since = now > ts->grid_origin_ns ? now - ts->grid_origin_ns : 0;
+  const uint64_t stratum = since / period;
+  now_offset = since % period;
+  const uint64_t strata = stratum + 1 > ts->strata_sampled ? stratum + 1 - ts->strata_sampled : 0;
+  ts->strata_sampled = stratum + 1;
+  return strata * period;
+}
+
+// Time from now (at `now_offset` inside the current stratum) to a uniformly random instant of
+// the next stratum (xorshift64*, one state per thread).
+uint64_t next_interval_ns(ThreadState* ts, uint64_t now_offset) {
+  uint64_t x = ts->rng_state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  ts->rng_state = x;
+  const uint64_t r = x * 0x2545F4914F6CDD1DULL;
+  const uint64_t period = sampling_state().period_ns;
+  const uint64_t ns = period - now_offset + (r >> 11) % period;
+  return ns ? ns : 1;  // a zero timer value would disarm
+}
+
+void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
+  if (current_section() == Section::kUnwinding) {
+    // The thread is unwinding itself (OpenMP fork callback) and libunwind is not reentrant:
+    // hand the sample to that code, which records it with the stack it is capturing.
+    read_context(ts, ts->deferred.ctx);
+    ts->deferred.weight_ns += weight_ns;
+    ts->deferred.count += 1;  // last: the reader checks it before and after
+    return;
+  }
+  // A thread's first samples are unwound step by step: most short-lived threads never need
+  // libunwind's per-thread trace cache, which costs more to create than those samples.
+  if (!ts->trace_cache_warm && ++ts->samples_unwound > kSamplesBeforeTraceCache)
+    ts->trace_cache_warm = true;
+  CaptureResult r;
+  {
+    SectionScope in_handler(Section::kHandler);
+    r = capture_signal_stack(ucontext, ts->scratch, ts->frames, sampling_state().max_depth,
+                             ts->trace_cache_warm);
+  }
+  SampleContext ctx;
+  read_context(ts, ctx);
+  const uint16_t flags =
+      (r.truncated ? kStackTruncated : 0) | (r.unwind_failed ? kStackUnwindFailed : 0);
+  ts->table.add(ts->frames, r.depth, flags, ctx, 1, weight_ns);
+  if (r.truncated) ts->truncated_samples += 1;
+  if (r.unwind_failed) ts->unwind_failed += 1;
+}
+
+void sample_and_rearm(ThreadState* ts, void* ucontext) {
+  SamplingState& st = sampling_state();
+  uint64_t now_offset = 0;
+  const uint64_t weight_ns = close_strata(ts, ts->clock->now_ns(), now_offset);
+  if (st.time_handler) {
+    const uint64_t t0 = monotonic_ns();
+    take_sample(ts, weight_ns, ucontext);
+    st.handler_ns.fetch_add(monotonic_ns() - t0, std::memory_order_relaxed);
+    st.handler_calls.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    take_sample(ts, weight_ns, ucontext);
+  }
+  // Clocks are one-shot with a fresh random interval each time. Shutdown sets `stopped` and
+  // waits for handlers in flight before it disarms clocks, so none is re-armed after.
+  if (ts->timer_armed.load()) ts->clock->rearm(ts, next_interval_ns(ts, now_offset));
+}
+
+}  // namespace
+
+void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
+  const int saved_errno = errno;
+  ThreadState* ts = current_thread();
+  if (info && ts && ts->clock && ts->clock->owns_signal(ts, info)) {
+    SamplingState& st = sampling_state();
+    st.handlers_in_flight.fetch_add(1);
+    if (!st.stopped.load()) sample_and_rearm(ts, ucontext);
+    st.handlers_in_flight.fetch_sub(1);
+  } else {
+    forward_to_application(signo, info, ucontext);
+  }
+  errno = saved_errno;
+}
+
+uint64_t first_interval_ns(ThreadState* ts) {
+  return next_interval_ns(ts, sampling_state().period_ns);  // inside stratum 0
+}
+
+void take_deferred_samples(ThreadState* ts, const uint64_t* frames, uint32_t depth,
+                           bool truncated) {
+  // The handler runs on this thread and completes before this code continues, so re-reading
+  // the count tells whether one ran between the two reads.
+  uint64_t count, weight;
+  do {
+    count = __atomic_load_n(&ts->deferred.count, __ATOMIC_RELAXED);
+    weight = __atomic_load_n(&ts->deferred.weight_ns, __ATOMIC_RELAXED);
+  } while (count != __atomic_load_n(&ts->deferred.count, __ATOMIC_RELAXED));
+  if (!count) return;
+  const SampleContext ctx = ts->deferred.ctx;
+  // Single instructions: a signal cannot land between their load and store.
+  __atomic_fetch_sub(&ts->deferred.count, count, __ATOMIC_RELAXED);
+  __atomic_fetch_sub(&ts->deferred.weight_ns, weight, __ATOMIC_RELAXED);
+  ts->table.add(frames, depth, truncated ? kStackTruncated : 0, ctx, count, weight);
+}
+
+}  // namespace omprof::handler

@@ -1,0 +1,99 @@
+// Per-thread collector state: one anonymous mapping per sampled thread, made when the thread
+// starts, before its clock is armed (collector/thread_registry.h owns the registry). The
+// handler reads and writes only the calling thread's state.
+#pragma once
+
+#include <pthread.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "collector/handler/sample_table.h"
+
+namespace omprof::handler {
+
+struct SamplingClock;
+
+// An OpenMP wait in progress on a thread (collector/ompt/exact_waits.h).
+struct OpenWait {
+  uint64_t start_ns = 0;        // when it last started running; 0 while its task is switched out
+  uint64_t first_start_ns = 0;  // when it began
+  uint64_t done_ns = 0;         // waited before the last switch-out
+  uint64_t codeptr = 0;         // the construct's return address - 1 (0 if unknown)
+  uint64_t wait_id = 0;         // mutex waits: the lock
+  const void* task = nullptr;   // the waiting task
+  SampleContext ctx;
+  uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
+  bool worker_join = false;
+  bool is_mutex = false;
+};
+constexpr int kMaxOpenWaits = 16;
+constexpr uint32_t kWaitTableCapacity = 1024;
+
+struct ThreadState {
+  uint32_t index = 0;
+  pid_t tid = 0;
+  pthread_t handle{};
+  bool is_main = false;
+
+  // Sampling clock (collector/clocks/): the POSIX timer or the perf_event descriptor.
+  const SamplingClock* clock = nullptr;
+  std::atomic<bool> timer_armed{false};
+  timer_t timer{};
+  int perf_fd = -1;       // --clock task: the thread's perf_event task-clock
+  uint64_t perf_ino = 0;  // its inode: the program may close the fd and reuse the number
+  int timer_errno = 0;
+
+  // Stratified sampling (signal_handler.cc): the sampling clock when the clock was armed,
+  // strata of one period since then that have a sample, and the offset generator (never 0).
+  uint64_t grid_origin_ns = 0;
+  uint64_t strata_sampled = 0;
+  uint64_t rng_state = 0;
+
+  uint64_t start_ns = 0;  // relative to the run start
+  std::atomic<uint64_t> end_ns{0};
+  std::atomic<uint64_t> cpu_ns_at_exit{0};
+
+  // What the handler reads of the thread's OpenMP and explicit-region context, kept current by
+  // the OMPT callbacks and the region API on this thread.
+  bool is_omp_thread = false;
+  uint32_t omp_thread_num = 0;  // number in the innermost team
+  int taskwait_depth = 0;       // taskwait/taskgroup waits in progress (libomp 14: work_parallel)
+  const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
+
+  // Samples that landed while the thread unwound itself (reentrancy.h, Section::kUnwinding).
+  struct {
+    uint64_t count = 0;
+    uint64_t weight_ns = 0;
+    SampleContext ctx;
+  } deferred;
+
+  // Handler statistics (written only by the owning thread's handler).
+  uint32_t samples_unwound = 0;   // before the trace cache is used (signal_handler.cc)
+  bool trace_cache_warm = false;  // the main thread's is, from the start
+  uint64_t truncated_samples = 0;
+  uint64_t unwind_failed = 0;
+  // Why samples stopped coming, found when the thread's sampling ends (format::kLost*).
+  uint32_t sampling_lost = 0;
+  uint64_t armed_clock_ns = 0;  // sampling clock time while the clock was armed
+
+  SampleTable table;
+  // Exact OpenMP waits: written by OMPT callbacks on this thread only, never by the handler.
+  SampleTable waits;
+  OpenWait open_waits[kMaxOpenWaits];
+  int open_wait_depth = 0;
+  uint64_t open_waits_overflow = 0;
+  uint64_t overhead_since_ns = 0;  // fork/join bookkeeping in progress (exact_waits.h)
+  uint64_t overhead_codeptr = 0;
+
+  void** scratch = nullptr;    // unwinder output, max_depth + slack
+  uint64_t* frames = nullptr;  // one captured stack
+};
+
+// The calling thread's state, or nullptr (initial-exec TLS: one memory read).
+ThreadState* current_thread();
+void set_current_thread(ThreadState* ts);
+
+}  // namespace omprof::handler

@@ -1,0 +1,195 @@
+#include "collector/ompt/exact_waits.h"
+
+#include "collector/runtime.h"
+#include "proto/state_codes.h"
+
+namespace omprof::ompt {
+
+namespace {
+
+// OMPT numbering (omp-tools.h).
+constexpr int kSyncBarrier = 1, kSyncBarrierImplicit = 2, kSyncBarrierExplicit = 3,
+              kSyncBarrierImplementation = 4, kSyncTaskwait = 5, kSyncTaskgroup = 6,
+              kSyncReduction = 7, kSyncBarrierImplicitWorkshare = 8,
+              kSyncBarrierImplicitParallel = 9, kSyncBarrierTeams = 10;
+constexpr int kMutexCritical = 5, kMutexAtomic = 6, kMutexOrdered = 7;
+
+// Region ends, by instance, for splitting a worker's join wait. A ring: a worker looks up the
+// region it joined when its wait ends, which is at the next fork of its team at the latest.
+constexpr uint32_t kRingSize = 4096;
+struct RegionEnd {
+  std::atomic<uint32_t> instance{0};
+  std::atomic<uint64_t> end_ns{0};
+};
+RegionEnd g_region_ends[kRingSize];
+
+uint32_t state_of_sync(int kind, bool worker_join) {
+  if (worker_join) return format::kWaitBarrierImplicit;  // (the join); idle once the region ended
+  switch (kind) {
+    case kSyncBarrierExplicit:
+      return format::kWaitBarrierExplicit;
+    case kSyncBarrierImplicitWorkshare:
+      return format::kWaitBarrierImplicitWorkshare;
+    case kSyncBarrierImplicitParallel:
+      return format::kWaitBarrierImplicitParallel;
+    case kSyncBarrierImplicit:
+      return format::kWaitBarrierImplicit;
+    case kSyncBarrierImplementation:
+      return format::kWaitBarrierImplementation;
+    case kSyncBarrierTeams:
+      return format::kWaitBarrierTeams;
+    case kSyncTaskwait:
+      return format::kWaitTaskwait;
+    case kSyncTaskgroup:
+      return format::kWaitTaskgroup;
+    case kSyncBarrier:
+    case kSyncReduction:
+    default:
+      return format::kWaitBarrier;
+  }
+}
+
+uint32_t state_of_mutex(int kind) {
+  switch (kind) {
+    case kMutexCritical:
+      return format::kWaitCritical;
+    case kMutexAtomic:
+      return format::kWaitAtomic;
+    case kMutexOrdered:
+      return format::kWaitOrdered;
+    default:
+      return format::kWaitLock;  // locks and nest locks (plain and test_)
+  }
+}
+
+void record(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
+  const uint64_t frames[1] = {codeptr};
+  ts->waits.add(frames, codeptr ? 1 : 0, 0, ctx, 1, ns);
+}
+
+// The time a wait has run so far (it does not run while its thread runs other tasks).
+uint64_t waited_ns(const OpenWait& w, uint64_t now) {
+  return w.done_ns + (w.start_ns && now > w.start_ns ? now - w.start_ns : 0);
+}
+
+void close_wait(ThreadState* ts, const OpenWait& w, uint64_t now) {
+  const uint64_t total = waited_ns(w, now);
+  if (!w.worker_join) {
+    record(ts, w.codeptr, w.ctx, total);
+    return;
+  }
+  // A worker's join wait: at the barrier until the region ended, idle after (in no region).
+  const RegionEnd& e = g_region_ends[w.region_instance % kRingSize];
+  uint64_t barrier = total;
+  if (e.instance.load(std::memory_order_acquire) == w.region_instance) {
+    const uint64_t end = e.end_ns.load(std::memory_order_relaxed);
+    barrier = end > w.first_start_ns ? end - w.first_start_ns : 0;
+    if (barrier > total) barrier = total;
+  }
+  if (barrier) record(ts, w.codeptr, w.ctx, barrier);
+  if (total > barrier) {
+    SampleContext idle{};
+    idle.omp_state = format::kIdleDerived;
+    record(ts, 0, idle, total - barrier);
+  }
+}
+
+// A mutex wait never contains another wait; one still open was a test_lock that failed (no
+// "acquired" callback follows): it waited for nothing.
+void drop_failed_test_lock(ThreadState* ts) {
+  if (ts->open_wait_depth > 0 && ts->open_waits[ts->open_wait_depth - 1].is_mutex)
+    --ts->open_wait_depth;
+}
+
+// Starts filling the next open wait (committed by ++open_wait_depth, last, so that shutdown
+// never sees half of it); nullptr when the stack is full (counted).
+OpenWait* begin_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint32_t state) {
+  drop_failed_test_lock(ts);
+  if (ts->open_wait_depth >= handler::kMaxOpenWaits) {
+    ++ts->open_waits_overflow;
+    return nullptr;
+  }
+  OpenWait* w = &ts->open_waits[ts->open_wait_depth];
+  *w = OpenWait{};
+  w->start_ns = w->first_start_ns = monotonic_ns();
+  w->codeptr = codeptr;
+  w->ctx = ctx;
+  w->ctx.omp_state = state;
+  return w;
+}
+
+}  // namespace
+
+void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const void* task,
+                     const SampleContext& ctx, uint32_t region_instance, bool worker_join) {
+  OpenWait* w = begin_wait(ts, codeptr, ctx, state_of_sync(sync_kind, worker_join));
+  if (!w) return;
+  w->task = task;
+  w->region_instance = region_instance;
+  w->worker_join = worker_join;
+  ++ts->open_wait_depth;  // last: complete before shutdown may look at it
+}
+
+void wait_end_sync(ThreadState* ts) {
+  drop_failed_test_lock(ts);
+  if (ts->open_wait_depth == 0) return;  // its begin did not fit, or came before the tool
+  const uint64_t now = monotonic_ns();
+  const OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
+  if (w.worker_join) ts->overhead_since_ns = now;  // woken for the next region
+  close_wait(ts, w, now);
+  --ts->open_wait_depth;
+}
+
+void wait_begin_mutex(ThreadState* ts, int mutex_kind, uint64_t wait_id, uint64_t codeptr,
+                      const SampleContext& ctx) {
+  OpenWait* w = begin_wait(ts, codeptr, ctx, state_of_mutex(mutex_kind));
+  if (!w) return;
+  w->wait_id = wait_id;
+  w->is_mutex = true;
+  ++ts->open_wait_depth;
+}
+
+void wait_end_mutex(ThreadState* ts, uint64_t wait_id) {
+  if (ts->open_wait_depth == 0) return;
+  OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
+  if (!w.is_mutex || w.wait_id != wait_id) return;
+  close_wait(ts, w, monotonic_ns());
+  --ts->open_wait_depth;
+}
+
+void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_task) {
+  if (ts->open_wait_depth == 0) return;
+  OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
+  if (w.is_mutex) return;
+  const uint64_t now = monotonic_ns();
+  if (w.start_ns && prior_task == w.task && next_task != w.task) {
+    w.done_ns += now - w.start_ns;  // its thread runs another task: work
+    w.start_ns = 0;
+  } else if (!w.start_ns && next_task == w.task) {
+    w.start_ns = now;  // back to the waiting task
+  }
+}
+
+void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
+  SampleContext c = ctx;
+  c.omp_state = format::kOverhead;
+  record(ts, codeptr, c, ns);
+}
+
+void note_region_end(uint32_t region_instance) {
+  RegionEnd& e = g_region_ends[region_instance % kRingSize];
+  e.end_ns.store(monotonic_ns(), std::memory_order_relaxed);
+  e.instance.store(region_instance, std::memory_order_release);
+}
+
+void close_open_waits(uint64_t now_ns) {
+  for (uint32_t i = 0; i < thread_count(); ++i) {
+    ThreadState* ts = thread_at(i);
+    if (!ts) continue;
+    // The threads are parked in the runtime at exit (or gone): their open waits are stable.
+    for (int d = ts->open_wait_depth; d-- > 0;) close_wait(ts, ts->open_waits[d], now_ns);
+    ts->open_wait_depth = 0;
+  }
+}
+
+}  // namespace omprof::ompt

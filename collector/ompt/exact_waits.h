@@ -1,0 +1,41 @@
+// Exact OpenMP wait intervals (in the profiled process), measured from OMPT callbacks with two
+// monotonic clock reads each: barriers, taskwait/taskgroup, locks/critical/ordered, and a worker's
+// time between regions (idle). Samples see a wait only while the runtime spins on a CPU; these
+// intervals see it whatever the wait policy, the blocktime or the machine load (docs/semantics.md).
+//
+// Runs in the profiled process, in OMPT callbacks on the waiting thread (never in the signal
+// handler), and writes only that thread's tables, so no locks are needed.
+#pragma once
+
+#include <cstdint>
+
+#include "collector/thread_registry.h"
+
+namespace omprof::ompt {
+
+// OpenMP sync-region and mutex kinds as omp-tools.h numbers them, passed through as ints so
+// that this header does not need omp-tools.h.
+void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const void* task,
+                     const SampleContext& ctx, uint32_t region_instance, bool worker_join);
+void wait_end_sync(ThreadState* ts);
+void wait_begin_mutex(ThreadState* ts, int mutex_kind, uint64_t wait_id, uint64_t codeptr,
+                      const SampleContext& ctx);
+void wait_end_mutex(ThreadState* ts, uint64_t wait_id);
+// A task switch on this thread: a wait whose task stops running pauses (the thread runs other
+// tasks meanwhile: work, not waiting), and resumes when its task runs again.
+void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_task);
+
+// Fork and join bookkeeping measured like a wait (state overhead): the master from the end of
+// its parallel_begin callback to its implicit task, and from its implicit task's end to
+// parallel_end; a worker from its wake-up to its next implicit task.
+void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns);
+
+// The master's parallel_end: the end of region instance `instance` splits a worker's join
+// wait into barrier (before) and idle (after).
+void note_region_end(uint32_t region_instance);
+
+// Shutdown: closes every thread's open waits at `now_ns` (the worker waiting for a next region
+// that never comes is idle until the end).
+void close_open_waits(uint64_t now_ns);
+
+}  // namespace omprof::ompt

@@ -1,0 +1,430 @@
+#include "collector/ompt/ompt_tool.h"
+
+#include <omp-tools.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "collector/handler/omp_inquiry.h"
+#include "collector/handler/parallel_value.h"
+#include "collector/handler/signal_handler.h"
+#include "collector/handler/stack_capture.h"
+#include "collector/ompt/exact_waits.h"
+#include "collector/region_context.h"
+#include "collector/runtime.h"
+#include "collector/thread_registry.h"
+#include "proto/text.h"
+
+namespace omprof::ompt {
+
+namespace {
+
+namespace pv = handler::parallel_value;
+
+ompt_get_parallel_info_t g_get_parallel_info = nullptr;
+std::atomic<bool> g_ompt_ever{false};
+std::atomic<uint32_t> g_region_instances{0};
+
+constexpr uint32_t kMaxForkRecords = 1 << 16;
+
+struct ForkRecord {
+  uint64_t parent_id;
+  std::vector<uint64_t> frames;
+  bool truncated;
+  uint64_t codeptr;
+  std::atomic<uint64_t> instances{0};
+  std::atomic<uint64_t> team_size_mask{0};  // bit k: a team of k+1 threads (64+ -> bit 63)
+};
+
+struct VecHash {
+  size_t operator()(const std::vector<uint64_t>& v) const {
+    size_t h = v.size();
+    for (uint64_t x : v) h = (h ^ x) * 0x100000001b3ULL;
+    return h;
+  }
+};
+
+// Never destroyed (callbacks can run after static destructors).
+struct ForkTable {
+  std::mutex mu;
+  std::unordered_map<std::vector<uint64_t>, uint64_t, VecHash> ids;  // key: parent + frames
+  ForkRecord* records[kMaxForkRecords] = {};
+  std::atomic<uint32_t> count{0};
+  std::atomic<uint64_t> dropped{0};
+};
+ForkTable& forks() {
+  static ForkTable* t = new ForkTable;
+  return *t;
+}
+
+// Per-thread memo of fork call paths, so that a region forked again from the same call path
+// (a loop around a parallel construct) costs no unwind. Keyed by the construct's return
+// address, the encountering task's frame address and the enclosing region. An entry keeps the
+// stack addresses of every return address of the path (found once, with a slow unwind); a
+// later fork with the same key reads them: the same starting frame and the same return
+// addresses at the same places mean the same call chain. A key whose check keeps failing (two
+// call paths alternating at the same stack depth) falls back to a fast unwind each time.
+struct MemoEntry {
+  uint64_t codeptr = 0;
+  uint64_t enter_frame = 0;
+  uint64_t parent = 0;
+  uint64_t id = 0;
+  bool verifiable = false;
+  uint32_t misses = 0;
+  std::vector<uint64_t> slots;    // stack addresses of the return addresses
+  std::vector<uint64_t> returns;  // the return addresses expected there
+};
+// Two-way set-associative: real codes have dozens of fork sites (LULESH about 30), which a
+// small direct-mapped table made collide, sending colliding sites to the slow path each fork.
+constexpr size_t kMemoSets = 512;
+constexpr size_t kMemoWays = 2;
+constexpr uint32_t kMaxMemoMisses = 4;
+
+struct ForkScratch {
+  void* raw[4096 + 64];
+  uint64_t frames[4096 + 64];
+  uint64_t slots[4096 + 64];
+  MemoEntry memo[kMemoSets * kMemoWays];
+};
+
+// Whether the live stack still holds the memoized path. Only slots in this thread's live stack
+// (at or above this frame) are read.
+bool memo_matches(const MemoEntry& m) {
+  const uint64_t live = reinterpret_cast<uint64_t>(__builtin_frame_address(0));
+  for (size_t i = 0; i < m.slots.size(); ++i)
+    if (m.slots[i] < live || *reinterpret_cast<const uint64_t*>(m.slots[i]) != m.returns[i])
+      return false;
+  return true;
+}
+
+ForkScratch* fork_scratch() {
+  static thread_local ForkScratch* s __attribute__((tls_model("initial-exec"))) = nullptr;
+  if (!s) s = new ForkScratch;
+  return s;
+}
+
+bool plausible_pointer(const void* p) {
+  auto v = reinterpret_cast<uintptr_t>(p);
+  return v >= 4096 && (v & 7) == 0 && v < (uintptr_t(1) << 47);
+}
+
+uint64_t enclosing_fork_id() {
+  return pv::fork_id(handler::innermost_parallel_value());
+}
+
+uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t parent,
+                     const void* codeptr_ra);
+
+// Interns the encountering thread's call path (with its enclosing region) as a fork record.
+uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
+  const uint32_t max_depth = runtime().config.max_depth;
+  ForkScratch* s = fork_scratch();
+  ThreadState* ts = current_thread();
+  const uint64_t parent = enclosing_fork_id();
+  const uint64_t codeptr = reinterpret_cast<uint64_t>(codeptr_ra);
+  const uint64_t frame = reinterpret_cast<uint64_t>(enter_frame);
+  MemoEntry* set = &s->memo[(((codeptr * 0x9e3779b97f4a7c15ULL) ^ frame ^ (parent << 17)) >> 7) %
+                            kMemoSets * kMemoWays];
+  auto key_of = [&](const MemoEntry& e) {
+    return e.id && e.codeptr == codeptr && e.enter_frame == frame && e.parent == parent;
+  };
+  // The way holding this key, else an empty one, else the one that has missed more.
+  size_t way = 0;
+  while (way < kMemoWays && !key_of(set[way])) ++way;
+  if (way == kMemoWays) {
+    way = set[0].id == 0 ? 0 : set[1].id == 0 ? 1 : (set[0].misses >= set[1].misses ? 0 : 1);
+  }
+  MemoEntry& m = set[way];
+  const bool same_key = key_of(m);
+  if (same_key && m.verifiable && memo_matches(m)) return m.id;
+
+  if (frame && (!same_key || m.misses < kMaxMemoMisses)) {
+    // First fork from here (or the path changed): one slow unwind that also finds the slots.
+    handler::SlotCaptureResult r =
+        handler::capture_current_stack_slots(s->frames, s->slots, max_depth, 1);
+    if (ts) handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
+    const uint64_t id = intern_fork(s, r, parent, codeptr_ra);
+    if (id) {
+      m.misses = same_key ? m.misses + 1 : 0;
+      m.codeptr = codeptr;
+      m.enter_frame = frame;
+      m.parent = parent;
+      m.id = id;
+      m.verifiable = r.slots_valid && !r.truncated;
+      m.slots.assign(s->slots, s->slots + r.depth);
+      m.returns.resize(r.depth);
+      for (uint32_t i = 0; i < r.depth; ++i) m.returns[i] = s->frames[i] + 1;
+    }
+    return id;
+  }
+
+  // No frame address, or a key whose check keeps failing: a fast unwind every time.
+  handler::CaptureResult r = handler::capture_current_stack(s->raw, s->frames, max_depth, 1);
+  if (ts) handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
+  return intern_fork(s, r, parent, codeptr_ra);
+}
+
+uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t parent,
+                     const void* codeptr_ra) {
+  std::vector<uint64_t> key;
+  key.reserve(r.depth + 2);
+  key.push_back(parent);
+  key.push_back(r.truncated);
+  key.insert(key.end(), s->frames, s->frames + r.depth);
+
+  ForkTable& t = forks();
+  std::lock_guard<std::mutex> lock(t.mu);
+  auto it = t.ids.find(key);
+  if (it != t.ids.end()) return it->second;
+  uint32_t index = t.count.load();
+  if (index >= kMaxForkRecords) {
+    t.dropped.fetch_add(1);
+    return 0;
+  }
+  auto* rec = new ForkRecord;
+  rec->parent_id = parent;
+  rec->frames.assign(s->frames, s->frames + r.depth);
+  rec->truncated = r.truncated;
+  rec->codeptr = codeptr_ra ? reinterpret_cast<uintptr_t>(codeptr_ra) - 1 : 0;
+  t.records[index] = rec;
+  t.count.store(index + 1);
+  const uint64_t id = index + 1;
+  t.ids.emplace(std::move(key), id);
+  return id;
+}
+
+ForkRecord* record_by_id(uint64_t id) {
+  ForkTable& t = forks();
+  if (id == 0 || id > t.count.load()) return nullptr;
+  return t.records[id - 1];
+}
+
+SampleContext wait_context(const ompt_data_t* parallel_data);
+uint64_t construct_address(const void* codeptr_ra);
+
+void on_thread_begin(ompt_thread_t, ompt_data_t* thread_data) {
+  thread_data->value = 1;
+  if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
+}
+
+void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
+                       ompt_data_t* parallel_data, unsigned, int, const void* codeptr_ra) {
+  const void* enter = encountering_frame && plausible_pointer(encountering_frame->enter_frame.ptr)
+                          ? encountering_frame->enter_frame.ptr
+                          : nullptr;
+  const uint64_t fork_id = record_fork(codeptr_ra, enter);
+  const uint64_t node = current_region_node();
+  const uint64_t instance = g_region_instances.fetch_add(1, std::memory_order_relaxed) + 1;
+  parallel_data->value = pv::pack(fork_id, node, instance);
+  if (ForkRecord* rec = record_by_id(fork_id))
+    rec->instances.fetch_add(1, std::memory_order_relaxed);
+  if (ThreadState* ts = current_thread()) {  // fork bookkeeping starts (omprof's own cost excluded)
+    ts->overhead_since_ns = monotonic_ns();
+    ts->overhead_codeptr = construct_address(codeptr_ra);
+  }
+}
+
+// Closes the fork or join bookkeeping interval that is in progress on this thread.
+void end_overhead(const ompt_data_t* parallel_data) {
+  ThreadState* ts = current_thread();
+  if (!ts || !ts->overhead_since_ns) return;
+  const uint64_t now = monotonic_ns();
+  if (now > ts->overhead_since_ns)
+    record_overhead(ts, ts->overhead_codeptr, wait_context(parallel_data),
+                    now - ts->overhead_since_ns);
+  ts->overhead_since_ns = 0;
+  ts->overhead_codeptr = 0;
+}
+
+void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t*, int, const void*) {
+  end_overhead(parallel_data);  // the master's join bookkeeping
+  note_region_end(pv::instance(parallel_data->value));
+  parallel_data->value |= pv::kEnded;
+}
+
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t*,
+                      unsigned actual_parallelism, unsigned index, int flags) {
+  if (flags & ompt_task_initial) return;  // the initial task of a thread, not a team member
+  if (endpoint == ompt_scope_end && index == 0) {
+    if (ThreadState* ts = current_thread()) {  // the master's join bookkeeping starts
+      ts->overhead_since_ns = monotonic_ns();
+      ts->overhead_codeptr = 0;
+    }
+  }
+  if (endpoint == ompt_scope_begin) {
+    if (ThreadState* ts = current_thread()) ts->omp_thread_num = index;
+    end_overhead(parallel_data);  // fork bookkeeping, or a worker's since its wake-up
+    // Workers nest their explicit regions under the master's region at the fork.
+    if (index != 0 && parallel_data) inherit_region_context(pv::node(parallel_data->value));
+    if (index == 0 && parallel_data)
+      if (ForkRecord* rec = record_by_id(pv::fork_id(parallel_data->value))) {
+        unsigned bit =
+            actual_parallelism == 0 ? 0 : (actual_parallelism > 64 ? 63 : actual_parallelism - 1);
+        rec->team_size_mask.fetch_or(uint64_t(1) << bit, std::memory_order_relaxed);
+      }
+  }
+}
+
+// The context an exact wait is attributed to: the innermost region (as samples see it), the
+// thread's number in it and its explicit region.
+SampleContext wait_context(const ompt_data_t* parallel_data) {
+  SampleContext ctx;
+  if (plausible_pointer(parallel_data)) {
+    ctx.fork_id = pv::fork_id(parallel_data->value);
+    if (ctx.fork_id)
+      if (const ThreadState* ts = current_thread()) ctx.omp_thread_num = ts->omp_thread_num;
+  }
+  ctx.region_node = current_region_node();
+  return ctx;
+}
+
+uint64_t construct_address(const void* codeptr_ra) {
+  return codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
+}
+
+void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                         ompt_data_t* parallel_data, ompt_data_t* task_data,
+                         const void* codeptr_ra) {
+  ThreadState* ts = current_thread();
+  if (!ts) return;
+  if (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup) {
+    if (endpoint == ompt_scope_begin)
+      ++ts->taskwait_depth;
+    else if (ts->taskwait_depth > 0)
+      --ts->taskwait_depth;
+  }
+  if (endpoint != ompt_scope_begin) {
+    wait_end_sync(ts);
+    return;
+  }
+  // A worker's wait at the end of its region has no code pointer (libomp 14): it lasts until
+  // the next region wakes the worker, so its tail is idle.
+  const bool join = !codeptr_ra && ts->omp_thread_num != 0 &&
+                    (kind == ompt_sync_region_barrier_implicit ||
+                     kind == ompt_sync_region_barrier_implicit_parallel);
+  const uint32_t instance =
+      plausible_pointer(parallel_data) ? pv::instance(parallel_data->value) : 0;
+  wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data,
+                  wait_context(parallel_data), instance, join);
+}
+
+void on_mutex_acquire(ompt_mutex_t kind, unsigned, unsigned, ompt_wait_id_t wait_id,
+                      const void* codeptr_ra) {
+  ThreadState* ts = current_thread();
+  if (!ts) return;
+  ompt_data_t* pd = nullptr;
+  int size = 0;
+  if (!(g_get_parallel_info && g_get_parallel_info(0, &pd, &size) == 2)) pd = nullptr;
+  wait_begin_mutex(ts, int(kind), wait_id, construct_address(codeptr_ra), wait_context(pd));
+}
+
+void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void*) {
+  if (ThreadState* ts = current_thread()) wait_end_mutex(ts, wait_id);
+}
+
+void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t, ompt_data_t* next_task) {
+  if (ThreadState* ts = current_thread()) wait_task_switch(ts, prior_task, next_task);
+}
+
+int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
+  auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
+  auto get_state = reinterpret_cast<ompt_get_state_t>(lookup("ompt_get_state"));
+  auto get_thread_data = reinterpret_cast<ompt_get_thread_data_t>(lookup("ompt_get_thread_data"));
+  g_get_parallel_info =
+      reinterpret_cast<ompt_get_parallel_info_t>(lookup("ompt_get_parallel_info"));
+  if (!set_callback || !get_state || !get_thread_data || !g_get_parallel_info) return 0;
+  // Work comes from samples (with ompt_get_state in the handler); waits from exact intervals.
+  set_callback(ompt_callback_thread_begin, reinterpret_cast<ompt_callback_t>(on_thread_begin));
+  set_callback(ompt_callback_parallel_begin, reinterpret_cast<ompt_callback_t>(on_parallel_begin));
+  set_callback(ompt_callback_parallel_end, reinterpret_cast<ompt_callback_t>(on_parallel_end));
+  set_callback(ompt_callback_implicit_task, reinterpret_cast<ompt_callback_t>(on_implicit_task));
+  set_callback(ompt_callback_sync_region_wait,
+               reinterpret_cast<ompt_callback_t>(on_sync_region_wait));
+  // Exact waits (omp/exact_waits.h): two clock reads per lock acquisition and per task switch
+  // inside a wait.
+  set_callback(ompt_callback_mutex_acquire, reinterpret_cast<ompt_callback_t>(on_mutex_acquire));
+  set_callback(ompt_callback_mutex_acquired, reinterpret_cast<ompt_callback_t>(on_mutex_acquired));
+  set_callback(ompt_callback_task_schedule, reinterpret_cast<ompt_callback_t>(on_task_schedule));
+  if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
+  g_ompt_ever.store(true);
+  handler::set_ompt_inquiry(get_state, get_thread_data, g_get_parallel_info);
+  return 1;
+}
+
+void tool_finalize(ompt_data_t*) {
+  // Samples taken from here on are plain samples; the profile is written by the collector's
+  // shutdown, which owns the ordering with timers and handlers.
+  handler::clear_ompt_inquiry();
+}
+
+}  // namespace
+
+bool is_runtime_module(const std::string& path) {
+  std::string f = text::base_name(path);
+  return f.rfind("libomp.so", 0) == 0 || f.rfind("libomp-", 0) == 0 ||
+         f.rfind("libgomp.so", 0) == 0 || f.rfind("libiomp5.so", 0) == 0 ||
+         f.rfind("libomprof.so", 0) == 0;
+}
+
+RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
+  RuntimeStatus s;
+  s.ompt_active = g_ompt_ever.load();
+  for (const auto& m : modules) {
+    std::string f = text::base_name(m.path);
+    if (f.rfind("libomprof", 0) == 0 || !is_runtime_module(m.path)) continue;
+    s.runtime = f;
+    char resolved[4096];
+    if (realpath(m.path.c_str(), resolved)) {
+      std::string real = text::base_name(resolved);
+      if (real != f) s.runtime += " -> " + real;
+    }
+    break;
+  }
+  if (!s.runtime.empty() && !s.ompt_active) {
+    const bool gnu =
+        s.runtime.rfind("libgomp", 0) == 0 && s.runtime.find("libomp") == std::string::npos;
+    s.note = gnu ? "GNU libgomp has no OMPT: OpenMP states and user-model stacks are unavailable"
+                 : "the OpenMP runtime did not start omprof's OMPT tool (OMP_TOOL disabled, or "
+                   "the program defines its own ompt_start_tool)";
+  }
+  return s;
+}
+
+std::vector<ForkSnapshot> fork_snapshots() {
+  ForkTable& t = forks();
+  std::lock_guard<std::mutex> lock(t.mu);
+  std::vector<ForkSnapshot> out;
+  for (uint32_t i = 0; i < t.count.load(); ++i) {
+    const ForkRecord* r = t.records[i];
+    ForkSnapshot s;
+    s.id = i + 1;
+    s.parent_id = r->parent_id;
+    s.frames = r->frames;
+    s.truncated = r->truncated;
+    s.codeptr = r->codeptr;
+    s.instances = r->instances.load();
+    uint64_t mask = r->team_size_mask.load();
+    for (unsigned b = 0; b < 64; ++b)
+      if (mask & (uint64_t(1) << b)) s.team_sizes.push_back(b + 1);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+uint64_t fork_records_dropped() {
+  return forks().dropped.load();
+}
+
+}  // namespace omprof::ompt
+
+extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
+    unsigned int /*omp_version: libomp 14 passes 201611 although it implements 5.0*/,
+    const char* /*runtime_version*/) {
+  using namespace omprof;
+  if (!runtime().active.load()) return nullptr;  // decline: this process is not profiled
+  static ompt_start_tool_result_t result = {ompt::tool_initialize, ompt::tool_finalize, {0}};
+  return &result;
+}

@@ -1,0 +1,37 @@
+// omprof as an OMPT tool, in the profiled process (OMPT callbacks, never the signal handler):
+// registration with the OpenMP runtime, the callbacks it needs (thread begin, parallel
+// begin/end, implicit tasks, sync regions, mutexes, task switches), and the fork records that
+// let worker samples be shown under the call path of their parallel construct. What the
+// handler asks of OMPT is in handler/omp_inquiry.h.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "unwind/module.h"
+
+namespace omprof::ompt {
+
+struct RuntimeStatus {
+  bool ompt_active = false;
+  std::string runtime;  // file name of the OpenMP runtime loaded, "" if none
+  std::string note;     // why attribution is unavailable, when it is
+};
+RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules);
+
+bool is_runtime_module(const std::string& path);
+
+struct ForkSnapshot {
+  uint64_t id = 0;
+  uint64_t parent_id = 0;
+  std::vector<uint64_t> frames;  // encountering thread's stack at the fork, leaf first
+  bool truncated = false;
+  uint64_t codeptr = 0;  // the construct's return address - 1 (0 if unknown)
+  uint64_t instances = 0;
+  std::vector<uint32_t> team_sizes;
+};
+std::vector<ForkSnapshot> fork_snapshots();
+uint64_t fork_records_dropped();
+
+}  // namespace omprof::ompt

@@ -1,0 +1,227 @@
+#include "collector/writer/profile_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "collector/modules.h"
+#include "collector/ompt/ompt_tool.h"
+#include "collector/region_context.h"
+#include "collector/run_report.h"
+#include "collector/runtime.h"
+#include "collector/thread_registry.h"
+#include "collector/writer/records.h"
+#include "collector/writer/symbols.h"
+#include "proto/coverage.h"
+#include "proto/fields.h"
+#include "proto/format.h"
+#include "proto/manifest.h"
+#include "proto/options.h"
+#include "proto/text.h"
+
+namespace omprof {
+
+namespace {
+
+using writer::StackTable;
+using writer::StringTable;
+using writer::ThreadRows;
+
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v == '1';
+}
+
+std::string read_file(const char* path) {
+  std::string s;
+  FILE* f = std::fopen(path, "rb");
+  if (!f) return s;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+  std::fclose(f);
+  return s;
+}
+
+std::vector<std::string> command_line() {
+  std::vector<std::string> argv;
+  const std::string raw = read_file("/proc/self/cmdline");
+  size_t start = 0;
+  for (size_t i = 0; i < raw.size(); ++i)
+    if (raw[i] == 0) {
+      argv.push_back(raw.substr(start, i - start));
+      start = i + 1;
+    }
+  return argv;
+}
+
+int mpi_rank_from_env() {
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* s = std::getenv(v)) return std::atoi(s);
+  return -1;
+}
+
+// OMPROF_DEBUG=1: how long each shutdown phase takes, on stderr.
+class PhaseTimer {
+ public:
+  PhaseTimer() : on_(env_flag("OMPROF_DEBUG")), start_(monotonic_ns()) {}
+  void done(const char* phase) {
+    if (!on_) return;
+    const uint64_t now = monotonic_ns();
+    std::fprintf(stderr, "omprof: debug: %s took %.1f ms\n", phase, double(now - start_) / 1e6);
+    start_ = now;
+  }
+
+ private:
+  bool on_;
+  uint64_t start_;
+};
+
+// Every thread's samples and exact waits, with their stacks interned.
+std::vector<ThreadRows> collect_threads(StackTable& stacks) {
+  std::vector<ThreadRows> threads;
+  for (uint32_t i = 0; i < thread_count(); ++i) {
+    const ThreadState* ts = thread_at(i);
+    if (!ts) continue;
+    ThreadRows rows{ts, {}, {}};
+    for (uint32_t k = 0; k < ts->table.used(); ++k) {
+      const SampleEntry& e = ts->table.used_entry(k);
+      rows.samples.push_back({stacks.intern(ts->table.frames_of(e), e.depth, e.flags), &e});
+    }
+    for (uint32_t k = 0; k < ts->waits.used(); ++k) {
+      const SampleEntry& e = ts->waits.used_entry(k);
+      rows.waits.push_back({stacks.intern(ts->waits.frames_of(e), e.depth, 0), &e});
+    }
+    threads.push_back(std::move(rows));
+  }
+  return threads;
+}
+
+// Every address the stacks and fork records use.
+std::vector<uint64_t> addresses_of(const StackTable& stacks,
+                                   const std::vector<ompt::ForkSnapshot>& forks) {
+  std::vector<uint64_t> addresses;
+  for (size_t i = 0; i < stacks.size(); ++i) {
+    const std::vector<uint64_t> frames = stacks.frames(i);
+    addresses.insert(addresses.end(), frames.begin(), frames.end());
+  }
+  for (const auto& f : forks)
+    if (f.codeptr) addresses.push_back(f.codeptr);
+  return addresses;
+}
+
+bool write_file(const std::string& path, int fd, const wire::RecordStream& head,
+                const wire::RecordStream& body, const wire::RecordStream& tail,
+                std::string& error) {
+  bool ok = write_all(fd, std::string(format::kMagic)) && write_all(fd, head.bytes()) &&
+            write_all(fd, body.bytes()) && write_all(fd, tail.bytes());
+  if (::close(fd) != 0) ok = false;
+  if (!ok) error = "cannot write '" + path + "': " + std::strerror(errno);
+  return ok;
+}
+
+// The launcher's summary line, and the coverage warning if samples went missing.
+void report_written(const std::string& path, const std::vector<ThreadRows>& threads) {
+  uint64_t samples = 0, dropped = 0, truncated = 0;
+  format::Coverage coverage;
+  coverage.period_ns = runtime().config.period_ns;
+  for (const auto& t : threads) {
+    for (const auto& [id, e] : t.samples) samples += e->count;
+    dropped += t.ts->table.dropped_samples();
+    truncated += t.ts->truncated_samples;
+    coverage.add_thread(t.ts->armed_clock_ns, t.ts->strata_sampled, t.ts->sampling_lost);
+  }
+  append_manifest(manifest::ok_line(path, samples, threads.size(), dropped, truncated));
+  if (!coverage.incomplete()) return;
+  if (runtime().config.manifest.empty())
+    std::fprintf(stderr, "omprof: warning: %s\n", coverage.describe().c_str());
+  else
+    append_manifest(manifest::warning_line(coverage.describe()));
+}
+
+}  // namespace
+
+int create_profile_file(const std::string& dir, const std::string& stem, std::string& path,
+                        std::string& error) {
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    path = dir + "/" + stem + (attempt ? "." + std::to_string(attempt) : "") + ".omprof";
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) {
+      error = "cannot create '" + path + "': " + std::strerror(errno);
+      return -1;
+    }
+  }
+  error = "too many profiles named '" + dir + "/" + stem + ".*.omprof'";
+  return -1;
+}
+
+void write_profile(uint64_t duration_ns) {
+  // The program may have used up every other descriptor; what follows opens files one at a time.
+  release_reserved_descriptor();
+  PhaseTimer phase;
+  const std::vector<unwind::Module> modules = recorded_modules();
+  const std::vector<ompt::ForkSnapshot> forks = ompt::fork_snapshots();
+  StackTable stacks;
+  const std::vector<ThreadRows> threads = collect_threads(stacks);
+  std::vector<uint64_t> fork_stack_ids;
+  for (const auto& f : forks)
+    fork_stack_ids.push_back(stacks.intern(f.frames.data(), uint32_t(f.frames.size()),
+                                           f.truncated ? kStackTruncated : 0));
+  phase.done("collecting samples");
+
+  // By default the viewer symbolizes from the files on disk (verified by build-id), so the run
+  // pays only for the vdso, which has no file; `omprof run --symbolize` does it all here, for
+  // binaries that will not exist later.
+  const bool in_process = env_flag(options::env::kSymbolize);
+  StringTable strings;
+  const writer::SymbolRecords symbols = writer::symbolize(
+      addresses_of(stacks, forks), modules, in_process, env_flag("OMPROF_SYSTEM_LINES"), strings);
+  phase.done("symbolizing addresses");
+
+  namespace R = format::fields::Record;
+  wire::RecordStream body;
+  writer::add_mapping_records(body, modules, strings);
+  for (const auto& f : symbols.functions) body.add(R::kFunction, f);
+  for (const auto& l : symbols.locations) body.add(R::kLocation, l);
+  writer::add_stack_records(body, stacks, symbols.location_ids);
+  for (const auto& t : threads) writer::add_thread_records(body, t);
+  writer::add_fork_records(body, forks, fork_stack_ids, symbols.location_ids);
+  const RegionData regions = region_data();
+  writer::add_region_records(body, regions, strings);
+
+  writer::HeaderFacts facts;
+  facts.program = modules.empty() ? "" : modules.front().path;
+  facts.argv = command_line();
+  facts.duration_ns = duration_ns;
+  facts.mpi_rank = mpi_rank_from_env();
+  facts.symbolize_offline = !in_process;
+  facts.region_window_start_ns = regions.window_start_ns;
+  facts.omp = ompt::runtime_status(modules);
+  wire::RecordStream head, tail;
+  head.add(R::kHeader, writer::header_record(facts));
+  writer::add_string_records(head, strings);
+  tail.add(R::kTrailer, writer::trailer_record(head.count() + body.count()));
+
+  const std::string stem = text::base_name(facts.program.empty() ? "program" : facts.program) +
+                           "." + std::to_string(getpid()) +
+                           (facts.mpi_rank >= 0 ? ".rank" + std::to_string(facts.mpi_rank) : "");
+  std::string path, error;
+  const int fd = create_profile_file(runtime().config.output_dir, stem, path, error);
+  const bool ok = fd >= 0 && write_file(path, fd, head, body, tail, error);
+  phase.done("encoding and writing");
+  if (!ok) {
+    std::fprintf(stderr, "omprof: profile not written: %s\n", error.c_str());
+    append_manifest(manifest::error_line(error));
+    return;
+  }
+  report_written(path, threads);
+}
+
+}  // namespace omprof

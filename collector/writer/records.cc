@@ -1,0 +1,224 @@
+#include "collector/writer/records.h"
+
+#include <limits.h>
+#include <unistd.h>
+
+#include "collector/runtime.h"
+#include "collector/sampling.h"
+#include "proto/fields.h"
+#include "proto/format.h"
+
+namespace omprof::writer {
+
+namespace fields = format::fields;
+
+namespace {
+
+uint64_t clock_code(ClockKind k) {
+  switch (k) {
+    case ClockKind::kWall:
+      return format::kClockWall;
+    case ClockKind::kTask:
+      return format::kClockTask;
+    case ClockKind::kCpu:
+      break;
+  }
+  return format::kClockCpu;
+}
+
+uint64_t id_of(const LocationIds& ids, uint64_t address) {
+  auto it = ids.find(address);
+  return it == ids.end() ? 0 : it->second;
+}
+
+wire::Encoder sample_message(uint64_t stack_id, const SampleEntry& e) {
+  namespace S = fields::Sample;
+  wire::Encoder s;
+  s.u64(S::kStackId, stack_id);
+  s.u64(S::kCount, e.count);
+  s.u64(S::kWeightNs, e.weight_ns);
+  s.u64(S::kOmpState, e.ctx.omp_state);
+  s.u64(S::kForkId, e.ctx.fork_id);
+  s.u64(S::kOmpThreadNum, e.ctx.omp_thread_num);
+  s.u64(S::kRegionNode, e.ctx.region_node);
+  return s;
+}
+
+// The per-thread facts written once, in a thread's first record.
+void thread_facts(wire::Encoder& th, const ThreadState* ts) {
+  namespace T = fields::ThreadProfile;
+  th.u64(T::kStartNs, ts->start_ns);
+  th.u64(T::kEndNs, ts->end_ns.load());
+  th.u64(T::kCpuTimeNs, ts->cpu_ns_at_exit.load());
+  th.u64(T::kDroppedSamples, ts->table.dropped_samples());
+  th.u64(T::kDroppedWeightNs, ts->table.dropped_weight_ns());
+  th.u64(T::kTruncatedSamples, ts->truncated_samples);
+  th.u64(T::kTimerFailed, ts->timer_errno ? 1 : 0);
+  th.i32(T::kTimerErrno, ts->timer_errno);
+  th.u64(T::kUnwindFailed, ts->unwind_failed);
+  th.boolean(T::kIsOmpThread, ts->is_omp_thread);
+}
+
+}  // namespace
+
+wire::Encoder header_record(const HeaderFacts& facts) {
+  namespace H = fields::Header;
+  const Runtime& rt = runtime();
+  const Config& cfg = rt.config;
+  char host[HOST_NAME_MAX + 1] = {0};
+  gethostname(host, sizeof host - 1);
+  wire::Encoder h;
+  h.u64(H::kFormatMajor, format::kMajor);
+  h.u64(H::kFormatMinor, format::kMinor);
+  h.str(H::kCollectorVersion, OMPROF_VERSION);
+  h.str(H::kProgram, facts.program);
+  for (const auto& a : facts.argv) h.str(H::kArgv, a);
+  h.u64(H::kPid, uint64_t(getpid()));
+  h.str(H::kHostname, host);
+  h.u64(H::kStartTimeUnixNs, rt.start_unix_ns);
+  h.u64(H::kDurationNs, facts.duration_ns);
+  h.u64(H::kClock, clock_code(cfg.clock));
+  h.u64(H::kRateHz, cfg.rate_hz);
+  h.u64(H::kPeriodNs, cfg.period_ns);
+  h.u64(H::kMaxDepth, cfg.max_depth);
+  h.u64(H::kSignal, uint64_t(cfg.signo));
+  h.str_nonempty(H::kOmpRuntime, facts.omp.runtime);
+  h.boolean(H::kOmptActive, facts.omp.ompt_active);
+  h.str_nonempty(H::kOmpNote, facts.omp.note);
+  h.i32(H::kMpiRank, facts.mpi_rank);
+  h.i32(H::kMpiSize, -1);
+  h.boolean(H::kExactWaits, facts.omp.ompt_active);  // exact OpenMP waits in ThreadProfile.wait
+  h.boolean(H::kSymbolizeOffline, facts.symbolize_offline);
+  h.u64(H::kRegionWindowStartNs, uint64_t(facts.region_window_start_ns));
+  return h;
+}
+
+void add_string_records(wire::RecordStream& out, const StringTable& strings) {
+  constexpr size_t kStringsPerRecord = 4096;
+  const auto& entries = strings.entries();
+  for (size_t start = 0; start < entries.size(); start += kStringsPerRecord) {
+    wire::Encoder st;
+    for (size_t k = start; k < entries.size() && k < start + kStringsPerRecord; ++k)
+      st.str(fields::StringTable::kEntries, entries[k]);
+    out.add(fields::Record::kStrings, st);
+  }
+}
+
+void add_mapping_records(wire::RecordStream& out, const std::vector<unwind::Module>& modules,
+                         StringTable& strings) {
+  namespace M = fields::Mapping;
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const auto& m = modules[i];
+    wire::Encoder mp;
+    mp.u64(M::kId, i + 1);
+    mp.u64(M::kStart, m.start());
+    mp.u64(M::kLimit, m.limit());
+    mp.u64(M::kFileOffset, m.segments.empty() ? 0 : m.segments.front().file_offset);
+    mp.u64(M::kFilename, strings.index(m.path));
+    mp.u64(M::kBuildId, strings.index(m.build_id));
+    mp.u64(M::kLoadBias, m.load_bias);
+    mp.boolean(M::kUnloaded, m.unloaded);
+    mp.boolean(M::kIsOmpRuntime, ompt::is_runtime_module(m.path));
+    out.add(fields::Record::kMapping, mp);
+  }
+}
+
+void add_stack_records(wire::RecordStream& out, const StackTable& stacks,
+                       const LocationIds& location_ids) {
+  namespace S = fields::Stack;
+  for (size_t i = 0; i < stacks.size(); ++i) {
+    wire::Encoder st;
+    st.u64(S::kId, i + 1);
+    std::vector<uint64_t> locs;
+    for (uint64_t addr : stacks.frames(i)) locs.push_back(id_of(location_ids, addr));
+    st.packed(S::kLocationId, locs.begin(), locs.end());
+    st.boolean(S::kTruncated, stacks.flags(i) & kStackTruncated);
+    st.boolean(S::kUnwindFailed, stacks.flags(i) & kStackUnwindFailed);
+    out.add(fields::Record::kStack, st);
+  }
+}
+
+void add_thread_records(wire::RecordStream& out, const ThreadRows& t) {
+  namespace T = fields::ThreadProfile;
+  const ThreadState* ts = t.ts;
+  // Very large threads are split over several records (readers merge them by index).
+  constexpr size_t kChunk = 100000;
+  for (size_t start = 0; start == 0 || start < t.samples.size(); start += kChunk) {
+    wire::Encoder th;
+    th.u64(T::kIndex, ts->index);
+    th.u64(T::kTid, uint64_t(ts->tid));
+    th.boolean(T::kIsMain, ts->is_main);
+    if (start == 0) thread_facts(th, ts);
+    for (size_t k = start; k < t.samples.size() && k < start + kChunk; ++k)
+      th.message(T::kSample, sample_message(t.samples[k].first, *t.samples[k].second));
+    if (start == 0) {
+      for (const auto& [stack_id, e] : t.waits) th.message(T::kWait, sample_message(stack_id, *e));
+      th.u64(T::kWaitsDropped, ts->waits.dropped_samples() + ts->open_waits_overflow);
+      th.u64(T::kWaitsDroppedNs, ts->waits.dropped_weight_ns());
+      th.u64(T::kSamplingLost, ts->sampling_lost);
+      th.u64(T::kArmedClockNs, ts->armed_clock_ns);
+      th.u64(T::kPeriodsSampled, ts->strata_sampled);
+    }
+    out.add(fields::Record::kThread, th);
+    if (t.samples.empty()) break;
+  }
+}
+
+void add_fork_records(wire::RecordStream& out, const std::vector<ompt::ForkSnapshot>& forks,
+                      const std::vector<uint64_t>& fork_stack_ids,
+                      const LocationIds& location_ids) {
+  namespace F = fields::ForkRecord;
+  for (size_t i = 0; i < forks.size(); ++i) {
+    const auto& f = forks[i];
+    wire::Encoder fr;
+    fr.u64(F::kId, f.id);
+    fr.u64(F::kParentId, f.parent_id);
+    fr.u64(F::kStackId, fork_stack_ids[i]);
+    fr.u64(F::kCodeptrLocationId, f.codeptr ? id_of(location_ids, f.codeptr) : 0);
+    fr.u64(F::kInstances, f.instances);
+    fr.packed(F::kTeamSizes, f.team_sizes.begin(), f.team_sizes.end());
+    out.add(fields::Record::kFork, fr);
+  }
+}
+
+void add_region_records(wire::RecordStream& out, const RegionData& regions, StringTable& strings) {
+  namespace N = fields::RegionNode;
+  namespace R = fields::RegionStats;
+  for (const auto& [id, info] : regions.nodes) {
+    wire::Encoder rn;
+    rn.u64(N::kId, id);
+    rn.u64(N::kParentId, info.parent);
+    const bool named = info.region >= 1 && size_t(info.region) <= regions.names.size();
+    rn.u64(N::kName, strings.index(named ? regions.names[size_t(info.region) - 1] : ""));
+    out.add(fields::Record::kRegionNode, rn);
+  }
+  for (const auto& t : regions.threads)
+    for (const auto& n : t.nodes) {
+      wire::Encoder rs;
+      rs.u64(R::kNodeId, n.node);
+      rs.u64(R::kThreadIndex, t.thread);
+      rs.i64(R::kCalls, n.calls);
+      rs.i64(R::kWallNs, n.wall_ns);
+      rs.i64(R::kCpuNs, n.cpu_ns);
+      rs.i64(R::kSelfWallNs, n.self_wall_ns);
+      rs.i64(R::kSelfCpuNs, n.self_cpu_ns);
+      rs.boolean(R::kActive, n.active);
+      out.add(fields::Record::kRegionStats, rs);
+    }
+}
+
+wire::Encoder trailer_record(uint64_t record_count) {
+  namespace T = fields::Trailer;
+  wire::Encoder trailer;
+  trailer.u64(T::kRecordCount, record_count);
+  trailer.u64(T::kThreadsUntracked, threads_untracked());
+  trailer.u64(T::kTimerCreateFailures, runtime().timer_create_failures.load());
+  trailer.u64(T::kForwardedSignals, handler::sampling_state().forwarded_signals.load());
+  trailer.u64(T::kForkRecordsDropped, ompt::fork_records_dropped());
+  const HandlerStats hs = handler_stats();
+  trailer.u64(T::kHandlerCallsTimed, hs.calls);
+  trailer.u64(T::kHandlerNsTotal, hs.total_ns);
+  return trailer;
+}
+
+}  // namespace omprof::writer

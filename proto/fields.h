@@ -1,0 +1,160 @@
+// Generated from proto/omprof.proto by scripts/gen_fields.py; do not edit.
+// The field numbers of every message, named, for the collector's encoder
+// (collector/writer/). tests/unit/fields_test.cc checks them against protoc's output.
+#pragma once
+
+#include <cstdint>
+
+namespace omprof::format::fields {
+
+namespace Record {
+constexpr uint32_t kHeader = 1;
+constexpr uint32_t kStrings = 2;
+constexpr uint32_t kMapping = 3;
+constexpr uint32_t kFunction = 4;
+constexpr uint32_t kLocation = 5;
+constexpr uint32_t kStack = 6;
+constexpr uint32_t kThread = 7;
+constexpr uint32_t kFork = 8;
+constexpr uint32_t kRegionNode = 9;
+constexpr uint32_t kRegionStats = 10;
+constexpr uint32_t kTrailer = 15;
+}  // namespace Record
+
+namespace Header {
+constexpr uint32_t kFormatMajor = 1;
+constexpr uint32_t kFormatMinor = 2;
+constexpr uint32_t kCollectorVersion = 3;
+constexpr uint32_t kProgram = 4;
+constexpr uint32_t kArgv = 5;
+constexpr uint32_t kPid = 6;
+constexpr uint32_t kHostname = 7;
+constexpr uint32_t kStartTimeUnixNs = 8;
+constexpr uint32_t kDurationNs = 9;
+constexpr uint32_t kClock = 10;
+constexpr uint32_t kRateHz = 11;
+constexpr uint32_t kPeriodNs = 12;
+constexpr uint32_t kMaxDepth = 13;
+constexpr uint32_t kSignal = 14;
+constexpr uint32_t kOmpRuntime = 15;
+constexpr uint32_t kOmptActive = 16;
+constexpr uint32_t kOmpNote = 17;
+constexpr uint32_t kMpiRank = 18;
+constexpr uint32_t kMpiSize = 19;
+constexpr uint32_t kRegionWindowStartNs = 20;
+constexpr uint32_t kExactWaits = 21;
+constexpr uint32_t kSymbolizeOffline = 22;
+}  // namespace Header
+
+namespace StringTable {
+constexpr uint32_t kEntries = 1;
+}  // namespace StringTable
+
+namespace Mapping {
+constexpr uint32_t kId = 1;
+constexpr uint32_t kStart = 2;
+constexpr uint32_t kLimit = 3;
+constexpr uint32_t kFileOffset = 4;
+constexpr uint32_t kFilename = 5;
+constexpr uint32_t kBuildId = 6;
+constexpr uint32_t kLoadBias = 7;
+constexpr uint32_t kUnloaded = 8;
+constexpr uint32_t kIsOmpRuntime = 9;
+}  // namespace Mapping
+
+namespace Function {
+constexpr uint32_t kId = 1;
+constexpr uint32_t kName = 2;
+constexpr uint32_t kSystemName = 3;
+constexpr uint32_t kFilename = 4;
+}  // namespace Function
+
+namespace Line {
+constexpr uint32_t kFunctionId = 1;
+constexpr uint32_t kLine = 2;
+}  // namespace Line
+
+namespace Location {
+constexpr uint32_t kId = 1;
+constexpr uint32_t kMappingId = 2;
+constexpr uint32_t kAddress = 3;
+constexpr uint32_t kLine = 4;
+}  // namespace Location
+
+namespace Stack {
+constexpr uint32_t kId = 1;
+constexpr uint32_t kLocationId = 2;
+constexpr uint32_t kTruncated = 3;
+constexpr uint32_t kUnwindFailed = 4;
+}  // namespace Stack
+
+namespace Sample {
+constexpr uint32_t kStackId = 1;
+constexpr uint32_t kCount = 2;
+constexpr uint32_t kWeightNs = 3;
+constexpr uint32_t kOmpState = 4;
+constexpr uint32_t kForkId = 5;
+constexpr uint32_t kOmpThreadNum = 6;
+constexpr uint32_t kRegionNode = 7;
+}  // namespace Sample
+
+namespace ThreadProfile {
+constexpr uint32_t kIndex = 1;
+constexpr uint32_t kTid = 2;
+constexpr uint32_t kIsMain = 3;
+constexpr uint32_t kStartNs = 4;
+constexpr uint32_t kEndNs = 5;
+constexpr uint32_t kCpuTimeNs = 6;
+constexpr uint32_t kSample = 7;
+constexpr uint32_t kDroppedSamples = 8;
+constexpr uint32_t kDroppedWeightNs = 9;
+constexpr uint32_t kTruncatedSamples = 10;
+constexpr uint32_t kTimerFailed = 11;
+constexpr uint32_t kTimerErrno = 12;
+constexpr uint32_t kUnwindFailed = 13;
+constexpr uint32_t kIsOmpThread = 14;
+constexpr uint32_t kWait = 15;
+constexpr uint32_t kWaitsDropped = 16;
+constexpr uint32_t kWaitsDroppedNs = 17;
+constexpr uint32_t kSamplingLost = 18;
+constexpr uint32_t kArmedClockNs = 19;
+constexpr uint32_t kPeriodsSampled = 20;
+}  // namespace ThreadProfile
+
+namespace ForkRecord {
+constexpr uint32_t kId = 1;
+constexpr uint32_t kParentId = 2;
+constexpr uint32_t kStackId = 3;
+constexpr uint32_t kCodeptrLocationId = 4;
+constexpr uint32_t kInstances = 5;
+constexpr uint32_t kTeamSizes = 6;
+}  // namespace ForkRecord
+
+namespace RegionNode {
+constexpr uint32_t kId = 1;
+constexpr uint32_t kParentId = 2;
+constexpr uint32_t kName = 3;
+}  // namespace RegionNode
+
+namespace RegionStats {
+constexpr uint32_t kNodeId = 1;
+constexpr uint32_t kThreadIndex = 2;
+constexpr uint32_t kCalls = 3;
+constexpr uint32_t kWallNs = 4;
+constexpr uint32_t kCpuNs = 5;
+constexpr uint32_t kSelfWallNs = 6;
+constexpr uint32_t kSelfCpuNs = 7;
+constexpr uint32_t kActive = 8;
+}  // namespace RegionStats
+
+namespace Trailer {
+constexpr uint32_t kRecordCount = 1;
+constexpr uint32_t kThreadsUntracked = 2;
+constexpr uint32_t kTimerCreateFailures = 3;
+constexpr uint32_t kForwardedSignals = 4;
+constexpr uint32_t kForkRecordsDropped = 5;
+constexpr uint32_t kHandlerCallsTimed = 6;
+constexpr uint32_t kHandlerNsTotal = 7;
+}  // namespace Trailer
+
+}  // namespace omprof::format::fields

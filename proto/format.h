@@ -1,0 +1,22 @@
+// The profile format's constants, in one place for the collector's encoder, the reader, the
+// tests and the fuzzer (the schema is omprof.proto, its field numbers fields.h; the layout is
+// documented in docs/format.md).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace omprof::format {
+
+// The first 8 bytes of every profile.
+constexpr std::string_view kMagic("\x89OMPROF\n", 8);
+
+// The version the collector writes. Readers accept every 1.x file: fields are only added.
+// 1.1: explicit regions; 1.2: exact OpenMP waits; 1.3: sampling coverage.
+constexpr uint32_t kMajor = 1;
+constexpr uint32_t kMinor = 3;
+
+// Header.clock (enum Clock).
+enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };
+
+}  // namespace omprof::format

@@ -1,0 +1,60 @@
+// The contract between `omprof run` (viewer/launcher.cc) and the collector (collector/config.cc):
+// the options the launcher passes to the collector through the environment, each with its
+// command-line flag, variable, default, range and help. Both sides read this table, so a
+// default or a range is written once. docs/usage.md lists the variables.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace omprof::options {
+
+struct Number {
+  const char* flag;  // of `omprof run`; nullptr: environment only
+  const char* env;
+  uint64_t default_value;
+  uint64_t min, max;
+  const char* help;
+};
+
+inline constexpr Number kRate{"--rate", "OMPROF_RATE", 200,
+                              1,        10000,         "Samples per second per thread"};
+inline constexpr Number kMaxDepth{"--max-depth", "OMPROF_MAX_DEPTH",   256, 4,
+                                  4096,          "Maximum stack depth"};
+inline constexpr Number kMaxContexts{"--max-contexts",
+                                     "OMPROF_MAX_CONTEXTS",
+                                     16384,
+                                     16,
+                                     uint64_t(1) << 24,
+                                     "Distinct stacks kept per thread before samples are dropped"};
+inline constexpr Number kMaxThreads{nullptr, "OMPROF_MAX_THREADS", 4096,
+                                    1,       uint64_t(1) << 20,    "Threads sampled over the run"};
+
+// Parses `text` as a whole number inside the option's range; false with `error` set
+// ("OMPROF_RATE must be an integer from 1 to 10000, got 'abc'").
+bool parse_number(const Number& opt, const char* text, uint64_t& out, std::string& error);
+
+// --clock: "" lets the launcher choose (task where perf_event_open is permitted, else cpu).
+inline constexpr const char* kClockEnv = "OMPROF_CLOCK";
+inline constexpr const char* kClockChoices[] = {"cpu", "wall", "task"};
+
+// --signal: a name ("SIGPROF", "PROF", "SIGRTMIN+3") or a number.
+inline constexpr const char* kSignalEnv = "OMPROF_SIGNAL";
+inline constexpr const char* kSignalDefault = "SIGPROF";
+// The signal number, or -1.
+int parse_signal(const std::string& name);
+// A signal omprof can sample with: not KILL/STOP, not a fault signal, not SIGCHLD.
+bool usable_profiling_signal(int signo);
+
+// The rest of the contract: set by the launcher, read by the collector.
+namespace env {
+inline constexpr const char* kOutput = "OMPROF_OUTPUT";        // absolute output directory
+inline constexpr const char* kManifest = "OMPROF_MANIFEST";    // proto/manifest.h
+inline constexpr const char* kRootPid = "OMPROF_ROOT_PID";     // the process to profile
+inline constexpr const char* kChildren = "OMPROF_CHILDREN";    // "1": its children too
+inline constexpr const char* kSymbolize = "OMPROF_SYMBOLIZE";  // "1": symbolize at exit
+// "=VALUE" or "" (unset): what LD_PRELOAD / LD_LIBRARY_PATH were before the launcher set them.
+inline constexpr const char* kRestorePrefix = "OMPROF_RESTORE_";
+}  // namespace env
+
+}  // namespace omprof::options

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Checks the dependency rules of docs/architecture.md from the #include lines and, in the
+# signal-handler folder, calls that are not async-signal-safe. Prints each violation; exit 1 if
+# any. Run by ctest (layout.dependencies).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+status=0
+unsafe='malloc\(|calloc\(|realloc\(|free\(|printf|fopen|std::(string|vector|map|mutex|cout|cerr)|lock_guard|dlsym\(|throw |operator new'
+fail() { echo "layout: $*"; status=1; }
+
+# 1. The handler includes only the handler, the state codes, and these system headers.
+allowed_system='atomic|cstddef|cstdint|ctime|cstring|new|errno\.h|signal\.h|link\.h|dlfcn\.h|pthread\.h|sys/types\.h|time\.h|ucontext\.h|libunwind\.h|omp-tools\.h'
+for f in collector/handler/*; do
+  while IFS= read -r line; do
+    inc=$(sed -E 's/#include [<"]([^>"]+)[>"].*/\1/' <<<"$line")
+    case "$line" in
+      *'"collector/handler/'* | *'"proto/state_codes.h"'*) ;;
+      *'"'*) fail "$f includes $inc: the handler may include only collector/handler/ and proto/state_codes.h" ;;
+      *) grep -qxE "$allowed_system" <<<"$inc" || fail "$f includes <$inc>, not on the handler's list" ;;
+    esac
+  done < <(grep -E '^#include' "$f")
+  # Calls that allocate, lock, print or look symbols up, unless the line says it runs in
+  # ordinary context.
+  hits=$(grep -nE "$unsafe" "$f" | grep -v '// ordinary context' | grep -vE '^[0-9]+:\s*//')
+  [ -n "$hits" ] && fail "$(sed "s|^|$f:|; s|$|: not async-signal-safe|" <<<"$hits")"
+done
+
+# 2. Offline code never includes the collector.
+for f in $(git ls-files viewer omp regions proto unwind | grep -E '\.(cc|h)$'); do
+  grep -nE '^#include "collector/' "$f" | sed "s|^|layout: $f:|; s|$|: offline code includes the collector|" | grep . && status=1
+done
+
+# 3. Pure libraries (format, regions) include no other component.
+for f in $(git ls-files proto regions | grep -E '\.(cc|h)$'); do
+  grep -nE '^#include "(viewer|omp|unwind|collector)/' "$f" \
+    | sed "s|^|layout: $f:|; s|$|: a pure library includes another component|" | grep . && status=1
+done
+[ $status -eq 0 ] && echo "layout: ok"
+exit $status
