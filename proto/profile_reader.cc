@@ -117,7 +117,7 @@ void check_references(const Profile& p) {
         bad("sample refers to a missing stack or region");
   for (const auto& [index, t] : p.threads)
     for (const auto& s : t.wait())
-      if (s.stack_id() > p.stacks.size() || s.fork_id() > p.forks.size() ||
+      if (s.stack_id() == 0 || s.stack_id() > p.stacks.size() || s.fork_id() > p.forks.size() ||
           s.region_node() > p.region_nodes.size())
         bad("wait refers to a missing stack or region");
   check_sums(p);

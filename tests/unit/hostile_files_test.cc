@@ -64,6 +64,21 @@ TEST(HostileFiles, ParentsMustComeBeforeTheirChildren) {
   EXPECT_EQ(error_of(forks.bytes), "f: corrupt profile: fork record table");
 }
 
+// Found by the fuzzer: an exact wait whose stack id is 0 crashed the viewer's model.
+TEST(HostileFiles, AWaitWithoutAStackIsAnError) {
+  StreamBuilder s = sample_stream();
+  wire::Encoder th, wait;
+  th.u64(1, 1);
+  th.u64(2, 43);
+  wait.u64(2, 1);        // count; stack_id (field 1) left 0
+  wait.u64(3, 1000000);  // weight
+  wait.u64(4, 0x13);     // wait_barrier_implicit
+  th.message(15, wait);
+  s.add(7, th);
+  s.trailer();
+  EXPECT_EQ(error_of(s.bytes), "f: corrupt profile: wait refers to a missing stack or region");
+}
+
 TEST(HostileFiles, CountsThatWouldWrapAreAnError) {
   StreamBuilder s = sample_stream();
   add_thread_samples(s, {sample(1, 1, uint64_t(1) << 63), sample(1, 1, uint64_t(1) << 63)});
