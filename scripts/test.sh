@@ -13,4 +13,4 @@ cmake -S "$here" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMPROF_SANITIZE_
   -DOMPROF_SANITIZE=OFF >/dev/null
 cmake --build "$asan" -j"$(nproc)" --target omprof_cli omprof run_tests reliability_tests \
   region_tests omp_test_programs
-ctest --test-dir "$asan" --output-on-failure -j2 -R '^(Run\.|Hostile\.|ManyThreads\.|Regions\.|golden\.)' "$@"
+ctest --test-dir "$asan" --output-on-failure -j2 -R '^(Run|Children|OmpRuntime|TaskClock|Hostile|ManyThreads|Regions|golden)\.' "$@"
