@@ -10,12 +10,14 @@
 #include <ctime>
 #include <new>
 
+#include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
 #include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/sampling.h"
 #include "collector/thread_registry.h"
+#include "collector/writer/journal_entries.h"
 #include "collector/writer/profile_writer.h"
 #include "proto/manifest.h"
 #include "proto/options.h"
@@ -79,8 +81,26 @@ void in_fork_child() {
   // closed, so that its fd table is what it would be without omprof.
   runtime().active.store(false);
   handler::sampling_state().stopped.store(true);
+  detach_threads_in_child();
   release_reserved_descriptor();
   release_clocks_in_child();
+}
+
+// exit() from any thread, and return from main: the status is known here.
+void on_process_exit(int status, void*) {
+  shutdown_collector(ProcessEnding{1, status});
+}
+
+using MainFn = int (*)(int, char**, char**);
+MainFn g_program_main = nullptr;
+
+// Runs as the program's main. Exit handlers run in the reverse order of registration, and the
+// loader registers the one that runs library destructors (omprof's included) when the program
+// starts, after omprof's constructor: registered here, omprof's handler runs before it, while
+// the exit status is known.
+int main_with_exit_handler(int argc, char** argv, char** envp) {
+  if (runtime().active.load()) on_exit(on_process_exit, nullptr);
+  return g_program_main(argc, argv, envp);
 }
 
 struct StartArgs {
@@ -123,9 +143,17 @@ __attribute__((constructor(101))) void collector_start() {
   }
   rt.start_mono_ns = monotonic_ns();
   rt.start_unix_ns = unix_ns();
-  append_manifest(manifest::start_line(getpid()));
-  reserve_descriptor();
+  std::string journal_error;
+  set_module_observer({writer::journal_module, writer::journal_unloaded});
+  if (!writer::open_profile_journal(journal_error)) {
+    // Profiling goes on; only a process that dies without exit handlers loses its profile.
+    append_manifest(manifest::warning_line(journal_error + " (a profile is written only if the "
+                                                           "program exits normally)"));
+    reserve_descriptor();
+  }
+  append_manifest(manifest::start_line(getpid(), journal::journal_path()));
   refresh_modules();
+  writer::journal_header();
   set_handler_quiescence_wait(wait_for_handlers);
   if (pthread_key_create(&g_exit_key, on_thread_exit) != 0 || !install_sampler()) {
     std::fprintf(stderr, "omprof: profiling disabled: cannot install the signal handler\n");
@@ -133,7 +161,8 @@ __attribute__((constructor(101))) void collector_start() {
   }
   pthread_atfork(nullptr, nullptr, in_fork_child);
   rt.active.store(true);
-  std::atexit(shutdown_collector);
+  // The exit handler that knows the status is registered when main starts (after the loader
+  // registered its own, so that it runs first): see __libc_start_main below.
   start_thread_sampling(true);
 }
 
@@ -143,7 +172,7 @@ __attribute__((destructor)) void collector_stop() {
 
 }  // namespace
 
-void shutdown_collector() {
+void shutdown_collector(ProcessEnding ending) {
   static std::atomic<bool> done{false};
   Runtime& rt = runtime();
   handler::SamplingState& st = handler::sampling_state();
@@ -166,7 +195,7 @@ void shutdown_collector() {
   }
   while (st.handlers_in_flight.load() != 0) sched_yield();
   ompt::close_open_waits(end);
-  write_profile(end - rt.start_mono_ns);
+  write_profile(end - rt.start_mono_ns, ending);
 }
 
 }  // namespace omprof
@@ -183,4 +212,17 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   int rc = real(thread, attr, omprof::thread_trampoline, boot);
   if (rc != 0) delete boot;
   return rc;
+}
+
+// The C library's entry to main, interposed like HPCToolkit's libmonitor does: only to register
+// the exit handler at the right moment (main_with_exit_handler). Static programs do not come
+// here; their profile is written by the library destructor, with the ending unknown.
+extern "C" __attribute__((visibility("default"))) int __libc_start_main(
+    int (*main)(int, char**, char**), int argc, char** argv, void (*init)(), void (*fini)(),
+    void (*rtld_fini)(), void* stack_end) {
+  using Fn =
+      int (*)(int (*)(int, char**, char**), int, char**, void (*)(), void (*)(), void (*)(), void*);
+  static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "__libc_start_main"));
+  omprof::g_program_main = main;
+  return real(omprof::main_with_exit_handler, argc, argv, init, fini, rtld_fini, stack_end);
 }

@@ -2,9 +2,12 @@
 // fork, and the one idempotent shutdown that stops sampling and writes the profile.
 #pragma once
 
+#include "collector/writer/profile_writer.h"
+
 namespace omprof {
 
-// First caller wins: atexit (registered at start) or the library destructor.
-void shutdown_collector();
+// First caller wins: on_exit (registered at start, knows the exit status) or the library
+// destructor (ending unknown).
+void shutdown_collector(ProcessEnding ending = {});
 
 }  // namespace omprof

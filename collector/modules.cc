@@ -24,6 +24,7 @@ using IterateFn = int (*)(int (*)(dl_phdr_info*, size_t, void*), void*);
 struct State {
   std::mutex mu;
   std::vector<Module>* modules = new std::vector<Module>;
+  ModuleObserver observer;
 };
 State& state() {
   static State* s = new State;
@@ -114,6 +115,12 @@ Module describe(const dl_phdr_info* info) {
 
 }  // namespace
 
+void set_module_observer(ModuleObserver o) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.observer = o;
+}
+
 void set_handler_quiescence_wait(void (*wait)()) {
   g_quiescence_wait.store(wait);
 }
@@ -142,10 +149,16 @@ void refresh_modules(uint64_t exclude_base) {
         break;
       }
     }
-    if (!known) s.modules->push_back(std::move(m));
+    if (!known) {
+      if (auto f = s.observer.loaded) f(m);
+      s.modules->push_back(std::move(m));
+    }
   }
   for (size_t i = 0; i < seen.size(); ++i)
-    if (!seen[i]) (*s.modules)[i].unloaded = true;
+    if (!seen[i] && !(*s.modules)[i].unloaded) {
+      (*s.modules)[i].unloaded = true;
+      if (auto f = s.observer.unloaded) f((*s.modules)[i]);
+    }
 
   handler::publish_phdr_snapshot(infos.data(), infos.size(), exclude_base);
 }

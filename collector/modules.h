@@ -19,6 +19,13 @@ void refresh_modules(uint64_t exclude_base = ~uint64_t(0));
 // it: must return once no signal handler that may still read the previous copy is running.
 void set_handler_quiescence_wait(void (*wait)());
 
+// Told of each module as it is first found and as it is found gone (under the module lock).
+struct ModuleObserver {
+  void (*loaded)(const unwind::Module&) = nullptr;
+  void (*unloaded)(const unwind::Module&) = nullptr;
+};
+void set_module_observer(ModuleObserver o);
+
 // Everything recorded so far (loaded and unloaded), in load order.
 std::vector<unwind::Module> recorded_modules();
 

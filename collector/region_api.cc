@@ -13,10 +13,12 @@
 #include <mutex>
 #include <set>
 
+#include "collector/journal_writer.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "omprof/omprof.h"
+#include "proto/fields.h"
 #include "regions/names.h"
 #include "regions/registry.h"
 #include "regions/thread_timer.h"
@@ -41,8 +43,30 @@ struct RegionRuntime {
   std::set<std::pair<int, const void*>> reported;      // (kind, call site) already diagnosed
   std::atomic<uint32_t> next_foreign_index{1u << 20};  // threads omprof does not sample
 };
+// Names and nodes go to the journal as they are made, so that a process that dies still has
+// its region tree (the exact statistics stay in memory: docs/format.md).
+void journal_name(int32_t id, const std::string& name) {
+  namespace J = format::fields::JournalRegion;
+  wire::Encoder e;
+  e.u64(J::kId, uint64_t(id));
+  e.str(J::kName, name);
+  journal::append_entry(format::fields::JournalEntry::kRegion, e);
+}
+void journal_node(uint32_t id, regions::NodeInfo node) {
+  namespace N = format::fields::RegionNode;
+  wire::Encoder e;
+  e.u64(N::kId, id);
+  e.u64(N::kParentId, node.parent);
+  e.u64(N::kName, uint64_t(node.region));
+  journal::append_entry(format::fields::JournalEntry::kRegionNode, e);
+}
+
 RegionRuntime& rr() {
-  static RegionRuntime* r = new RegionRuntime;
+  static RegionRuntime* r = [] {
+    auto* rt = new RegionRuntime;
+    rt->registry.set_observer({journal_name, journal_node});
+    return rt;
+  }();
   return *r;
 }
 

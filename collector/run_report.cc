@@ -41,9 +41,9 @@ void append_manifest(const std::string& line) {
   ::close(fd);
 }
 
-void reserve_descriptor() {
-  const int fd = memfd_create("omprof-reserve", MFD_CLOEXEC);
-  if (fd < 0) return;
+int reserve_descriptor(int fd) {
+  if (fd < 0) fd = memfd_create("omprof-reserve", MFD_CLOEXEC);
+  if (fd < 0) return -1;
   // High, but inside the limit: programs expect the lowest free numbers from open().
   rlimit lim{};
   int at = fd;
@@ -58,16 +58,23 @@ void reserve_descriptor() {
   struct stat st {};
   if (fstat(at, &st) != 0) {
     ::close(at);
-    return;
+    return -1;
   }
   g_reserve = {at, st.st_dev, st.st_ino};
+  return at;
+}
+
+int held_descriptor() {
+  if (g_reserve.fd < 0) return -1;
+  struct stat st {};
+  if (fstat(g_reserve.fd, &st) == 0 && st.st_dev == g_reserve.dev && st.st_ino == g_reserve.ino)
+    return g_reserve.fd;
+  g_reserve.fd = -1;  // the program closed it or reused its number
+  return -1;
 }
 
 void release_reserved_descriptor() {
-  if (g_reserve.fd < 0) return;
-  struct stat st {};
-  if (fstat(g_reserve.fd, &st) == 0 && st.st_dev == g_reserve.dev && st.st_ino == g_reserve.ino)
-    ::close(g_reserve.fd);
+  if (held_descriptor() >= 0) ::close(g_reserve.fd);
   g_reserve.fd = -1;
 }
 

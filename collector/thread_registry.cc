@@ -8,6 +8,7 @@
 
 #include "collector/handler/sampling_state.h"
 #include "collector/handler/stack_capture.h"
+#include "collector/journal_writer.h"
 #include "collector/runtime.h"
 
 namespace omprof {
@@ -27,6 +28,45 @@ Registry& registry() {
 
 }  // namespace
 
+namespace {
+
+struct BlockLayout {
+  uint64_t samples, waits, scratch, frames, bytes;  // offsets from the block's start, its size
+};
+
+BlockLayout block_layout(const Config& cfg) {
+  BlockLayout l{};
+  l.samples = (sizeof(ThreadState) + 63) & ~uint64_t(63);
+  l.waits = l.samples + SampleTable::bytes_needed(cfg.max_contexts, cfg.frame_pool);
+  l.waits = (l.waits + 63) & ~uint64_t(63);
+  l.scratch =
+      l.waits + SampleTable::bytes_needed(handler::kWaitTableCapacity, handler::kWaitTableCapacity);
+  l.frames = l.scratch + sizeof(void*) * (cfg.max_depth + handler::kSignalSlack);
+  const uint64_t end = l.frames + sizeof(uint64_t) * (cfg.max_depth + handler::kSignalSlack);
+  l.bytes = (end + journal::kPage - 1) & ~(journal::kPage - 1);
+  return l;
+}
+
+// The thread's block: in the journal (durable), else anonymous memory.
+void* allocate_block(uint32_t index, uint64_t bytes) {
+  if (void* mem = journal::map_thread_block(index)) return mem;
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return nullptr;
+  if (journal::FileHeader* h = journal::journal_header()) h->threads_not_durable.fetch_add(1);
+  return mem;
+}
+
+void count_untracked() {
+  registry().untracked.fetch_add(1);
+  if (journal::FileHeader* h = journal::journal_header()) h->threads_untracked.fetch_add(1);
+}
+
+}  // namespace
+
+uint64_t thread_block_bytes() {
+  return block_layout(runtime().config).bytes;
+}
+
 ThreadState* register_current_thread(bool is_main) {
   const Config& cfg = runtime().config;
   Registry& reg = registry();
@@ -38,31 +78,27 @@ ThreadState* register_current_thread(bool is_main) {
   uint32_t index = reg.count.fetch_add(1);
   if (index >= reg.capacity) {
     reg.count.fetch_sub(1);
-    reg.untracked.fetch_add(1);
+    count_untracked();
     return nullptr;
   }
-  const size_t table_bytes = SampleTable::bytes_needed(cfg.max_contexts, cfg.frame_pool);
-  const size_t scratch_bytes = sizeof(void*) * (cfg.max_depth + handler::kSignalSlack);
-  const size_t frame_bytes = sizeof(uint64_t) * (cfg.max_depth + handler::kSignalSlack);
-  const size_t waits_bytes =
-      SampleTable::bytes_needed(handler::kWaitTableCapacity, handler::kWaitTableCapacity);
-  const size_t total =
-      sizeof(ThreadState) + 64 + table_bytes + waits_bytes + scratch_bytes + frame_bytes;
-  void* mem = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) {
+  const BlockLayout l = block_layout(cfg);
+  void* mem = allocate_block(index, l.bytes);
+  if (!mem) {
     reg.slots[index] = nullptr;
-    reg.untracked.fetch_add(1);
+    count_untracked();
     return nullptr;
   }
   auto* ts = new (mem) ThreadState;
-  char* p = static_cast<char*>(mem) + ((sizeof(ThreadState) + 63) & ~size_t(63));
-  ts->table.init(p, cfg.max_contexts, cfg.frame_pool);
-  p += table_bytes;
-  ts->waits.init(p, handler::kWaitTableCapacity, handler::kWaitTableCapacity);
-  p += waits_bytes;
-  ts->scratch = reinterpret_cast<void**>(p);
-  p += scratch_bytes;
-  ts->frames = reinterpret_cast<uint64_t*>(p);
+  char* base = static_cast<char*>(mem);
+  ts->table.init(base + l.samples, cfg.max_contexts, cfg.frame_pool);
+  ts->waits.init(base + l.waits, handler::kWaitTableCapacity, handler::kWaitTableCapacity);
+  ts->scratch = reinterpret_cast<void**>(base + l.scratch);
+  ts->frames = reinterpret_cast<uint64_t*>(base + l.frames);
+  ts->samples_offset = l.samples;
+  ts->waits_offset = l.waits;
+  ts->sample_capacity = cfg.max_contexts;
+  ts->sample_frames = cfg.frame_pool;
+  ts->wait_capacity = ts->wait_frames = handler::kWaitTableCapacity;
   ts->index = index;
   ts->tid = pid_t(syscall(SYS_gettid));
   ts->handle = pthread_self();
@@ -75,9 +111,16 @@ ThreadState* register_current_thread(bool is_main) {
     ts->trace_cache_warm = true;
   }
   handler::set_current_thread(ts);
+  ts->ready.store(1, std::memory_order_release);  // the journal's readers take the block now
   // Publish last, so that the writer never sees a half-built state.
   __atomic_store_n(&reg.slots[index], ts, __ATOMIC_RELEASE);
   return ts;
+}
+
+void detach_threads_in_child() {
+  for (uint32_t i = 0; i < thread_count(); ++i)
+    if (ThreadState* ts = thread_at(i)) journal::remap_private(ts, i);
+  journal::detach_in_child();
 }
 
 uint32_t thread_count() {

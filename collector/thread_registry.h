@@ -18,9 +18,14 @@ using handler::SampleEntry;
 using handler::SampleTable;
 using handler::ThreadState;
 
-// Allocates and registers state for the calling thread (one anonymous mapping); nullptr if the
-// registry is full (counted) or memory could not be mapped.
+// Allocates and registers state for the calling thread: one block of the journal
+// (journal_writer.h), or anonymous memory without a journal; nullptr if the registry is full
+// (counted) or memory could not be mapped.
 ThreadState* register_current_thread(bool is_main);
+// The size of one thread's block (a multiple of the page size), for the journal's header.
+uint64_t thread_block_bytes();
+// In the child of fork(): every block and the journal become private copies.
+void detach_threads_in_child();
 
 uint32_t thread_count();
 ThreadState* thread_at(uint32_t i);

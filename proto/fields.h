@@ -44,7 +44,16 @@ constexpr uint32_t kMpiSize = 19;
 constexpr uint32_t kRegionWindowStartNs = 20;
 constexpr uint32_t kExactWaits = 21;
 constexpr uint32_t kSymbolizeOffline = 22;
+constexpr uint32_t kEnding = 23;
+constexpr uint32_t kRecovered = 24;
 }  // namespace Header
+
+namespace Ending {
+constexpr uint32_t kKind = 1;
+constexpr uint32_t kExitStatus = 2;
+constexpr uint32_t kSignal = 3;
+constexpr uint32_t kCoreDumped = 4;
+}  // namespace Ending
 
 namespace StringTable {
 constexpr uint32_t kEntries = 1;
@@ -156,5 +165,50 @@ constexpr uint32_t kForkRecordsDropped = 5;
 constexpr uint32_t kHandlerCallsTimed = 6;
 constexpr uint32_t kHandlerNsTotal = 7;
 }  // namespace Trailer
+
+namespace JournalEntry {
+constexpr uint32_t kStart = 1;
+constexpr uint32_t kModule = 2;
+constexpr uint32_t kUnloaded = 3;
+constexpr uint32_t kOmp = 4;
+constexpr uint32_t kFork = 5;
+constexpr uint32_t kRegion = 6;
+constexpr uint32_t kRegionNode = 7;
+}  // namespace JournalEntry
+
+namespace JournalModule {
+constexpr uint32_t kPath = 1;
+constexpr uint32_t kBuildId = 2;
+constexpr uint32_t kLoadBias = 3;
+constexpr uint32_t kSegment = 4;
+constexpr uint32_t kIsVdso = 5;
+constexpr uint32_t kIsOmpRuntime = 6;
+}  // namespace JournalModule
+
+namespace JournalSegment {
+constexpr uint32_t kStart = 1;
+constexpr uint32_t kLimit = 2;
+constexpr uint32_t kFileOffset = 3;
+}  // namespace JournalSegment
+
+namespace JournalOmp {
+constexpr uint32_t kOmpRuntime = 1;
+constexpr uint32_t kOmptActive = 2;
+constexpr uint32_t kOmpNote = 3;
+constexpr uint32_t kExactWaits = 4;
+}  // namespace JournalOmp
+
+namespace JournalFork {
+constexpr uint32_t kId = 1;
+constexpr uint32_t kParentId = 2;
+constexpr uint32_t kFrame = 3;
+constexpr uint32_t kTruncated = 4;
+constexpr uint32_t kCodeptr = 5;
+}  // namespace JournalFork
+
+namespace JournalRegion {
+constexpr uint32_t kId = 1;
+constexpr uint32_t kName = 2;
+}  // namespace JournalRegion
 
 }  // namespace omprof::format::fields

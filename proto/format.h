@@ -12,9 +12,10 @@ namespace omprof::format {
 constexpr std::string_view kMagic("\x89OMPROF\n", 8);
 
 // The version the collector writes. Readers accept every 1.x file: fields are only added.
-// 1.1: explicit regions; 1.2: exact OpenMP waits; 1.3: sampling coverage.
+// 1.1: explicit regions; 1.2: exact OpenMP waits; 1.3: sampling coverage; 1.4: the ending,
+// recovered profiles.
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 3;
+constexpr uint32_t kMinor = 4;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

@@ -1,7 +1,8 @@
 // The manifest: what the collector tells `omprof run`, one tab-separated line per event,
 // appended to the file named by OMPROF_MANIFEST (collector/run_report.h writes, the launcher
 // reads). Header-only, both sides use these functions.
-//   start <pid>                                     the collector started in this process
+//   start <pid> [<journal>]                         the collector started in this process, and
+//                                                   the journal it keeps (docs/format.md)
 //   ok <path> <samples> <threads> <dropped> <truncated>
 //   error <message>                                 no profile: why
 //   warning <message>                               a profile, with something the user must know
@@ -13,8 +14,8 @@
 
 namespace omprof::manifest {
 
-inline std::string start_line(long pid) {
-  return "start\t" + std::to_string(pid);
+inline std::string start_line(long pid, const std::string& journal) {
+  return "start\t" + std::to_string(pid) + (journal.empty() ? "" : "\t" + journal);
 }
 inline std::string ok_line(const std::string& path, uint64_t samples, uint64_t threads,
                            uint64_t dropped, uint64_t truncated) {
@@ -43,7 +44,7 @@ inline Entry parse_line(const std::string& line) {
   Entry e;
   const std::string kind = cells.front();
   e.fields.assign(cells.begin() + 1, cells.end());
-  if (kind == "start" && e.fields.size() == 1)
+  if (kind == "start" && (e.fields.size() == 1 || e.fields.size() == 2))
     e.kind = Kind::kStart;
   else if (kind == "ok" && e.fields.size() == 5)
     e.kind = Kind::kOk;

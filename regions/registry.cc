@@ -14,6 +14,7 @@ int32_t Registry::intern(const std::string& name) {
   const int32_t id = int32_t(names_.size());
   ids_.emplace(name, id);
   name_count_.store(uint32_t(id), std::memory_order_release);
+  if (observer_.new_name) observer_.new_name(id, name);
   return id;
 }
 
@@ -30,6 +31,7 @@ uint32_t Registry::child(uint32_t parent, int32_t region) {
   const uint32_t id = uint32_t(nodes_.size());
   nodes_.push_back(NodeInfo{parent, region});
   children_.emplace(key, id);
+  if (observer_.new_node) observer_.new_node(id, NodeInfo{parent, region});
   return id;
 }
 

@@ -18,9 +18,20 @@ struct NodeInfo {
   int32_t region = 0;  // name id, 0 for the root
 };
 
+// Told of each name and node as it is created (under the registry's lock): the collector
+// records them in its journal.
+struct RegistryObserver {
+  void (*new_name)(int32_t id, const std::string& name) = nullptr;
+  void (*new_node)(uint32_t id, NodeInfo node) = nullptr;
+};
+
 class Registry {
  public:
   Registry();
+  void set_observer(RegistryObserver o) {
+    std::lock_guard<std::mutex> lock(mu_);
+    observer_ = o;
+  }
   // Returns the id of a validated name, creating it (ids start at 1).
   int32_t intern(const std::string& name);
   // Whether `id` names a region. Lock-free (the begin/end-by-id path).
@@ -41,6 +52,7 @@ class Registry {
   std::atomic<uint32_t> name_count_{0};
   std::unordered_map<uint64_t, uint32_t> children_;  // (parent << 32 | region) -> node
   std::vector<NodeInfo> nodes_;                      // index = node id
+  RegistryObserver observer_;
 };
 
 }  // namespace omprof::regions

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -21,6 +22,7 @@
 #include "proto/options.h"
 #include "viewer/gomp_check.h"
 #include "viewer/preload_check.h"
+#include "viewer/recover.h"
 
 namespace omprof::viewer {
 
@@ -31,6 +33,27 @@ volatile sig_atomic_t g_child = 0;
 
 void forward_signal(int sig) {
   if (g_child > 0) kill(g_child, sig);
+}
+
+uint64_t unix_now_ns() {
+  timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
+}
+
+// The program was killed by `sig`: omprof ends the same way, so that its parent (a shell, a
+// batch system, mpirun) sees what it would have seen without omprof. No core of omprof itself:
+// the program's core, if any, was dumped already.
+void die_like_the_program(int sig) {
+  std::fflush(nullptr);
+  rlimit none{0, 0};
+  setrlimit(RLIMIT_CORE, &none);
+  signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  raise(sig);
 }
 
 std::string dir_of(const std::string& p) {
@@ -248,7 +271,8 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
 // program itself; signals sent to omprof alone (a scheduler's SIGTERM) are passed on. Returns
 // false with `exec_errno` set if the program could not be executed (0: omprof itself failed,
 // and said so).
-bool run_and_wait(const RunOptions& opt, const Launch& l, int& status, int& exec_errno) {
+bool run_and_wait(const RunOptions& opt, const Launch& l, pid_t& child, int& status,
+                  int& exec_errno) {
   // The child reports a failed exec through this close-on-exec pipe, so that omprof can say so
   // and exit 126/127 like a shell instead of describing a run that never happened.
   int exec_pipe[2];
@@ -282,6 +306,7 @@ bool run_and_wait(const RunOptions& opt, const Launch& l, int& status, int& exec
     return false;
   }
   g_child = pid;
+  child = pid;
   signal(SIGINT, SIG_IGN);
   signal(SIGQUIT, SIG_IGN);
   for (int sig : {SIGTERM, SIGHUP, SIGUSR1, SIGUSR2}) signal(sig, forward_signal);
@@ -292,10 +317,13 @@ bool run_and_wait(const RunOptions& opt, const Launch& l, int& status, int& exec
 
 // Prints what the collector reported (proto/manifest.h), and why there is no profile if none
 // was written.
-void report_run(const std::string& manifest_path, const std::string& program, int status) {
+void report_run(const std::string& manifest_path, const std::string& program, pid_t child,
+                int status) {
+  const uint64_t end_unix_ns = unix_now_ns();
   std::ifstream in(manifest_path);
   std::string line;
   int profiles = 0, collectors_started = 0;
+  std::vector<JournalOf> journals;
   while (std::getline(in, line)) {
     const manifest::Entry e = manifest::parse_line(line);
     const auto& f = e.fields;
@@ -315,11 +343,13 @@ void report_run(const std::string& manifest_path, const std::string& program, in
         break;
       case manifest::Kind::kStart:
         ++collectors_started;
+        if (f.size() == 2) journals.push_back({pid_t(std::atoi(f[0].c_str())), f[1]});
         break;
       case manifest::Kind::kUnknown:
         break;
     }
   }
+  profiles += recover_journals(journals, child, status, end_unix_ns);
   if (profiles != 0) return;
   const std::string cannot_preload = why_preload_is_ignored(program);
   if (collectors_started == 0 && !cannot_preload.empty())
@@ -383,9 +413,11 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   l.library_path = libomp_instead_of_libgomp(l.program, opt.command[0], opt.omp_runtime, scratch);
 
   int status = 0, exec_errno = 0, code = 0;
-  if (run_and_wait(opt, l, status, exec_errno)) {
+  pid_t child = 0;
+  const bool ran = run_and_wait(opt, l, child, status, exec_errno);
+  if (ran) {
     code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    report_run(l.manifest, l.program, status);
+    report_run(l.manifest, l.program, child, status);
   } else if (exec_errno == 0) {
     code = 2;
   } else {
@@ -396,6 +428,7 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   unlink(l.manifest.c_str());
   if (!l.library_path.empty()) unlink((scratch + "/libgomp.so.1").c_str());
   rmdir(scratch.c_str());
+  if (ran && WIFSIGNALED(status)) die_like_the_program(WTERMSIG(status));
   return code;
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "proto/journal_reader.h"
 #include "proto/options.h"
 #include "proto/profile_reader.h"
 #include "viewer/launcher.h"
@@ -13,8 +14,6 @@
 
 using namespace omprof;
 
-// A directory stands for the *.omprof files in it (what `omprof run -o DIR` wrote), in name
-// order. A directory without any is an error of its own.
 // Integer options: "abc" is not a number (not "out of range"); ranges are checked after.
 static const CLI::Validator kWholeNumber(
     [](std::string& s) {
@@ -23,6 +22,9 @@ static const CLI::Validator kWholeNumber(
     },
     "INT");
 
+// A directory stands for the profiles in it (what `omprof run -o DIR` wrote), in name order:
+// *.omprof files, and the journals of processes that have not written theirs (still running,
+// or dead without `omprof run` to recover them). A directory without any is an error of its own.
 static std::vector<std::string> expand_profile_arguments(const std::vector<std::string>& args,
                                                          int& status) {
   std::vector<std::string> out;
@@ -34,7 +36,8 @@ static std::vector<std::string> expand_profile_arguments(const std::vector<std::
     }
     std::vector<std::string> found;
     for (const auto& e : std::filesystem::directory_iterator(a, ec))
-      if (e.path().extension() == ".omprof" && e.is_regular_file(ec))
+      if ((e.path().extension() == ".omprof" || format::is_journal_path(e.path().string())) &&
+          e.is_regular_file(ec))
         found.push_back(e.path().string());
     if (found.empty()) {
       std::cerr << "omprof: " << a << ": no .omprof profiles in this directory\n";

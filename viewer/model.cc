@@ -18,7 +18,7 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
     // Not symbolized: name the module, so that its frames still aggregate.
     const std::string module = text::base_name(m ? p.str(m->filename()) : "");
     omp::Frame f;
-    f.name = module.empty() ? "??" : "[" + module + "]";
+    f.name = module.empty() ? "??" : module[0] == '[' ? module : "[" + module + "]";
     f.runtime = runtime;
     f.system = system;
     out.push_back(f);

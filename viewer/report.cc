@@ -82,6 +82,36 @@ const char* view_name(omp::View v) {
   }
 }
 
+// How the process ended, and whether the profile holds everything (format 1.4).
+std::string ending_text(const v1::Header& h) {
+  const v1::Ending& e = h.ending();
+  std::string s;
+  switch (e.kind()) {
+    case v1::Ending::ENDING_EXITED:
+      s = fmt::format("exit status {}", e.exit_status());
+      break;
+    case v1::Ending::ENDING_SIGNALED:
+      s = fmt::format("killed by signal {} ({}){}", e.signal(), strsignal(int(e.signal())),
+                      e.core_dumped() ? ", core dumped" : "");
+      break;
+    case v1::Ending::ENDING_NOT_OBSERVED:
+      s = "not observed (the process left its journal and nobody saw it end)";
+      break;
+    case v1::Ending::ENDING_RUNNING:
+      s = "still running: a snapshot of its journal";
+      break;
+    case v1::Ending::ENDING_EXEC:
+      s = "the process image was replaced by exec()";
+      break;
+    default:
+      s = "unknown";
+  }
+  if (h.recovered())
+    s += "; incomplete: recovered from the journal (samples and waits up to the end; no exact "
+         "region statistics or fork counts)";
+  return s;
+}
+
 }  // namespace
 
 void print_header(std::ostream& out, const Model& m) {
@@ -101,6 +131,7 @@ void print_header(std::ostream& out, const Model& m) {
   out << fmt::format("Command:   {}\n", cmd);
   if (h.mpi_rank() >= 0) out << fmt::format("MPI rank:  {}\n", h.mpi_rank());
   out << fmt::format("Duration:  {} s wall\n", seconds(h.duration_ns()));
+  if (h.has_ending() || h.recovered()) out << fmt::format("Ended:     {}\n", ending_text(h));
   out << fmt::format("Sampling:  {} clock at {} Hz (period {} ms), max depth {}\n",
                      h.clock() == v1::CLOCK_WALL   ? "wall"
                      : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"

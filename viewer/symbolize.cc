@@ -4,6 +4,7 @@
 
 #include <tuple>
 
+#include "proto/journal_reader.h"
 #include "proto/text.h"
 #include "unwind/module_kind.h"
 
@@ -102,7 +103,11 @@ void SymbolCache::symbolize(format::Profile& p) {
 }
 
 format::Profile load_profile(const std::string& path, SymbolCache& cache) {
-  format::Profile p = format::read_profile(path);
+  format::Profile p =
+      format::is_journal_path(path)
+          ? format::parse_profile(format::recover_profile(path, format::observe_ending(path), 0),
+                                  path)
+          : format::read_profile(path);
   cache.symbolize(p);
   return p;
 }

@@ -28,46 +28,47 @@ uint64_t hash_sample(const uint64_t* frames, uint32_t depth, const SampleContext
 }
 
 size_t SampleTable::bytes_needed(uint32_t capacity, uint32_t frame_capacity) {
-  return size_t(capacity) * sizeof(SampleEntry) + size_t(frame_capacity) * sizeof(uint64_t) +
-         size_t(capacity) * sizeof(uint32_t);
+  return size_t(journal::table_layout(capacity, frame_capacity).bytes);
 }
 
 void SampleTable::init(void* memory, uint32_t capacity, uint32_t frame_capacity) {
-  entries_ = static_cast<SampleEntry*>(memory);
-  frames_ = reinterpret_cast<uint64_t*>(entries_ + capacity);
-  order_ = reinterpret_cast<uint32_t*>(frames_ + frame_capacity);
-  capacity_ = capacity;
-  frame_capacity_ = frame_capacity;
-  used_ = frames_used_ = 0;
-  dropped_samples_ = dropped_weight_ns_ = 0;
+  const journal::TableLayout l = journal::table_layout(capacity, frame_capacity);
+  char* base = static_cast<char*>(memory);
+  head_ = reinterpret_cast<journal::TableHeader*>(base);
+  entries_ = reinterpret_cast<SampleEntry*>(base + l.entries);
+  order_ = reinterpret_cast<uint32_t*>(base + l.order);
+  frames_ = reinterpret_cast<uint64_t*>(base + l.frames);
+  *head_ = journal::TableHeader{capacity, frame_capacity, 0, 0, 0, 0};
 }
 
 void SampleTable::clear() {
-  for (uint32_t i = 0; i < capacity_; ++i) entries_[i] = SampleEntry{};
-  used_ = frames_used_ = 0;
-  dropped_samples_ = dropped_weight_ns_ = 0;
+  for (uint32_t i = 0; i < head_->capacity; ++i) entries_[i] = SampleEntry{};
+  head_->used = head_->frames_used = 0;
+  head_->dropped_samples = head_->dropped_weight_ns = 0;
 }
 
 bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
                       const SampleContext& ctx, uint64_t count, uint64_t weight_ns) {
   const uint64_t h = hash_sample(frames, depth, ctx);
-  const uint32_t mask = capacity_ - 1;
+  journal::TableHeader& t = *head_;
+  const uint32_t capacity = t.capacity;
+  const uint32_t mask = capacity - 1;
   // Keep the load factor at or below 3/4 so probes stay short.
-  for (uint32_t probe = 0, i = uint32_t(h) & mask; probe < capacity_; ++probe, i = (i + 1) & mask) {
+  for (uint32_t probe = 0, i = uint32_t(h) & mask; probe < capacity; ++probe, i = (i + 1) & mask) {
     SampleEntry& e = entries_[i];
     if (e.hash == 0) {
-      if (used_ + 1 > capacity_ - capacity_ / 4 || frames_used_ + depth > frame_capacity_) break;
-      std::memcpy(frames_ + frames_used_, frames, depth * sizeof(uint64_t));
-      e.frame_offset = frames_used_;
+      if (t.used + 1 > capacity - capacity / 4 || t.frames_used + depth > t.frame_capacity) break;
+      std::memcpy(frames_ + t.frames_used, frames, depth * sizeof(uint64_t));
+      e.frame_offset = t.frames_used;
       e.depth = static_cast<uint16_t>(depth);
       e.flags = flags;
       e.ctx = ctx;
       e.count = count;
       e.weight_ns = weight_ns;
       e.hash = h;  // last: the slot is complete before it becomes visible
-      frames_used_ += depth;
-      order_[used_] = i;
-      ++used_;
+      t.frames_used += depth;
+      order_[t.used] = i;
+      ++t.used;  // a reader of the journal takes order[0, used)
       return true;
     }
     if (e.hash == h && e.depth == depth && e.flags == flags && e.ctx == ctx &&
@@ -77,8 +78,8 @@ bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
       return true;
     }
   }
-  dropped_samples_ += count;
-  dropped_weight_ns_ += weight_ns;
+  t.dropped_samples += count;
+  t.dropped_weight_ns += weight_ns;
   return false;
 }
 

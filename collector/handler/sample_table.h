@@ -8,38 +8,22 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "proto/journal.h"
+
 namespace omprof::handler {
 
-// What a sample knows besides its stack. Compared as a whole when aggregating.
-struct SampleContext {
-  uint32_t omp_state = 0;
-  uint32_t omp_thread_num = 0;
-  uint64_t fork_id = 0;
-  uint64_t region_node = 0;
-  bool operator==(const SampleContext& o) const {
-    return omp_state == o.omp_state && omp_thread_num == o.omp_thread_num && fork_id == o.fork_id &&
-           region_node == o.region_node;
-  }
-};
-
-// SampleEntry::flags: what is known to be missing from a stack.
-constexpr uint16_t kStackTruncated = 1;     // deeper than the depth limit; the root side is cut
-constexpr uint16_t kStackUnwindFailed = 2;  // only the interrupted pc is known
-
-struct SampleEntry {
-  uint64_t hash;  // 0 = empty slot
-  uint32_t frame_offset;
-  uint16_t depth;
-  uint16_t flags;  // kStack*
-  SampleContext ctx;
-  uint64_t count;
-  uint64_t weight_ns;
-};
+// The entry and context layouts are the journal's (proto/journal.h): tables live in the journal
+// file, so that what was sampled survives the process.
+using journal::kStackTruncated;
+using journal::kStackUnwindFailed;
+using journal::SampleContext;
+using journal::SampleEntry;
 
 class SampleTable {
  public:
-  // Backing memory is provided by the caller (mmap'ed, zero-filled). capacity must be a power of
-  // two. Returns the bytes needed for the given capacities.
+  // Backing memory is provided by the caller (mmap'ed, zero-filled; journal::table_layout), and
+  // holds the table's counters too. capacity must be a power of two. Returns the bytes needed for
+  // the given capacities.
   static size_t bytes_needed(uint32_t capacity, uint32_t frame_capacity);
   void init(void* memory, uint32_t capacity, uint32_t frame_capacity);
 
@@ -51,26 +35,21 @@ class SampleTable {
 
   // Reading, after sampling stopped: the used entries in insertion order (reading only these
   // keeps the untouched pages of a large table out of memory at exit).
-  uint32_t capacity() const { return capacity_; }
+  uint32_t capacity() const { return head_->capacity; }
   const SampleEntry& entry(uint32_t i) const { return entries_[i]; }
   const SampleEntry& used_entry(uint32_t k) const { return entries_[order_[k]]; }
   const uint64_t* frames_of(const SampleEntry& e) const { return frames_ + e.frame_offset; }
-  uint32_t used() const { return used_; }
-  uint64_t dropped_samples() const { return dropped_samples_; }
-  uint64_t dropped_weight_ns() const { return dropped_weight_ns_; }
+  uint32_t used() const { return head_->used; }
+  uint64_t dropped_samples() const { return head_->dropped_samples; }
+  uint64_t dropped_weight_ns() const { return head_->dropped_weight_ns; }
   // Forget everything (fork child, tests).
   void clear();
 
  private:
+  journal::TableHeader* head_ = nullptr;
   SampleEntry* entries_ = nullptr;
   uint64_t* frames_ = nullptr;
   uint32_t* order_ = nullptr;  // slot of the k-th entry added
-  uint32_t capacity_ = 0;
-  uint32_t frame_capacity_ = 0;
-  uint32_t used_ = 0;
-  uint32_t frames_used_ = 0;
-  uint64_t dropped_samples_ = 0;
-  uint64_t dropped_weight_ns_ = 0;
 };
 
 uint64_t hash_sample(const uint64_t* frames, uint32_t depth, const SampleContext& ctx);

@@ -34,6 +34,7 @@ void read_context(const ThreadState* ts, SampleContext& ctx) {
 // the current stratum.
 uint64_t close_strata(ThreadState* ts, uint64_t now, uint64_t& now_offset) {
   const uint64_t period = sampling_state().period_ns;
+  ts->last_clock_ns = now;  // how far the thread got, should the process die
   const uint64_t since = now > ts->grid_origin_ns ? now - ts->grid_origin_ns : 0;
   const uint64_t stratum = since / period;
   now_offset = since % period;

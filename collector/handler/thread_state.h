@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "collector/handler/sample_table.h"
+#include "proto/journal.h"
 
 namespace omprof::handler {
 
@@ -32,11 +33,10 @@ struct OpenWait {
 constexpr int kMaxOpenWaits = 16;
 constexpr uint32_t kWaitTableCapacity = 1024;
 
-struct ThreadState {
-  uint32_t index = 0;
-  pid_t tid = 0;
+// Starts with the journal's record of the thread (proto/journal.h: tid, times, counters), so
+// that the state lives in the thread's journal block and survives the process.
+struct ThreadState : journal::ThreadRecord {
   pthread_t handle{};
-  bool is_main = false;
 
   // Sampling clock (collector/clocks/): the POSIX timer or the perf_event descriptor.
   const SamplingClock* clock = nullptr;
@@ -44,21 +44,13 @@ struct ThreadState {
   timer_t timer{};
   int perf_fd = -1;       // --clock task: the thread's perf_event task-clock
   uint64_t perf_ino = 0;  // its inode: the program may close the fd and reuse the number
-  int timer_errno = 0;
 
-  // Stratified sampling (signal_handler.cc): the sampling clock when the clock was armed,
-  // strata of one period since then that have a sample, and the offset generator (never 0).
-  uint64_t grid_origin_ns = 0;
-  uint64_t strata_sampled = 0;
+  // Stratified sampling (signal_handler.cc): the offset generator (never 0). The clock's origin
+  // and the strata sampled since are in the journal record.
   uint64_t rng_state = 0;
-
-  uint64_t start_ns = 0;  // relative to the run start
-  std::atomic<uint64_t> end_ns{0};
-  std::atomic<uint64_t> cpu_ns_at_exit{0};
 
   // What the handler reads of the thread's OpenMP and explicit-region context, kept current by
   // the OMPT callbacks and the region API on this thread.
-  bool is_omp_thread = false;
   uint32_t omp_thread_num = 0;  // number in the innermost team
   int taskwait_depth = 0;       // taskwait/taskgroup waits in progress (libomp 14: work_parallel)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
@@ -73,18 +65,12 @@ struct ThreadState {
   // Handler statistics (written only by the owning thread's handler).
   uint32_t samples_unwound = 0;   // before the trace cache is used (signal_handler.cc)
   bool trace_cache_warm = false;  // the main thread's is, from the start
-  uint64_t truncated_samples = 0;
-  uint64_t unwind_failed = 0;
-  // Why samples stopped coming, found when the thread's sampling ends (format::kLost*).
-  uint32_t sampling_lost = 0;
-  uint64_t armed_clock_ns = 0;  // sampling clock time while the clock was armed
 
   SampleTable table;
   // Exact OpenMP waits: written by OMPT callbacks on this thread only, never by the handler.
   SampleTable waits;
   OpenWait open_waits[kMaxOpenWaits];
   int open_wait_depth = 0;
-  uint64_t open_waits_overflow = 0;
   uint64_t overhead_since_ns = 0;  // fork/join bookkeeping in progress (exact_waits.h)
   uint64_t overhead_codeptr = 0;
 

@@ -12,10 +12,13 @@
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/signal_handler.h"
 #include "collector/handler/stack_capture.h"
+#include "collector/journal_writer.h"
+#include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "proto/fields.h"
 #include "proto/text.h"
 
 namespace omprof::ompt {
@@ -167,6 +170,18 @@ uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
   return intern_fork(s, r, parent, codeptr_ra);
 }
 
+// A new fork record goes to the journal (journal_writer.h) as it is made.
+void journal_fork(uint64_t id, const ForkRecord& rec) {
+  namespace J = format::fields::JournalFork;
+  wire::Encoder e;
+  e.u64(J::kId, id);
+  e.u64(J::kParentId, rec.parent_id);
+  e.packed(J::kFrame, rec.frames.begin(), rec.frames.end());
+  e.boolean(J::kTruncated, rec.truncated);
+  e.u64(J::kCodeptr, rec.codeptr);
+  journal::append_entry(format::fields::JournalEntry::kFork, e);
+}
+
 uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t parent,
                      const void* codeptr_ra) {
   std::vector<uint64_t> key;
@@ -193,6 +208,7 @@ uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t p
   t.count.store(index + 1);
   const uint64_t id = index + 1;
   t.ids.emplace(std::move(key), id);
+  journal_fork(id, *rec);
   return id;
 }
 
@@ -351,6 +367,7 @@ int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
   g_ompt_ever.store(true);
   handler::set_ompt_inquiry(get_state, get_thread_data, g_get_parallel_info);
+  journal_runtime_status(recorded_modules());
   return 1;
 }
 
@@ -391,6 +408,17 @@ RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
                    "the program defines its own ompt_start_tool)";
   }
   return s;
+}
+
+void journal_runtime_status(const std::vector<unwind::Module>& modules) {
+  namespace J = format::fields::JournalOmp;
+  const RuntimeStatus st = runtime_status(modules);
+  wire::Encoder e;
+  e.str_nonempty(J::kOmpRuntime, st.runtime);
+  e.boolean(J::kOmptActive, st.ompt_active);
+  e.str_nonempty(J::kOmpNote, st.note);
+  e.boolean(J::kExactWaits, st.ompt_active);
+  journal::append_entry(format::fields::JournalEntry::kOmp, e);
 }
 
 std::vector<ForkSnapshot> fork_snapshots() {

@@ -21,6 +21,8 @@ struct RuntimeStatus {
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules);
 
 bool is_runtime_module(const std::string& path);
+// Records the runtime status in the journal (at start, and again once OMPT is initialized).
+void journal_runtime_status(const std::vector<unwind::Module>& modules);
 
 struct ForkSnapshot {
   uint64_t id = 0;

@@ -10,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/ompt_tool.h"
 #include "collector/region_context.h"
 #include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "collector/writer/journal_entries.h"
 #include "collector/writer/records.h"
 #include "collector/writer/symbols.h"
 #include "proto/coverage.h"
@@ -36,35 +38,6 @@ using writer::ThreadRows;
 bool env_flag(const char* name) {
   const char* v = std::getenv(name);
   return v && *v == '1';
-}
-
-std::string read_file(const char* path) {
-  std::string s;
-  FILE* f = std::fopen(path, "rb");
-  if (!f) return s;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
-  std::fclose(f);
-  return s;
-}
-
-std::vector<std::string> command_line() {
-  std::vector<std::string> argv;
-  const std::string raw = read_file("/proc/self/cmdline");
-  size_t start = 0;
-  for (size_t i = 0; i < raw.size(); ++i)
-    if (raw[i] == 0) {
-      argv.push_back(raw.substr(start, i - start));
-      start = i + 1;
-    }
-  return argv;
-}
-
-int mpi_rank_from_env() {
-  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
-    if (const char* s = std::getenv(v)) return std::atoi(s);
-  return -1;
 }
 
 // OMPROF_DEBUG=1: how long each shutdown phase takes, on stderr.
@@ -162,7 +135,7 @@ int create_profile_file(const std::string& dir, const std::string& stem, std::st
   return -1;
 }
 
-void write_profile(uint64_t duration_ns) {
+void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   // The program may have used up every other descriptor; what follows opens files one at a time.
   release_reserved_descriptor();
   PhaseTimer phase;
@@ -198,20 +171,20 @@ void write_profile(uint64_t duration_ns) {
 
   writer::HeaderFacts facts;
   facts.program = modules.empty() ? "" : modules.front().path;
-  facts.argv = command_line();
+  facts.argv = writer::command_line();
   facts.duration_ns = duration_ns;
-  facts.mpi_rank = mpi_rank_from_env();
+  facts.mpi_rank = writer::mpi_rank_from_env();
   facts.symbolize_offline = !in_process;
   facts.region_window_start_ns = regions.window_start_ns;
   facts.omp = ompt::runtime_status(modules);
+  facts.ending_kind = ending.kind;
+  facts.exit_status = ending.exit_status;
   wire::RecordStream head, tail;
   head.add(R::kHeader, writer::header_record(facts));
   writer::add_string_records(head, strings);
   tail.add(R::kTrailer, writer::trailer_record(head.count() + body.count()));
 
-  const std::string stem = text::base_name(facts.program.empty() ? "program" : facts.program) +
-                           "." + std::to_string(getpid()) +
-                           (facts.mpi_rank >= 0 ? ".rank" + std::to_string(facts.mpi_rank) : "");
+  const std::string stem = writer::file_stem(facts.program, facts.mpi_rank);
   std::string path, error;
   const int fd = create_profile_file(runtime().config.output_dir, stem, path, error);
   const bool ok = fd >= 0 && write_file(path, fd, head, body, tail, error);
@@ -219,8 +192,9 @@ void write_profile(uint64_t duration_ns) {
   if (!ok) {
     std::fprintf(stderr, "omprof: profile not written: %s\n", error.c_str());
     append_manifest(manifest::error_line(error));
-    return;
+    return;  // the journal stays: `omprof run` recovers the profile from it
   }
+  journal::remove_journal();
   report_written(path, threads);
 }
 

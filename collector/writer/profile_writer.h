@@ -9,7 +9,13 @@ namespace omprof {
 
 // Writes <output_dir>/<program>.<pid>[.<rank>][.<n>].omprof, never overwriting a file, and
 // appends a summary line to the launcher's manifest. Reports failures on stderr.
-void write_profile(uint64_t duration_ns);
+// `ending` is how the process is ending (format::kEnding*, with its exit status), if known.
+// On success the journal is removed.
+struct ProcessEnding {
+  uint32_t kind = 0;  // Ending.Kind: 0 unknown, 1 exited
+  int exit_status = 0;
+};
+void write_profile(uint64_t duration_ns, ProcessEnding ending);
 
 // Picks the file name and creates it exclusively; returns the fd or -1 with `error` set.
 int create_profile_file(const std::string& dir, const std::string& stem, std::string& path,

@@ -34,6 +34,8 @@ struct HeaderFacts {
   bool symbolize_offline = true;
   int64_t region_window_start_ns = 0;
   ompt::RuntimeStatus omp;
+  uint32_t ending_kind = 0;  // Ending.Kind; 0: not written
+  int exit_status = 0;
 };
 wire::Encoder header_record(const HeaderFacts& facts);
 

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "proto/journal_reader.h"
 #include "viewer/symbolize.h"
 
 namespace omprof::test {
@@ -49,6 +50,7 @@ RunResult run(const std::vector<std::string>& argv, const std::map<std::string, 
   RunResult r;
   r.max_rss_kb = usage.ru_maxrss;
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   close(out_fd);
   close(err_fd);
   r.out = slurp(out_tmpl);
@@ -76,7 +78,9 @@ std::vector<std::string> profiles_in(const std::string& dir) {
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       std::string n = e->d_name;
-      if (n.size() > 7 && n.substr(n.size() - 7) == ".omprof") out.push_back(dir + "/" + n);
+      // Journals too: a process that wrote its profile leaves none behind.
+      if ((n.size() > 7 && n.substr(n.size() - 7) == ".omprof") || format::is_journal_path(n))
+        out.push_back(dir + "/" + n);
     }
     closedir(d);
   }

@@ -12,6 +12,7 @@ namespace omprof::test {
 
 struct RunResult {
   int status = -1;  // exit code, or 128 + signal
+  int signal = 0;   // the signal that killed it, 0 if it exited
   std::string out, err;
   long max_rss_kb = 0;  // the largest resident set of the process and its waited-for children
 };

@@ -1,0 +1,180 @@
+#include "collector/journal_writer.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include "collector/run_report.h"
+#include "proto/fields.h"
+
+namespace omprof::journal {
+
+namespace {
+
+// The entry area: sparse, so only what is written takes space.
+constexpr uint64_t kEntriesCapacity = 16ULL << 20;
+
+// Never destroyed: threads may start, and entries be appended, after static destructors.
+struct Journal {
+  std::string path;
+  FileHeader* header = nullptr;  // the header page and the entry area, one mapping
+  uint64_t mapped_bytes = 0;
+  std::mutex grow;
+  uint64_t file_bytes = 0;  // under `grow`
+};
+Journal& state() {
+  static Journal* j = new Journal;
+  return *j;
+}
+
+int create_file(const std::string& dir, const std::string& stem, std::string& path,
+                std::string& error) {
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    path = dir + "/" + stem + (attempt ? "." + std::to_string(attempt) : "") + kSuffix;
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) {
+      error = "cannot create the journal '" + path + "': " + std::strerror(errno);
+      return -1;
+    }
+  }
+  error = "too many journals named '" + dir + "/" + stem + ".*" + kSuffix + "'";
+  return -1;
+}
+
+}  // namespace
+
+bool open_journal(const std::string& dir, const std::string& stem, const Shape& shape,
+                  std::string& error) {
+  Journal& j = state();
+  const int created = create_file(dir, stem, j.path, error);
+  if (created < 0) return false;
+  // The journal's descriptor is also the one the collector holds in reserve for writing the
+  // profile (run_report.h): the program sees one descriptor, as before.
+  const int fd = reserve_descriptor(created);
+  const uint64_t blocks_offset = kPage + kEntriesCapacity;
+  void* mem = MAP_FAILED;
+  if (fd >= 0 && ftruncate(fd, off_t(blocks_offset)) == 0)
+    mem = mmap(nullptr, blocks_offset, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (mem == MAP_FAILED) {
+    error = "cannot map the journal '" + j.path + "': " + std::strerror(errno);
+    ::unlink(j.path.c_str());
+    return false;
+  }
+  auto* h = new (mem) FileHeader{};
+  h->version = kVersion;
+  h->max_threads = shape.max_threads;
+  h->entries_offset = kPage;
+  h->entries_capacity = kEntriesCapacity;
+  h->blocks_offset = blocks_offset;
+  h->block_bytes = shape.block_bytes;
+  h->thread_record_bytes = sizeof(ThreadRecord);
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  h->start_mono_ns = uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
+  std::memcpy(h->magic, kMagic, sizeof kMagic);  // last: a reader sees a complete header
+  j.header = h;
+  j.mapped_bytes = blocks_offset;
+  j.file_bytes = blocks_offset;
+  return true;
+}
+
+bool journal_open() {
+  return state().header != nullptr;
+}
+
+const std::string& journal_path() {
+  return state().path;
+}
+
+FileHeader* journal_header() {
+  return state().header;
+}
+
+namespace {
+
+// Reserves space in the entry area, copies the serialized JournalEntry, then commits it.
+void append_serialized(const std::string& bytes) {
+  FileHeader* h = state().header;
+  if (!h) return;
+  const uint64_t need = entry_bytes(bytes.size());
+  const uint64_t at = h->entries_reserved.fetch_add(need);
+  if (at + need > h->entries_capacity || bytes.size() > UINT32_MAX) {
+    h->entries_dropped.fetch_add(1);
+    return;
+  }
+  char* base = reinterpret_cast<char*>(h) + h->entries_offset + at;
+  auto* eh = reinterpret_cast<EntryHeader*>(base);
+  eh->length.store(uint32_t(bytes.size()), std::memory_order_relaxed);
+  std::memcpy(base + sizeof(EntryHeader), bytes.data(), bytes.size());
+  eh->committed.store(1, std::memory_order_release);
+}
+
+}  // namespace
+
+void append_entry(uint32_t field, const wire::Encoder& message) {
+  if (!state().header) return;
+  wire::Encoder entry;
+  entry.message(field, message);
+  append_serialized(entry.bytes());
+}
+
+void append_entry_u64(uint32_t field, uint64_t value) {
+  if (!state().header) return;
+  wire::Encoder entry;
+  entry.u64(field, value);
+  append_serialized(entry.bytes());
+}
+
+void* map_thread_block(uint32_t index) {
+  Journal& j = state();
+  FileHeader* h = j.header;
+  const int fd = held_descriptor();
+  if (!h || fd < 0 || index >= h->max_threads) return nullptr;
+  const uint64_t offset = h->blocks_offset + uint64_t(index) * h->block_bytes;
+  {
+    std::lock_guard<std::mutex> lock(j.grow);
+    if (offset + h->block_bytes > j.file_bytes) {
+      if (ftruncate(fd, off_t(offset + h->block_bytes)) != 0) return nullptr;
+      j.file_bytes = offset + h->block_bytes;
+    }
+  }
+  void* mem = mmap(nullptr, h->block_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset));
+  if (mem == MAP_FAILED) return nullptr;
+  uint32_t seen = h->threads.load();
+  while (seen < index + 1 && !h->threads.compare_exchange_weak(seen, index + 1)) {
+  }
+  return mem;
+}
+
+void remap_private(void* block, uint32_t index) {
+  const FileHeader* h = state().header;
+  const int fd = held_descriptor();
+  if (!h || fd < 0) return;
+  const uint64_t offset = h->blocks_offset + uint64_t(index) * h->block_bytes;
+  mmap(block, h->block_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, off_t(offset));
+}
+
+void detach_in_child() {
+  Journal& j = state();
+  const int fd = held_descriptor();
+  if (!j.header) return;
+  // A private copy-on-write view of the same bytes at the same address: the child keeps what
+  // it sees, and its writes stay its own. No more entries are appended in the child.
+  if (fd >= 0)
+    mmap(j.header, j.mapped_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
+  j.header = nullptr;
+  j.path.clear();
+}
+
+void remove_journal() {
+  Journal& j = state();
+  if (j.path.empty()) return;
+  ::unlink(j.path.c_str());
+}
+
+}  // namespace omprof::journal

@@ -1,0 +1,105 @@
+#include "collector/writer/journal_entries.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "collector/journal_writer.h"
+#include "collector/modules.h"
+#include "collector/ompt/ompt_tool.h"
+#include "collector/runtime.h"
+#include "collector/thread_registry.h"
+#include "collector/writer/records.h"
+#include "proto/fields.h"
+#include "proto/text.h"
+
+namespace omprof::writer {
+
+namespace {
+
+namespace fields = format::fields;
+
+std::string read_file(const char* path) {
+  std::string s;
+  FILE* f = std::fopen(path, "rb");
+  if (!f) return s;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+  std::fclose(f);
+  return s;
+}
+
+std::string executable_path() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, size_t(n)) : std::string();
+}
+
+}  // namespace
+
+std::vector<std::string> command_line() {
+  std::vector<std::string> argv;
+  const std::string raw = read_file("/proc/self/cmdline");
+  size_t start = 0;
+  for (size_t i = 0; i < raw.size(); ++i)
+    if (raw[i] == 0) {
+      argv.push_back(raw.substr(start, i - start));
+      start = i + 1;
+    }
+  return argv;
+}
+
+int mpi_rank_from_env() {
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* s = std::getenv(v)) return std::atoi(s);
+  return -1;
+}
+
+std::string file_stem(const std::string& program, int mpi_rank) {
+  return text::base_name(program.empty() ? "program" : program) + "." + std::to_string(getpid()) +
+         (mpi_rank >= 0 ? ".rank" + std::to_string(mpi_rank) : "");
+}
+
+bool open_profile_journal(std::string& error) {
+  const journal::Shape shape{runtime().config.max_threads, thread_block_bytes()};
+  return journal::open_journal(runtime().config.output_dir,
+                               file_stem(executable_path(), mpi_rank_from_env()), shape, error);
+}
+
+void journal_header() {
+  const std::vector<unwind::Module> modules = recorded_modules();
+  HeaderFacts facts;
+  facts.program = modules.empty() ? "" : modules.front().path;
+  facts.argv = command_line();
+  facts.mpi_rank = mpi_rank_from_env();
+  facts.omp = ompt::runtime_status(modules);
+  journal::append_entry(fields::JournalEntry::kStart, header_record(facts));
+  ompt::journal_runtime_status(modules);
+}
+
+void journal_module(const unwind::Module& m) {
+  namespace J = fields::JournalModule;
+  namespace G = fields::JournalSegment;
+  wire::Encoder e;
+  e.str(J::kPath, m.path);
+  e.str_nonempty(J::kBuildId, m.build_id);
+  e.u64(J::kLoadBias, m.load_bias);
+  for (const auto& seg : m.segments) {
+    wire::Encoder g;
+    g.u64(G::kStart, seg.start);
+    g.u64(G::kLimit, seg.limit);
+    g.u64(G::kFileOffset, seg.file_offset);
+    e.message(J::kSegment, g);
+  }
+  e.boolean(J::kIsVdso, m.is_vdso);
+  e.boolean(J::kIsOmpRuntime, ompt::is_runtime_module(m.path));
+  journal::append_entry(fields::JournalEntry::kModule, e);
+}
+
+void journal_unloaded(const unwind::Module& m) {
+  journal::append_entry_u64(fields::JournalEntry::kUnloaded, m.start());
+}
+
+}  // namespace omprof::writer

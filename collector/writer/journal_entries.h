@@ -1,0 +1,26 @@
+// What the collector itself puts in the journal (journal_writer.h): the run's header at start,
+// and each module as it is found and as it goes. The OpenMP tool journals its fork records and
+// runtime status, the region API its names and nodes. Ordinary context.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "unwind/module.h"
+
+namespace omprof::writer {
+
+// The process's arguments (/proc/self/cmdline), its MPI rank from the launcher's environment
+// (-1), and the name profiles and journals share: <program>.<pid>[.rank<R>].
+std::vector<std::string> command_line();
+int mpi_rank_from_env();
+std::string file_stem(const std::string& program, int mpi_rank);
+
+// Opens the journal, named like the profile will be (<program>.<pid>[.rank<R>]).
+bool open_profile_journal(std::string& error);
+// The run's header (program, arguments, clock, rate, ...), once the modules are known.
+void journal_header();
+void journal_module(const unwind::Module& m);
+void journal_unloaded(const unwind::Module& m);
+
+}  // namespace omprof::writer

@@ -1,0 +1,128 @@
+// The journal's fixed layout (docs/format.md, "The journal"): what the collector keeps in a
+// shared file mapping while the program runs, so that the kernel holds everything measured even
+// if the process dies (SIGKILL, the OOM killer). Plain data at fixed offsets, no pointers:
+// written in the profiled process (the signal handler included, with plain stores, no system
+// calls) and read by proto/journal_reader.cc in another process.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace omprof::journal {
+
+// The first 8 bytes of a journal file.
+constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
+constexpr uint32_t kVersion = 1;
+constexpr uint64_t kPage = 4096;
+// File name suffix: <program>.<pid>[.<n>].ompjournal, next to the profiles.
+constexpr const char* kSuffix = ".ompjournal";
+
+// At offset 0, one page. Written once at creation, except the atomic counters.
+struct FileHeader {
+  char magic[8];
+  uint32_t version;
+  uint32_t max_threads;
+  uint64_t entries_offset;  // the entry area: [entries_offset, entries_offset + entries_capacity)
+  uint64_t entries_capacity;
+  uint64_t blocks_offset;  // thread i's block: blocks_offset + i * block_bytes
+  uint64_t block_bytes;
+  uint64_t thread_record_bytes;            // sizeof(ThreadRecord) as written (a reader checks it)
+  uint64_t start_mono_ns;                  // CLOCK_MONOTONIC at collector start
+  std::atomic<uint64_t> entries_reserved;  // bytes of the entry area handed out
+  std::atomic<uint64_t> entries_dropped;   // entries that did not fit
+  std::atomic<uint32_t> threads;           // blocks handed out (some may be unused: see ready)
+  uint32_t reserved0;
+  std::atomic<uint64_t> threads_untracked;  // beyond max_threads, or no block could be mapped
+  std::atomic<uint64_t> timer_create_failures;
+  std::atomic<uint64_t> fork_records_dropped;
+  std::atomic<uint64_t> threads_not_durable;  // blocks in anonymous memory (journal unusable)
+};
+static_assert(sizeof(FileHeader) <= kPage);
+
+// An entry of the entry area, 8-byte aligned: this header, then `length` bytes of a serialized
+// omprof.v1.JournalEntry. `length` is stored right after the space is reserved and `committed`
+// (1) once the bytes are in place: a reader skips uncommitted entries and stops at a zero length.
+struct EntryHeader {
+  std::atomic<uint32_t> length;
+  std::atomic<uint32_t> committed;
+};
+constexpr uint64_t entry_bytes(uint64_t length) {
+  return (sizeof(EntryHeader) + length + 7) & ~uint64_t(7);
+}
+
+// What a sample knows besides its stack. Compared as a whole when aggregating.
+struct SampleContext {
+  uint32_t omp_state = 0;
+  uint32_t omp_thread_num = 0;
+  uint64_t fork_id = 0;
+  uint64_t region_node = 0;
+  bool operator==(const SampleContext& o) const {
+    return omp_state == o.omp_state && omp_thread_num == o.omp_thread_num && fork_id == o.fork_id &&
+           region_node == o.region_node;
+  }
+};
+
+// SampleEntry::flags: what is known to be missing from a stack.
+constexpr uint16_t kStackTruncated = 1;     // deeper than the depth limit; the root side is cut
+constexpr uint16_t kStackUnwindFailed = 2;  // only the interrupted pc is known
+
+struct SampleEntry {
+  uint64_t hash;  // 0 = empty slot
+  uint32_t frame_offset;
+  uint16_t depth;
+  uint16_t flags;  // kStack*
+  SampleContext ctx;
+  uint64_t count;  // 0 while the entry is being filled
+  uint64_t weight_ns;
+};
+
+// A sample table's memory: this header, SampleEntry[capacity], uint32_t order[capacity] (the
+// slot of the k-th entry added), uint64_t frames[frame_capacity]. Only its thread writes it.
+struct TableHeader {
+  uint32_t capacity;  // a power of two
+  uint32_t frame_capacity;
+  uint32_t used;
+  uint32_t frames_used;
+  uint64_t dropped_samples;
+  uint64_t dropped_weight_ns;
+};
+struct TableLayout {
+  uint64_t entries, order, frames, bytes;  // offsets from the table's start, and its size
+};
+constexpr TableLayout table_layout(uint32_t capacity, uint32_t frame_capacity) {
+  TableLayout l{};
+  l.entries = (sizeof(TableHeader) + 63) & ~uint64_t(63);
+  l.order = l.entries + uint64_t(capacity) * sizeof(SampleEntry);
+  l.frames = (l.order + uint64_t(capacity) * sizeof(uint32_t) + 7) & ~uint64_t(7);
+  l.bytes = l.frames + uint64_t(frame_capacity) * sizeof(uint64_t);
+  return l;
+}
+
+// At the start of each thread's block. The collector's per-thread state begins with it, so the
+// handler's stores land in the file.
+struct ThreadRecord {
+  std::atomic<uint32_t> ready{0};  // 1 once the thread is registered and the rest is valid
+  uint32_t index = 0;
+  int32_t tid = 0;
+  bool is_main = false;
+  bool is_omp_thread = false;
+  uint64_t start_ns = 0;  // relative to the run start
+  std::atomic<uint64_t> end_ns{0};
+  std::atomic<uint64_t> cpu_ns_at_exit{0};
+  uint64_t truncated_samples = 0;
+  uint64_t unwind_failed = 0;
+  uint32_t sampling_lost = 0;  // format::kLost*
+  int32_t timer_errno = 0;
+  uint64_t armed_clock_ns = 0;  // sampling clock time while the clock was armed (set at the end)
+  uint64_t strata_sampled = 0;
+  uint64_t grid_origin_ns = 0;  // the sampling clock when it was armed
+  uint64_t last_clock_ns = 0;   // the sampling clock at the latest sample
+  uint64_t open_waits_overflow = 0;
+  uint64_t samples_offset = 0;  // the sample table, from the block's start
+  uint64_t waits_offset = 0;    // the exact-wait table
+  uint32_t sample_capacity = 0, sample_frames = 0;
+  uint32_t wait_capacity = 0, wait_frames = 0;
+};
+
+}  // namespace omprof::journal

@@ -1,0 +1,458 @@
+#include "proto/journal_reader.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+#include <vector>
+
+#include "proto/format.h"
+#include "proto/journal.h"
+#include "proto/profile_reader.h"
+
+namespace omprof::format {
+
+namespace {
+
+using journal::FileHeader;
+using journal::SampleEntry;
+using journal::TableHeader;
+using journal::ThreadRecord;
+
+[[noreturn]] void fail(const std::string& name, const std::string& what) {
+  throw ProfileError(name + ": " + what);
+}
+
+// The journal, mapped read-only; every offset is checked against its size before use.
+class Mapped {
+ public:
+  explicit Mapped(const std::string& path) : path_(path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      fail(path, "not a regular file");
+    }
+    size_ = uint64_t(st.st_size);
+    mtime_ns_ = uint64_t(st.st_mtim.tv_sec) * 1000000000ULL + uint64_t(st.st_mtim.tv_nsec);
+    if (size_ < sizeof(FileHeader)) {
+      ::close(fd);
+      fail(path, size_ == 0 ? "empty journal" : "truncated journal (no header)");
+    }
+    void* m = mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (m == MAP_FAILED) fail(path, std::string("cannot map: ") + std::strerror(errno));
+    base_ = static_cast<const char*>(m);
+  }
+  ~Mapped() { munmap(const_cast<char*>(base_), size_); }
+  Mapped(const Mapped&) = delete;
+  Mapped& operator=(const Mapped&) = delete;
+
+  bool holds(uint64_t offset, uint64_t bytes) const {
+    return offset <= size_ && bytes <= size_ - offset;
+  }
+  template <typename T>
+  const T* at(uint64_t offset) const {
+    return holds(offset, sizeof(T)) ? reinterpret_cast<const T*>(base_ + offset) : nullptr;
+  }
+  const char* bytes(uint64_t offset) const { return base_ + offset; }
+  uint64_t mtime_ns() const { return mtime_ns_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  const char* base_ = nullptr;
+  uint64_t size_ = 0;
+  uint64_t mtime_ns_ = 0;
+};
+
+const FileHeader& checked_header(const Mapped& m) {
+  const FileHeader& h = *m.at<FileHeader>(0);
+  if (std::memcmp(h.magic, journal::kMagic, sizeof journal::kMagic) != 0)
+    fail(m.path(), "not an omprof journal (bad magic)");
+  if (h.version != journal::kVersion)
+    fail(m.path(), "journal version " + std::to_string(h.version) + " (this reader supports " +
+                       std::to_string(journal::kVersion) + ")");
+  if (h.thread_record_bytes != sizeof(ThreadRecord) || h.block_bytes % journal::kPage != 0 ||
+      h.block_bytes < sizeof(ThreadRecord) || h.entries_offset < sizeof(FileHeader) ||
+      h.blocks_offset % journal::kPage != 0 ||
+      h.blocks_offset < h.entries_offset + h.entries_capacity)
+    fail(m.path(), "corrupt journal header");
+  if (!m.holds(h.entries_offset, h.entries_capacity))
+    fail(m.path(), "truncated journal (the file ends before its entry area does)");
+  return h;
+}
+
+// Accumulates the profile's tables, ids dense from 1 as the format requires.
+class Builder {
+ public:
+  uint64_t string(const std::string& s) {
+    auto [it, added] = string_ids_.emplace(s, strings_.size());
+    if (added) strings_.push_back(s);
+    return it->second;
+  }
+  uint64_t location(uint64_t address) {
+    auto [it, added] = location_ids_.emplace(address, locations_.size() + 1);
+    if (added) {
+      v1::Location l;
+      l.set_id(it->second);
+      l.set_address(address);
+      l.set_mapping_id(mapping_of(address));
+      locations_.push_back(l);
+    }
+    return it->second;
+  }
+  uint64_t stack(const uint64_t* frames, uint32_t depth, uint16_t flags) {
+    std::string key(reinterpret_cast<const char*>(frames), depth * sizeof(uint64_t));
+    key.push_back(char(flags));
+    auto [it, added] = stack_ids_.emplace(std::move(key), stacks_.size() + 1);
+    if (added) {
+      v1::Stack s;
+      s.set_id(it->second);
+      for (uint32_t i = 0; i < depth; ++i) s.add_location_id(location(frames[i]));
+      s.set_truncated(flags & journal::kStackTruncated);
+      s.set_unwind_failed(flags & journal::kStackUnwindFailed);
+      stacks_.push_back(s);
+    }
+    return it->second;
+  }
+  void add_module(const v1::JournalModule& jm) {
+    if (jm.segment().empty()) return;
+    v1::Mapping m;
+    m.set_id(mappings_.size() + 1);
+    m.set_start(jm.segment(0).start());
+    m.set_limit(jm.segment(jm.segment_size() - 1).limit());
+    m.set_file_offset(jm.segment(0).file_offset());
+    m.set_filename(string(jm.path()));
+    m.set_build_id(string(jm.build_id()));
+    m.set_load_bias(jm.load_bias());
+    m.set_is_omp_runtime(jm.is_omp_runtime());
+    mappings_.push_back(m);
+    module_segments_.push_back(jm);
+  }
+  void mark_unloaded(uint64_t start) {
+    for (auto& m : mappings_)
+      if (m.start() == start && !m.unloaded()) {
+        m.set_unloaded(true);
+        return;
+      }
+  }
+
+  std::vector<std::string> strings_{""};
+  std::vector<v1::Mapping> mappings_;
+  std::vector<v1::Location> locations_;
+  std::vector<v1::Stack> stacks_;
+
+ private:
+  // The module whose segment holds the address; the latest loaded wins (a reused range).
+  uint64_t mapping_of(uint64_t address) const {
+    for (size_t i = module_segments_.size(); i-- > 0;)
+      for (const auto& seg : module_segments_[i].segment())
+        if (address >= seg.start() && address < seg.limit()) return i + 1;
+    return 0;
+  }
+  std::unordered_map<std::string, uint64_t> string_ids_{{"", 0}};
+  std::unordered_map<uint64_t, uint64_t> location_ids_;
+  std::unordered_map<std::string, uint64_t> stack_ids_;
+  std::vector<v1::JournalModule> module_segments_;
+};
+
+struct Entries {
+  v1::Header start;
+  bool has_start = false;
+  v1::JournalOmp omp;
+  std::map<uint64_t, v1::JournalFork> forks;
+  std::map<uint32_t, std::string> region_names;
+  std::map<uint64_t, v1::RegionNode> region_nodes;
+  uint64_t unreadable = 0;
+};
+
+// Reads the entry area in order; modules go straight to the builder (ids in load order).
+Entries read_entries(const Mapped& m, const FileHeader& h, Builder& b) {
+  Entries e;
+  const uint64_t end = std::min<uint64_t>(h.entries_reserved.load(), h.entries_capacity);
+  for (uint64_t at = 0; at + sizeof(journal::EntryHeader) <= end;) {
+    const auto* eh = m.at<journal::EntryHeader>(h.entries_offset + at);
+    const uint32_t length = eh ? eh->length.load() : 0;
+    if (length == 0 || at + journal::entry_bytes(length) > end) break;
+    const uint64_t payload = h.entries_offset + at + sizeof(journal::EntryHeader);
+    at += journal::entry_bytes(length);
+    v1::JournalEntry entry;
+    if (eh->committed.load() != 1 || !entry.ParseFromArray(m.bytes(payload), int(length))) {
+      ++e.unreadable;
+      continue;
+    }
+    switch (entry.kind_case()) {
+      case v1::JournalEntry::kStart:
+        e.start = entry.start();
+        e.has_start = true;
+        break;
+      case v1::JournalEntry::kModule:
+        b.add_module(entry.module());
+        break;
+      case v1::JournalEntry::kUnloaded:
+        b.mark_unloaded(entry.unloaded());
+        break;
+      case v1::JournalEntry::kOmp:
+        e.omp = entry.omp();
+        break;
+      case v1::JournalEntry::kFork:
+        e.forks[entry.fork().id()] = entry.fork();
+        break;
+      case v1::JournalEntry::kRegion:
+        e.region_names[entry.region().id()] = entry.region().name();
+        break;
+      case v1::JournalEntry::kRegionNode:
+        e.region_nodes[entry.region_node().id()] = entry.region_node();
+        break;
+      default:
+        break;  // a newer collector's entry
+    }
+  }
+  if (!e.has_start) fail(m.path(), "truncated journal (no start entry: the process died at start)");
+  return e;
+}
+
+// A sample table of a thread's block, as Sample messages; entries caught half-written (count
+// 0) or pointing outside the table are left out.
+template <typename AddFn>
+void read_table(const Mapped& m, uint64_t table_at, uint32_t capacity, uint32_t frame_capacity,
+                AddFn add) {
+  const journal::TableLayout l = journal::table_layout(capacity, frame_capacity);
+  const auto* t = m.at<TableHeader>(table_at);
+  if (!t || !m.holds(table_at, l.bytes) || t->capacity != capacity ||
+      t->frame_capacity != frame_capacity)
+    return;
+  const auto* entries = reinterpret_cast<const SampleEntry*>(m.bytes(table_at + l.entries));
+  const auto* order = reinterpret_cast<const uint32_t*>(m.bytes(table_at + l.order));
+  const auto* frames = reinterpret_cast<const uint64_t*>(m.bytes(table_at + l.frames));
+  const uint32_t used = std::min(t->used, capacity);
+  const uint32_t frames_used = std::min(t->frames_used, frame_capacity);
+  for (uint32_t k = 0; k < used; ++k) {
+    if (order[k] >= capacity) continue;
+    const SampleEntry& e = entries[order[k]];
+    if (e.hash == 0 || e.count == 0 || uint64_t(e.frame_offset) + e.depth > frames_used) continue;
+    add(e, frames + e.frame_offset);
+  }
+}
+
+}  // namespace
+
+bool is_journal_path(const std::string& path) {
+  const std::string suffix = journal::kSuffix;
+  return path.size() > suffix.size() &&
+         path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+v1::Ending observe_ending(const std::string& journal_path) {
+  v1::Ending e;
+  e.set_kind(v1::Ending::ENDING_NOT_OBSERVED);
+  // Alive only if a process of that pid maps this very file (pids are reused).
+  struct stat js {};
+  if (stat(journal_path.c_str(), &js) != 0) return e;
+  const size_t dot = journal_path.rfind(journal::kSuffix);
+  std::string stem = journal_path.substr(0, dot);
+  // <program>.<pid>[.rank<R>][.<n>]: try each numeric component as the pid.
+  std::istringstream parts(stem.substr(stem.rfind('/') + 1));
+  for (std::string part; std::getline(parts, part, '.');) {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream maps("/proc/" + part + "/maps");
+    for (std::string line; std::getline(maps, line);) {
+      std::istringstream f(line);
+      std::string range, perms, offset, dev;
+      uint64_t inode = 0;
+      f >> range >> perms >> offset >> dev >> inode;
+      if (inode == uint64_t(js.st_ino)) {
+        e.set_kind(v1::Ending::ENDING_RUNNING);
+        return e;
+      }
+    }
+  }
+  return e;
+}
+
+namespace {
+
+void set_sample(v1::Sample* s, uint64_t stack_id, const SampleEntry& e, uint64_t forks,
+                uint64_t nodes) {
+  s->set_stack_id(stack_id);
+  s->set_count(e.count);
+  s->set_weight_ns(e.weight_ns);
+  s->set_omp_state(e.ctx.omp_state);
+  s->set_omp_thread_num(e.ctx.omp_thread_num);
+  // A fork record or region node whose entry was lost is not referred to.
+  s->set_fork_id(e.ctx.fork_id <= forks ? e.ctx.fork_id : 0);
+  s->set_region_node(e.ctx.region_node <= nodes ? e.ctx.region_node : 0);
+}
+
+// Thread blocks marked ready, as ThreadProfile messages. Threads still running when the
+// process died end at `duration_ns`; their CPU time is the sampling clock at their last sample
+// (within one period) when that clock is CPU time.
+std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h, Builder& b,
+                                            uint64_t duration_ns, bool cpu_clock, uint64_t forks,
+                                            uint64_t nodes) {
+  std::vector<v1::ThreadProfile> out;
+  const uint32_t n = std::min(h.threads.load(), h.max_threads);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t at = h.blocks_offset + uint64_t(i) * h.block_bytes;
+    const ThreadRecord* r = m.at<ThreadRecord>(at);
+    if (!r || r->ready.load() != 1 || r->index != i) continue;
+    v1::ThreadProfile t;
+    t.set_index(i);
+    t.set_tid(uint64_t(r->tid));
+    t.set_is_main(r->is_main);
+    t.set_start_ns(r->start_ns);
+    const uint64_t end = r->end_ns.load();
+    t.set_end_ns(end ? end : std::max(duration_ns, r->start_ns));
+    uint64_t cpu = r->cpu_ns_at_exit.load();
+    if (!cpu && cpu_clock) cpu = r->last_clock_ns;
+    t.set_cpu_time_ns(cpu);
+    t.set_truncated_samples(r->truncated_samples);
+    t.set_unwind_failed(r->unwind_failed);
+    t.set_timer_failed(r->timer_errno ? 1 : 0);
+    t.set_timer_errno(r->timer_errno);
+    t.set_is_omp_thread(r->is_omp_thread);
+    t.set_sampling_lost(r->sampling_lost);
+    uint64_t armed = r->armed_clock_ns;
+    if (!armed && r->last_clock_ns > r->grid_origin_ns)
+      armed = r->last_clock_ns - r->grid_origin_ns;
+    t.set_armed_clock_ns(armed);
+    t.set_periods_sampled(r->strata_sampled);
+    read_table(m, at + r->samples_offset, r->sample_capacity, r->sample_frames,
+               [&](const SampleEntry& e, const uint64_t* frames) {
+                 set_sample(t.add_sample(), b.stack(frames, e.depth, e.flags), e, forks, nodes);
+               });
+    read_table(m, at + r->waits_offset, r->wait_capacity, r->wait_frames,
+               [&](const SampleEntry& e, const uint64_t* frames) {
+                 set_sample(t.add_wait(), b.stack(frames, e.depth, 0), e, forks, nodes);
+               });
+    if (const auto* tab = m.at<TableHeader>(at + r->samples_offset)) {
+      t.set_dropped_samples(tab->dropped_samples);
+      t.set_dropped_weight_ns(tab->dropped_weight_ns);
+    }
+    if (const auto* tab = m.at<TableHeader>(at + r->waits_offset)) {
+      t.set_waits_dropped(tab->dropped_samples + r->open_waits_overflow);
+      t.set_waits_dropped_ns(tab->dropped_weight_ns);
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// Fork records with dense ids from 1: the first id missing (an entry lost) ends the table.
+std::vector<v1::ForkRecord> fork_records(const Entries& e, Builder& b) {
+  std::vector<v1::ForkRecord> out;
+  for (const auto& [id, f] : e.forks) {
+    if (id != out.size() + 1 || f.parent_id() >= id) break;
+    v1::ForkRecord r;
+    r.set_id(id);
+    r.set_parent_id(f.parent_id());
+    std::vector<uint64_t> frames(f.frame().begin(), f.frame().end());
+    r.set_stack_id(b.stack(frames.data(), uint32_t(frames.size()),
+                           f.truncated() ? journal::kStackTruncated : 0));
+    if (f.codeptr()) r.set_codeptr_location_id(b.location(f.codeptr()));
+    out.push_back(r);
+  }
+  return out;
+}
+
+// Region nodes with dense ids from 1, named by string index.
+std::vector<v1::RegionNode> region_nodes(const Entries& e, Builder& b) {
+  std::vector<v1::RegionNode> out;
+  for (const auto& [id, n] : e.region_nodes) {
+    auto name = e.region_names.find(uint32_t(n.name()));
+    if (id != out.size() + 1 || n.parent_id() >= id || name == e.region_names.end()) break;
+    v1::RegionNode r = n;
+    r.set_name(b.string(name->second));
+    out.push_back(r);
+  }
+  return out;
+}
+
+class RecordWriter {
+ public:
+  template <typename Set>
+  void add(Set set) {
+    v1::Record r;
+    set(r);
+    const std::string body = r.SerializeAsString();
+    uint64_t v = body.size();
+    for (; v >= 0x80; v >>= 7) out_.push_back(char((v & 0x7f) | 0x80));
+    out_.push_back(char(v));
+    out_ += body;
+    ++count_;
+  }
+  std::string& bytes() { return out_; }
+  uint64_t count() const { return count_; }
+
+ private:
+  std::string out_{kMagic};
+  uint64_t count_ = 0;
+};
+
+v1::Header recovered_header(const Entries& e, const v1::Ending& ending, uint64_t duration_ns) {
+  v1::Header h = e.start;
+  h.set_format_major(kMajor);
+  h.set_format_minor(kMinor);
+  h.set_duration_ns(duration_ns);
+  h.set_omp_runtime(e.omp.omp_runtime());
+  h.set_ompt_active(e.omp.ompt_active());
+  h.set_omp_note(e.omp.omp_note());
+  h.set_exact_waits(e.omp.exact_waits());
+  h.set_symbolize_offline(true);
+  h.set_recovered(true);
+  *h.mutable_ending() = ending;
+  return h;
+}
+
+}  // namespace
+
+std::string recover_profile(const std::string& journal_path, const v1::Ending& ending,
+                            uint64_t end_unix_ns) {
+  const Mapped m(journal_path);
+  const FileHeader& h = checked_header(m);
+  Builder b;
+  const Entries e = read_entries(m, h, b);
+  const uint64_t start = e.start.start_time_unix_ns();
+  const uint64_t end = end_unix_ns ? end_unix_ns : m.mtime_ns();
+  const uint64_t duration = end > start ? end - start : 0;
+  const bool cpu_clock = e.start.clock() == v1::CLOCK_CPU || e.start.clock() == v1::CLOCK_TASK;
+  const std::vector<v1::ForkRecord> forks = fork_records(e, b);
+  const std::vector<v1::RegionNode> nodes = region_nodes(e, b);
+  const std::vector<v1::ThreadProfile> threads =
+      read_threads(m, h, b, duration, cpu_clock, forks.size(), nodes.size());
+
+  RecordWriter w;
+  w.add([&](v1::Record& r) { *r.mutable_header() = recovered_header(e, ending, duration); });
+  w.add([&](v1::Record& r) {
+    for (const auto& s : b.strings_) r.mutable_strings()->add_entries(s);
+  });
+  for (const auto& x : b.mappings_) w.add([&](v1::Record& r) { *r.mutable_mapping() = x; });
+  for (const auto& x : b.locations_) w.add([&](v1::Record& r) { *r.mutable_location() = x; });
+  for (const auto& x : b.stacks_) w.add([&](v1::Record& r) { *r.mutable_stack() = x; });
+  for (const auto& x : threads) w.add([&](v1::Record& r) { *r.mutable_thread() = x; });
+  for (const auto& x : forks) w.add([&](v1::Record& r) { *r.mutable_fork() = x; });
+  for (const auto& x : nodes) w.add([&](v1::Record& r) { *r.mutable_region_node() = x; });
+  const uint64_t records = w.count();
+  w.add([&](v1::Record& r) {
+    v1::Trailer* t = r.mutable_trailer();
+    t->set_record_count(records);
+    t->set_threads_untracked(h.threads_untracked.load());
+    t->set_timer_create_failures(h.timer_create_failures.load());
+    t->set_fork_records_dropped(h.fork_records_dropped.load() + (e.forks.size() - forks.size()));
+  });
+  return std::move(w.bytes());
+}
+
+}  // namespace omprof::format
