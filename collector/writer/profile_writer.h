@@ -9,10 +9,10 @@ namespace omprof {
 
 // Writes <output_dir>/<program>.<pid>[.<rank>][.<n>].omprof, never overwriting a file, and
 // appends a summary line to the launcher's manifest. Reports failures on stderr.
-// `ending` is how the process is ending (format::kEnding*, with its exit status), if known.
-// On success the journal is removed.
+// `ending` is how the process is ending (omprof.proto Ending.Kind: 0 unknown, 1 exited with
+// `exit_status`). On success the journal is removed.
 struct ProcessEnding {
-  uint32_t kind = 0;  // Ending.Kind: 0 unknown, 1 exited
+  uint32_t kind = 0;
   int exit_status = 0;
 };
 void write_profile(uint64_t duration_ns, ProcessEnding ending);
