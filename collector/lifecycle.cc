@@ -106,13 +106,16 @@ int main_with_exit_handler(int argc, char** argv, char** envp) {
 struct StartArgs {
   void* (*fn)(void*);
   void* arg;
+  bool in_mpi;  // created inside an MPI call (MPI_Init's progress threads)
 };
 
 void* thread_trampoline(void* p) {
   StartArgs a = *static_cast<StartArgs*>(p);
   delete static_cast<StartArgs*>(p);
-  if (runtime().active.load() && !handler::sampling_state().stopped.load())
+  if (runtime().active.load() && !handler::sampling_state().stopped.load()) {
     start_thread_sampling(false);
+    if (ThreadState* ts = current_thread()) ts->mpi_library_thread = a.in_mpi;
+  }
   return a.fn(a.arg);
 }
 
@@ -207,7 +210,9 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   using Fn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
   static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_create"));
   if (!omprof::runtime().active.load()) return real(thread, attr, fn, arg);
-  auto* boot = new (std::nothrow) omprof::StartArgs{fn, arg};
+  const omprof::ThreadState* parent = omprof::current_thread();
+  const bool in_mpi = parent && parent->mpi_call.load(std::memory_order_relaxed) != 0;
+  auto* boot = new (std::nothrow) omprof::StartArgs{fn, arg, in_mpi};
   if (!boot) return real(thread, attr, fn, arg);
   int rc = real(thread, attr, omprof::thread_trampoline, boot);
   if (rc != 0) delete boot;

@@ -1,5 +1,6 @@
 #include "omp/states.h"
 
+#include "proto/mpi_calls.h"
 #include "proto/state_codes.h"
 
 namespace omprof::omp {
@@ -59,6 +60,8 @@ StateInfo describe_state(uint32_t s) {
     case kOffCpu:
       return {"off_cpu", C::kWork, "<off-cpu>"};
     default:
+      // Inside an MPI call: a wait (for other ranks), named after the call.
+      if (is_mpi_state(s)) return {"mpi", C::kWait, mpi_pseudo_frame(mpi_call_of(s))};
       return {"unknown", C::kWait, "<omp:unknown-wait>"};
   }
 }

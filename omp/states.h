@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "proto/mpi_calls.h"
 #include "proto/state_codes.h"
 
 namespace omprof::omp {
@@ -32,6 +33,11 @@ inline bool is_measured_exactly(uint32_t state) {
   return (state >= kWaitBarrier && state <= kWaitBarrierTeams) || state == kWaitTaskwait ||
          state == kWaitTaskgroup || (state >= kWaitMutex && state <= kWaitOrdered) ||
          is_idle(state) || state == kOverhead;
+}
+// Inside an intercepted MPI call (proto/mpi_calls.h): waiting for other ranks, measured
+// exactly by omprof's MPI wrappers (Header.mpi_calls_exact).
+inline bool is_mpi(uint32_t state) {
+  return format::is_mpi_state(state);
 }
 // omprof's pseudo-state for thread time that is neither a sampled CPU instant nor an exact wait:
 // the thread was preempted, blocked in a system call or sleeping outside any OpenMP wait. It is

@@ -49,6 +49,16 @@ FrameStack region_prefix(const ForkInfo& fork,
   return seg;
 }
 
+// Inside MPI the leaf frames are the MPI library's, down to omprof's wrapper (a runtime frame):
+// the caller of the wrapper is where the user's code called MPI. Without a wrapper frame (the
+// sample fell outside it) the stack is kept.
+FrameStack without_mpi_library(const FrameStack& raw, uint32_t state) {
+  if (!is_mpi(state)) return raw;
+  for (size_t i = 0; i < raw.size(); ++i)
+    if (raw[i].runtime) return FrameStack(raw.begin() + long(i), raw.end());
+  return raw;
+}
+
 Frame pseudo(const char* name) {
   Frame f;
   f.name = name;
@@ -115,7 +125,8 @@ FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, 
   }
   if (info.pseudo_frame) out.push_back(pseudo(info.pseudo_frame));
   const ForkInfo* fork = fork_id ? fork_of(fork_id) : nullptr;
-  FrameStack seg = innermost_user_segment(resolve_runtime_frames(raw), fork == nullptr);
+  FrameStack seg = innermost_user_segment(resolve_runtime_frames(without_mpi_library(raw, state)),
+                                          fork == nullptr);
   if (fork) {
     // Inside a region only frames above the fork point belong to the sample: a worker's thread
     // roots do not, nor do the master's own frames below the construct (when it waits at the

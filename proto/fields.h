@@ -46,6 +46,10 @@ constexpr uint32_t kExactWaits = 21;
 constexpr uint32_t kSymbolizeOffline = 22;
 constexpr uint32_t kEnding = 23;
 constexpr uint32_t kRecovered = 24;
+constexpr uint32_t kMpiLibrary = 25;
+constexpr uint32_t kMpiThreadLevel = 26;
+constexpr uint32_t kMpiCallsExact = 27;
+constexpr uint32_t kMpiNote = 28;
 }  // namespace Header
 
 namespace Ending {
@@ -128,6 +132,7 @@ constexpr uint32_t kWaitsDroppedNs = 17;
 constexpr uint32_t kSamplingLost = 18;
 constexpr uint32_t kArmedClockNs = 19;
 constexpr uint32_t kPeriodsSampled = 20;
+constexpr uint32_t kMpiLibraryThread = 21;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {

@@ -15,7 +15,7 @@ constexpr std::string_view kMagic("\x89OMPROF\n", 8);
 // 1.1: explicit regions; 1.2: exact OpenMP waits; 1.3: sampling coverage; 1.4: the ending,
 // recovered profiles.
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 4;
+constexpr uint32_t kMinor = 5;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

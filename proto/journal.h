@@ -107,7 +107,8 @@ struct ThreadRecord {
   int32_t tid = 0;
   bool is_main = false;
   bool is_omp_thread = false;
-  uint64_t start_ns = 0;  // relative to the run start
+  bool mpi_library_thread = false;  // started inside an MPI call: the MPI library's own thread
+  uint64_t start_ns = 0;            // relative to the run start
   std::atomic<uint64_t> end_ns{0};
   std::atomic<uint64_t> cpu_ns_at_exit{0};
   uint64_t truncated_samples = 0;

@@ -323,6 +323,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     t.set_timer_failed(r->timer_errno ? 1 : 0);
     t.set_timer_errno(r->timer_errno);
     t.set_is_omp_thread(r->is_omp_thread);
+    t.set_mpi_library_thread(r->mpi_library_thread);
     t.set_sampling_lost(r->sampling_lost);
     uint64_t armed = r->armed_clock_ns;
     if (!armed && r->last_clock_ns > r->grid_origin_ns)

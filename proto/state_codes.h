@@ -36,6 +36,8 @@ enum StateCode : uint32_t {
   kIdleDerived = 0x1001,  // a worker waiting for work between regions
   kInTaskwait = 0x1002,   // work_parallel inside a taskwait/taskgroup wait (resolved offline)
   kOffCpu = 0x1003,       // thread time neither sampled on a CPU nor an exact wait
+  // Inside an intercepted MPI call: kMpiFirst + the call's number (proto/mpi_calls.h).
+  kMpiFirst = 0x2000,
 };
 
 }  // namespace omprof::format

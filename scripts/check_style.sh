@@ -14,7 +14,7 @@ case "$what" in
     ;;
   tidy)
     # Translation units of the product (not tests, benchmarks or example programs).
-    units=$(git ls-files '*.cc' | grep -E '^(collector|unwind|omp|regions|proto|viewer)/')
+    units=$(git ls-files '*.cc' | grep -E '^(collector|unwind|omp|regions|proto|viewer|mpi)/')
     printf '%s\n' $units | xargs -P "$(nproc)" -n 4 clang-tidy -p "$build" --quiet 2>/dev/null
     echo "style: clang-tidy ok"
     ;;

@@ -21,6 +21,7 @@
 #include "proto/manifest.h"
 #include "proto/options.h"
 #include "viewer/gomp_check.h"
+#include "viewer/mpi_check.h"
 #include "viewer/preload_check.h"
 #include "viewer/recover.h"
 
@@ -236,6 +237,7 @@ struct Launch {
   std::string clock;
   std::string manifest;
   std::string library_path;  // "" or the libomp stand-in's directory
+  std::string mpi_wrappers;  // "" or libomprof_mpi.so, preloaded after the collector
 };
 
 // In the child, before exec: the collector's options (proto/options.h) and the preload.
@@ -243,7 +245,9 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
   namespace env = options::env;
   const std::string preload_before = original_value("LD_PRELOAD");
   const std::string library_path_before = original_value("LD_LIBRARY_PATH");
-  setenv("LD_PRELOAD", prepend("LD_PRELOAD", l.collector, ':').c_str(), 1);
+  const std::string preload =
+      l.mpi_wrappers.empty() ? l.collector : l.collector + ":" + l.mpi_wrappers;
+  setenv("LD_PRELOAD", prepend("LD_PRELOAD", preload, ':').c_str(), 1);
   if (!l.library_path.empty())
     setenv("LD_LIBRARY_PATH", prepend("LD_LIBRARY_PATH", l.library_path, ':').c_str(), 1);
   setenv(env::kOutput, l.output_dir.c_str(), 1);
@@ -368,6 +372,35 @@ void report_run(const std::string& manifest_path, const std::string& program, pi
                  "(through _exit or _Exit, or an exec without the collector)\n");
 }
 
+// MPI programs get the MPI wrappers (mpi/) preloaded too; others never load MPI code.
+// --mpi=auto asks the program's loader whether it loads the MPI library the wrappers are built
+// for; 0 or the exit status.
+int choose_mpi_wrappers(const RunOptions& opt, Launch& l) {
+  if (opt.mpi == "off") return 0;
+  const std::string wrappers = dir_of(l.collector) + "/libomprof_mpi.so";
+  const bool built = access(wrappers.c_str(), R_OK) == 0;
+  if (opt.mpi == "on") {
+    if (!built) {
+      std::fprintf(stderr, "omprof: --mpi=on: %s is missing (omprof was built without MPI)\n",
+                   wrappers.c_str());
+      return 2;
+    }
+    l.mpi_wrappers = wrappers;
+    return 0;
+  }
+  if (!built) return 0;
+  const MpiCheck mpi = check_mpi(l.program, wrapped_mpi_library(wrappers));
+  if (mpi.loads_mpi)
+    l.mpi_wrappers = wrappers;
+  else if (!mpi.other_library.empty())
+    std::fprintf(stderr,
+                 "omprof: warning: %s uses %s, not the MPI library omprof's MPI wrappers are "
+                 "built for (%s): time in MPI is not measured and shows as work\n",
+                 l.program.c_str(), mpi.other_library.c_str(),
+                 wrapped_mpi_library(wrappers).c_str());
+  return 0;
+}
+
 // Everything the launcher checks and prepares before starting the program; 0 or the status.
 int prepare_launch(const RunOptions& opt, const std::string& self_path, Launch& l) {
   if (opt.command.empty()) {
@@ -393,7 +426,7 @@ int prepare_launch(const RunOptions& opt, const std::string& self_path, Launch& 
         "omprof: cannot find libomprof.so next to the omprof executable (set OMPROF_LIBRARY)\n");
     return 2;
   }
-  return 0;
+  return choose_mpi_wrappers(opt, l);
 }
 
 }  // namespace

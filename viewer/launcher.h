@@ -19,6 +19,7 @@ struct RunOptions {
   bool children = false;
   bool symbolize = false;  // symbolize in the process (binaries that will not exist later)
   std::string omp_runtime = "auto";  // auto | native
+  std::string mpi = "auto";          // auto | on | off: preload the MPI wrappers
   std::vector<std::string> command;
 };
 

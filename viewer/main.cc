@@ -9,6 +9,7 @@
 #include "proto/options.h"
 #include "proto/profile_reader.h"
 #include "viewer/launcher.h"
+#include "viewer/ranks.h"
 #include "viewer/report.h"
 #include "viewer/symbolize.h"
 
@@ -92,6 +93,11 @@ static CLI::App* add_run_command(CLI::App& app, viewer::RunOptions& run) {
                   "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
       ->check(CLI::IsMember({"auto", "native"}))
       ->capture_default_str();
+  cmd->add_option("--mpi", run.mpi,
+                  "auto: measure time in MPI if the program loads Open MPI; on: always (a "
+                  "script that starts an MPI program); off: never")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
   cmd->prefix_command();
   return cmd;
 }
@@ -100,6 +106,8 @@ struct ReportCommand {
   std::vector<std::string> files;
   viewer::ReportOptions options;
   std::string view = "user", format = "text";
+  bool ranks = false;
+  int rank = -1;
 };
 
 static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
@@ -125,16 +133,91 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
   cmd->add_flag("--states", rep.states, "Time by OpenMP state, total and per thread");
   cmd->add_flag("--parallel-regions", rep.parallel_regions, "Parallel regions with work and wait");
   cmd->add_flag("--regions", rep.explicit_regions,
-                "Explicit regions (omprof/omprof.h): times, calls, work, wait, imbalance");
+                "Explicit regions (omprof/omprof.h): times, calls, work, wait, imbalance; over "
+                "MPI ranks: min/avg/max per region path");
+  cmd->add_flag("--ranks", r.ranks,
+                "MPI ranks (several rank profiles): computation, OpenMP wait, MPI wait per rank");
+  cmd->add_option("--rank", r.rank, "Of several rank profiles, report this rank's alone")
+      ->check(CLI::NonNegativeNumber);
   return cmd;
+}
+
+// Several MPI ranks' profiles: each is reduced to its numbers as it is read (memory grows with
+// ranks x region paths, not samples), then the cross-rank summary and the requested views.
+static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
+                        viewer::SymbolCache& symbols, int status) {
+  std::vector<viewer::RankNumbers> ranks;
+  for (const std::string& file : files) {
+    try {
+      format::Profile p = viewer::load_profile(file, symbols);
+      if (p.header.mpi_rank() < 0) {
+        std::cerr << "omprof: " << file << ": not an MPI rank's profile; left out\n";
+        status = 1;
+        continue;
+      }
+      ranks.push_back(viewer::rank_numbers(viewer::build_model(p, r.options.view)));
+    } catch (const format::ProfileError& e) {
+      std::cerr << "omprof: " << e.what() << "\n";
+      status = 1;
+    }
+  }
+  std::sort(ranks.begin(), ranks.end(),
+            [](const auto& a, const auto& b) { return a.rank < b.rank; });
+  const bool csv = r.options.format == viewer::Format::kCsv;
+  if (!csv) viewer::print_ranks_summary(std::cout, ranks);
+  if (r.ranks || !r.options.explicit_regions) {
+    if (!csv) std::cout << "\nRanks:\n";
+    viewer::ranks_table(ranks).print(std::cout, r.options.format);
+  }
+  if (r.options.explicit_regions) {
+    if (!csv)
+      std::cout
+          << "\nExplicit regions over ranks (union; min/avg/max over the ranks that ran each):\n";
+    else if (r.ranks)
+      std::cout << "\n";
+    viewer::reduced_regions_table(viewer::reduce_regions(ranks), ranks.size(), r.options.format)
+        .print(std::cout, r.options.format);
+  }
+  const auto& o = r.options;
+  if (!csv && (o.flat || o.tree || o.threads || o.states || o.parallel_regions))
+    std::cout << "\n(Call-path views of several ranks are not merged yet: add --rank R.)\n";
+  return status;
+}
+
+// Whether the files are several MPI ranks' profiles (the first one says).
+static bool several_ranks(const std::vector<std::string>& files, viewer::SymbolCache& symbols) {
+  if (files.size() < 2) return false;
+  try {
+    return viewer::load_profile(files[0], symbols).header.mpi_rank() >= 0;
+  } catch (const format::ProfileError&) {
+    return false;
+  }
 }
 
 static int report(ReportCommand& r) {
   omp::parse_view(r.view, r.options.view);
   r.options.format = r.format == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
   int status = 0;
-  const std::vector<std::string> files = expand_profile_arguments(r.files, status);
+  std::vector<std::string> files = expand_profile_arguments(r.files, status);
   viewer::SymbolCache symbols;  // each binary is read once for all the files
+  if (r.rank >= 0) {
+    std::vector<std::string> of_rank;
+    for (const std::string& f : files) {
+      try {
+        if (viewer::load_profile(f, symbols).header.mpi_rank() == r.rank) of_rank.push_back(f);
+      } catch (const format::ProfileError& e) {
+        std::cerr << "omprof: " << e.what() << "\n";
+        status = 1;
+      }
+    }
+    if (of_rank.empty()) {
+      std::cerr << "omprof: no profile of rank " << r.rank << " among the inputs\n";
+      return 1;
+    }
+    files = of_rank;
+  } else if (r.ranks || several_ranks(files, symbols)) {
+    return report_ranks(r, files, symbols, status);
+  }
   for (size_t i = 0; i < files.size(); ++i) {
     try {
       format::Profile p = viewer::load_profile(files[i], symbols);

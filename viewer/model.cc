@@ -96,6 +96,93 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
   }
 }
 
+bool has_mpi_waits(const v1::ThreadProfile& t) {
+  for (const auto& w : t.wait())
+    if (omp::is_mpi(w.omp_state())) return true;
+  return false;
+}
+
+// Where a sample inside MPI left the program: the frame that called omprof's wrapper (the first
+// runtime frame from the leaf), or nullptr.
+const omp::Frame* mpi_caller(const omp::FrameStack& raw) {
+  for (size_t i = 0; i + 1 < raw.size(); ++i)
+    if (raw[i].runtime) return &raw[i + 1];
+  return nullptr;
+}
+
+// An exact MPI wait (one call site, context and call: its count and wall time) spread over the
+// samples taken inside the same call from the same call site and context, in proportion to
+// their weight: they give it full call paths (the call site alone names one frame). Without
+// such samples it keeps the call site as its stack.
+std::vector<v1::Sample> spread_mpi_wait(const format::Profile& p, const v1::Sample& wait,
+                                        const std::vector<const v1::Sample*>& samples,
+                                        std::unordered_map<uint64_t, omp::FrameStack>& raw_cache) {
+  auto raw_of = [&](uint64_t stack_id) -> const omp::FrameStack& {
+    auto it = raw_cache.find(stack_id);
+    if (it == raw_cache.end()) it = raw_cache.emplace(stack_id, expand_stack(p, stack_id)).first;
+    return it->second;
+  };
+  const omp::FrameStack& site = raw_of(wait.stack_id());
+  std::vector<const v1::Sample*> same_site, same_function;
+  uint64_t site_weight = 0, function_weight = 0;
+  for (const v1::Sample* s : samples) {
+    if (s->omp_state() != wait.omp_state() || s->fork_id() != wait.fork_id() ||
+        s->region_node() != wait.region_node() || site.empty())
+      continue;
+    const omp::Frame* caller = mpi_caller(raw_of(s->stack_id()));
+    if (!caller || caller->name != site.front().name) continue;
+    same_function.push_back(s);
+    function_weight += s->weight_ns();
+    if (caller->line == site.front().line) {
+      same_site.push_back(s);
+      site_weight += s->weight_ns();
+    }
+  }
+  // Return addresses may fall on the line after the call: same function is good enough.
+  const auto& donors = same_site.empty() ? same_function : same_site;
+  const uint64_t donor_weight = same_site.empty() ? function_weight : site_weight;
+  if (donors.empty() || donor_weight == 0) return {wait};
+  std::vector<v1::Sample> out;
+  uint64_t given = 0;
+  for (size_t k = 0; k < donors.size(); ++k) {
+    v1::Sample share = *donors[k];
+    const uint64_t ns = k + 1 == donors.size()
+                            ? wait.weight_ns() - given
+                            : uint64_t(double(wait.weight_ns()) * double(donors[k]->weight_ns()) /
+                                       double(donor_weight));
+    given += ns;
+    share.set_weight_ns(ns);
+    share.set_count(0);
+    out.push_back(std::move(share));
+  }
+  return out;
+}
+
+// One thread's samples and exact waits, through `add` (sample, exact) -> time added; returns
+// the thread time they account for.
+template <typename Add>
+uint64_t add_thread(const format::Profile& p, uint32_t index, const v1::ThreadProfile& t,
+                    std::unordered_map<uint64_t, omp::FrameStack>& raw_cache, Add& add) {
+  const bool mpi_exact = has_mpi_waits(t);
+  std::vector<const v1::Sample*> mpi_samples;
+  uint64_t accounted = 0;
+  for (const auto& s : t.sample()) {
+    if (mpi_exact && omp::is_mpi(s.omp_state()))
+      mpi_samples.push_back(&s);  // only lends its call path to the exact MPI waits
+    else
+      accounted += add(index, s, false);
+  }
+  for (const auto& s : t.wait()) {
+    if (omp::is_mpi(s.omp_state())) {
+      for (const v1::Sample& share : spread_mpi_wait(p, s, mpi_samples, raw_cache))
+        accounted += add(index, share, true);
+    } else if (p.header.exact_waits()) {
+      accounted += add(index, s, true);
+    }
+  }
+  return accounted;
+}
+
 }  // namespace
 
 omp::FrameStack expand_stack(const format::Profile& p, uint64_t stack_id) {
@@ -176,11 +263,10 @@ Model build_model(const format::Profile& p, omp::View view) {
   };
   const bool cpu_clock = p.header.clock() != v1::CLOCK_WALL;
   for (const auto& [index, t] : p.threads) {
-    uint64_t accounted = 0;
-    for (const auto& s : t.sample()) accounted += add(index, s, false);
-    if (!exact_waits) continue;
-    for (const auto& s : t.wait()) accounted += add(index, s, true);
-    if (cpu_clock) add_off_cpu_time(m, index, t, p.header.duration_ns(), accounted);
+    if (t.mpi_library_thread()) continue;  // not the program's thread (print_header counts it)
+    const uint64_t accounted = add_thread(p, index, t, raw_cache, add);
+    if (cpu_clock && (exact_waits || has_mpi_waits(t)))
+      add_off_cpu_time(m, index, t, p.header.duration_ns(), accounted);
   }
   return m;
 }

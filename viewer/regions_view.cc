@@ -49,24 +49,28 @@ std::vector<RegionRow> region_rows(const Model& m) {
   // than their children (checked by the reader), so one pass from the last node up adds each
   // node's inclusive time to its parent, however deep the nesting.
   const size_t n_nodes = p.region_nodes.size();
-  std::vector<uint64_t> work(n_nodes + 1), wait(n_nodes + 1);
+  std::vector<uint64_t> work(n_nodes + 1), wait(n_nodes + 1), mpi(n_nodes + 1);
   for (const auto& s : m.samples) {
     const size_t node = s.region_node <= n_nodes ? size_t(s.region_node) : 0;
     (omp::is_wait(s.state) ? wait : work)[node] += s.weight_ns;
+    if (omp::is_mpi(s.state)) mpi[node] += s.weight_ns;
   }
   rows[0].work_ns = work[0];
   rows[0].wait_ns = wait[0];
+  rows[0].mpi_ns = mpi[0];
   for (size_t n = n_nodes; n >= 1; --n) {
     const size_t parent = size_t(p.region_nodes[n - 1].parent_id());
     if (parent == 0 || parent >= n) continue;
     work[parent] += work[n];
     wait[parent] += wait[n];
+    mpi[parent] += mpi[n];
   }
   for (size_t i = 1; i < rows.size(); ++i) {
     const uint32_t node = rows[i].timing.node;
     if (node > n_nodes) continue;
     rows[i].work_ns = work[node];
     rows[i].wait_ns = wait[node];
+    rows[i].mpi_ns = mpi[node];
   }
   return rows;
 }
@@ -79,7 +83,7 @@ Table region_tree_table(const Model& m, Format format) {
   if (format == Format::kCsv) {
     Table t({"node_id", "parent_id", "depth", "name", "calls", "threads", "incl_s", "incl_min_s",
              "incl_avg_s", "self_s", "cpu_s", "pct", "work_s", "wait_s", "efficiency", "imbalance",
-             "active"});
+             "active", "mpi_wait_s"});
     for (const auto& r : rows) {
       const auto& x = r.timing;
       t.row({std::to_string(x.node), std::to_string(x.parent),
@@ -92,7 +96,7 @@ Table region_tree_table(const Model& m, Format format) {
              fmt::format("{:.3f}", r.work_ns + r.wait_ns
                                        ? double(r.work_ns) / double(r.work_ns + r.wait_ns)
                                        : 0.0),
-             fmt::format("{:.3f}", x.imbalance()), x.active ? "true" : "false"});
+             fmt::format("{:.3f}", x.imbalance()), x.active ? "true" : "false", seconds(r.mpi_ns)});
     }
     return t;
   }

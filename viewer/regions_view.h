@@ -14,6 +14,7 @@ struct RegionRow {
   regions::SummaryRow timing;
   uint64_t work_ns = 0;  // sampled, inclusive of nested regions
   uint64_t wait_ns = 0;
+  uint64_t mpi_ns = 0;  // the part of wait_ns inside MPI calls
 };
 
 // Rows in preorder; the implicit root ("<no region>": samples outside every region) first.

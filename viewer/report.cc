@@ -112,6 +112,36 @@ std::string ending_text(const v1::Header& h) {
   return s;
 }
 
+const char* thread_level_name(int level) {
+  static const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
+                                "MPI_THREAD_MULTIPLE"};
+  return level >= 0 && level < 4 ? names[level] : "thread level unknown";
+}
+
+void print_mpi_lines(std::ostream& out, const format::Profile& p) {
+  const auto& h = p.header;
+  out << fmt::format("MPI rank:  {}{}\n", h.mpi_rank(),
+                     h.mpi_size() > 0 ? fmt::format(" of {}", h.mpi_size()) : "");
+  if (!h.mpi_library().empty())
+    out << fmt::format("MPI:       {}, {}; {}\n",
+                       h.mpi_library().substr(0, h.mpi_library().find(',')),
+                       thread_level_name(h.mpi_thread_level()),
+                       h.mpi_calls_exact() ? "time in MPI calls measured exactly (state mpi)"
+                                           : "no MPI call was intercepted");
+  uint32_t helpers = 0;
+  uint64_t helper_cpu = 0;
+  for (const auto& [i, t] : p.threads)
+    if (t.mpi_library_thread()) {
+      ++helpers;
+      helper_cpu += t.cpu_time_ns();
+    }
+  if (helpers)
+    out << fmt::format(
+        "           {} threads of the MPI library ({} s CPU) not counted as the program's\n",
+        helpers, seconds(helper_cpu));
+  if (!h.mpi_note().empty()) out << fmt::format("           {}\n", h.mpi_note());
+}
+
 }  // namespace
 
 void print_header(std::ostream& out, const Model& m) {
@@ -129,7 +159,7 @@ void print_header(std::ostream& out, const Model& m) {
   out << fmt::format("Profile:   {}\n", p.path);
   out << fmt::format("Program:   {} (pid {}, host {})\n", h.program(), h.pid(), h.hostname());
   out << fmt::format("Command:   {}\n", cmd);
-  if (h.mpi_rank() >= 0) out << fmt::format("MPI rank:  {}\n", h.mpi_rank());
+  if (h.mpi_rank() >= 0) print_mpi_lines(out, p);
   out << fmt::format("Duration:  {} s wall\n", seconds(h.duration_ns()));
   if (h.has_ending() || h.recovered()) out << fmt::format("Ended:     {}\n", ending_text(h));
   out << fmt::format("Sampling:  {} clock at {} Hz (period {} ms), max depth {}\n",
@@ -293,7 +323,7 @@ Table thread_table(const Model& m) {
   for (const auto& [index, th] : p.threads) {
     const auto& agg = per[index];
     const uint64_t sampled = agg.second.work + agg.second.wait;
-    std::string kind = th.is_main() ? "main" : "thread";
+    std::string kind = th.is_main() ? "main" : th.mpi_library_thread() ? "mpi-library" : "thread";
     if (th.is_omp_thread()) kind += ",openmp";
     if (th.timer_failed()) kind += fmt::format(",no-timer(errno {})", th.timer_errno());
     t.row({std::to_string(index), std::to_string(th.tid()), std::to_string(agg.first),

@@ -17,6 +17,9 @@ constexpr uint32_t kSamplesBeforeTraceCache = 8;
 
 void read_context(const ThreadState* ts, SampleContext& ctx) {
   read_omp_context(ts, ctx);
+  // Inside MPI the OpenMP state says "work": the MPI call is what the thread is doing.
+  if (const uint32_t call = ts->mpi_call.load(std::memory_order_relaxed))
+    ctx.omp_state = format::kMpiFirst + call;
   // The explicit region the thread is in; idle workers are in none.
   if (ctx.omp_state != format::kIdleDerived && ts->region_node)
     ctx.region_node = ts->region_node->load(std::memory_order_relaxed);

@@ -54,6 +54,9 @@ struct ThreadState : journal::ThreadRecord {
   uint32_t omp_thread_num = 0;  // number in the innermost team
   int taskwait_depth = 0;       // taskwait/taskgroup waits in progress (libomp 14: work_parallel)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
+  // The intercepted MPI call the thread is in (proto/mpi_calls.h), 0 outside MPI; set by the
+  // MPI wrappers (collector/mpi_bridge.h).
+  std::atomic<uint32_t> mpi_call{0};
 
   // Samples that landed while the thread unwound itself (reentrancy.h, Section::kUnwinding).
   struct {

@@ -10,6 +10,7 @@
 #include "collector/ompt/ompt_tool.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "collector/writer/mpi_facts.h"
 #include "collector/writer/records.h"
 #include "proto/fields.h"
 #include "proto/text.h"
@@ -52,14 +53,40 @@ std::vector<std::string> command_line() {
 }
 
 int mpi_rank_from_env() {
-  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+  for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char* s = std::getenv(v)) return std::atoi(s);
+  return -1;
+}
+
+int mpi_size_from_env() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"})
     if (const char* s = std::getenv(v)) return std::atoi(s);
   return -1;
 }
 
 std::string file_stem(const std::string& program, int mpi_rank) {
+  std::string rank;
+  if (mpi_rank >= 0) {
+    // Zero-padded, so that a directory of rank files lists in rank order.
+    char digits[16];
+    std::snprintf(digits, sizeof digits, ".rank%04d", mpi_rank);
+    rank = digits;
+  }
   return text::base_name(program.empty() ? "program" : program) + "." + std::to_string(getpid()) +
-         (mpi_rank >= 0 ? ".rank" + std::to_string(mpi_rank) : "");
+         rank;
+}
+
+void add_mpi_facts(HeaderFacts& facts) {
+  const MpiFacts& m = mpi_facts();
+  facts.mpi_rank = m.initialized ? m.rank : mpi_rank_from_env();
+  facts.mpi_size = m.initialized ? m.size : mpi_size_from_env();
+  facts.mpi_thread_level = m.thread_level;
+  facts.mpi_library = m.library;
+  facts.mpi_calls_exact = m.calls_measured;
+  facts.mpi_note = m.note;
+  if (m.aborted)
+    facts.mpi_note += std::string(facts.mpi_note.empty() ? "" : "; ") +
+                      "the program called MPI_Abort: written before the job ended";
 }
 
 bool open_profile_journal(std::string& error) {
@@ -74,6 +101,7 @@ void journal_header() {
   facts.program = modules.empty() ? "" : modules.front().path;
   facts.argv = command_line();
   facts.mpi_rank = mpi_rank_from_env();
+  facts.mpi_size = mpi_size_from_env();
   facts.omp = ompt::runtime_status(modules);
   journal::append_entry(fields::JournalEntry::kStart, header_record(facts));
   ompt::journal_runtime_status(modules);

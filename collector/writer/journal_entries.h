@@ -6,15 +6,19 @@
 #include <string>
 #include <vector>
 
+#include "collector/writer/records.h"
 #include "unwind/module.h"
 
 namespace omprof::writer {
 
 // The process's arguments (/proc/self/cmdline), its MPI rank from the launcher's environment
-// (-1), and the name profiles and journals share: <program>.<pid>[.rank<R>].
+// (-1), and the name profiles and journals share: <program>.<pid>[.rank<RRRR>].
 std::vector<std::string> command_line();
-int mpi_rank_from_env();
+int mpi_rank_from_env();  // -1 when not launched as an MPI rank
+int mpi_size_from_env();
 std::string file_stem(const std::string& program, int mpi_rank);
+// Rank, size and the MPI library's facts: from MPI once initialized, else from the environment.
+void add_mpi_facts(HeaderFacts& facts);
 
 // Opens the journal, named like the profile will be (<program>.<pid>[.rank<R>]).
 bool open_profile_journal(std::string& error);

@@ -173,7 +173,7 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   facts.program = modules.empty() ? "" : modules.front().path;
   facts.argv = writer::command_line();
   facts.duration_ns = duration_ns;
-  facts.mpi_rank = writer::mpi_rank_from_env();
+  writer::add_mpi_facts(facts);
   facts.symbolize_offline = !in_process;
   facts.region_window_start_ns = regions.window_start_ns;
   facts.omp = ompt::runtime_status(modules);

@@ -57,6 +57,7 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.i32(T::kTimerErrno, ts->timer_errno);
   th.u64(T::kUnwindFailed, ts->unwind_failed);
   th.boolean(T::kIsOmpThread, ts->is_omp_thread);
+  th.boolean(T::kMpiLibraryThread, ts->mpi_library_thread);
 }
 
 }  // namespace
@@ -86,7 +87,11 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.boolean(H::kOmptActive, facts.omp.ompt_active);
   h.str_nonempty(H::kOmpNote, facts.omp.note);
   h.i32(H::kMpiRank, facts.mpi_rank);
-  h.i32(H::kMpiSize, -1);
+  h.i32(H::kMpiSize, facts.mpi_size);
+  h.str_nonempty(H::kMpiLibrary, facts.mpi_library);
+  h.i32(H::kMpiThreadLevel, facts.mpi_thread_level);
+  h.boolean(H::kMpiCallsExact, facts.mpi_calls_exact);
+  h.str_nonempty(H::kMpiNote, facts.mpi_note);
   h.boolean(H::kExactWaits, facts.omp.ompt_active);  // exact OpenMP waits in ThreadProfile.wait
   h.boolean(H::kSymbolizeOffline, facts.symbolize_offline);
   h.u64(H::kRegionWindowStartNs, uint64_t(facts.region_window_start_ns));

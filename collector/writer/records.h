@@ -30,7 +30,10 @@ struct HeaderFacts {
   std::string program;
   std::vector<std::string> argv;
   uint64_t duration_ns = 0;
-  int mpi_rank = -1;
+  int mpi_rank = -1, mpi_size = -1;
+  int mpi_thread_level = -1;
+  bool mpi_calls_exact = false;
+  std::string mpi_library, mpi_note;
   bool symbolize_offline = true;
   int64_t region_window_start_ns = 0;
   ompt::RuntimeStatus omp;

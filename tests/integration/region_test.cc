@@ -97,7 +97,7 @@ TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   RunResult rcsv = run({OMPROF_BIN, "report", "--regions", "--csv", profiles_in(dir)[0]});
   EXPECT_EQ(
       rcsv.out.rfind("node_id,parent_id,depth,name,calls,threads,incl_s,incl_min_s,incl_avg_s,"
-                     "self_s,cpu_s,pct,work_s,wait_s,efficiency,imbalance,active\n",
+                     "self_s,cpu_s,pct,work_s,wait_s,efficiency,imbalance,active,mpi_wait_s\n",
                      0),
       0u)
       << rcsv.out;

@@ -1,0 +1,80 @@
+#include "collector/mpi_bridge.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+
+#include "collector/handler/omp_inquiry.h"
+#include "collector/lifecycle.h"
+#include "collector/region_context.h"
+#include "collector/runtime.h"
+#include "collector/thread_registry.h"
+#include "collector/writer/mpi_facts.h"
+#include "proto/mpi_calls.h"
+
+namespace omprof {
+
+namespace {
+MpiFacts g_facts;  // written once, at MPI_Init, before the profile is written
+}  // namespace
+
+const MpiFacts& mpi_facts() {
+  return g_facts;
+}
+
+}  // namespace omprof
+
+using namespace omprof;
+
+extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_enter(omprof_mpi_call* c,
+                                                                                 uint32_t call) {
+  c->call = 0;
+  ThreadState* ts = current_thread();
+  if (!ts || call == 0 || call >= format::kMpiCallLimit) return;
+  if (ts->mpi_call.load(std::memory_order_relaxed) != 0) return;  // nested: the outer one counts
+  c->call = call;
+  c->start_ns = monotonic_ns();
+  ts->mpi_call.store(call, std::memory_order_relaxed);
+}
+
+extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave(
+    omprof_mpi_call* c, uint64_t call_site) {
+  if (c->call == 0) return;
+  const uint64_t now = monotonic_ns();
+  ThreadState* ts = current_thread();
+  if (!ts) return;
+  ts->mpi_call.store(0, std::memory_order_relaxed);
+  g_facts.calls_measured = true;
+  // The context a sample would have had (OpenMP region, thread number, explicit region), with
+  // the MPI call as its state. The wait table is this thread's own: OMPT callbacks, the only
+  // other writers, run on this thread too and never during an MPI call.
+  SampleContext ctx;
+  handler::read_omp_context(ts, ctx);
+  ctx.omp_state = format::kMpiFirst + c->call;
+  ctx.region_node = current_region_node();
+  const uint64_t site = call_site ? call_site - 1 : 0;  // inside the calling instruction
+  ts->waits.add(&site, site ? 1 : 0, 0, ctx, 1, now > c->start_ns ? now - c->start_ns : 0);
+}
+
+extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_initialized(
+    int rank, int size, int thread_level, const char* library, const char* note) {
+  g_facts.rank = rank;
+  g_facts.size = size;
+  g_facts.thread_level = thread_level;
+  if (library) {
+    // The first line only (Open MPI adds its repository and release date).
+    size_t n = std::strcspn(library, "\n");
+    if (n >= sizeof g_facts.library) n = sizeof g_facts.library - 1;
+    std::memcpy(g_facts.library, library, n);
+    g_facts.library[n] = 0;
+  }
+  if (note) {
+    std::strncpy(g_facts.note, note, sizeof g_facts.note - 1);
+  }
+  g_facts.initialized = true;
+}
+
+extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_aborting(int errorcode) {
+  g_facts.aborted = true;
+  shutdown_collector(ProcessEnding{1, errorcode});  // Ending.Kind ENDING_EXITED
+}

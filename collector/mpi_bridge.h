@@ -1,0 +1,34 @@
+// What omprof's MPI wrappers (mpi/, libomprof_mpi.so, preloaded only into MPI programs) call in
+// the collector: marking the calling thread "inside MPI call n" while a wrapped call runs, and
+// the facts MPI gives once initialized. C linkage; exported from libomprof.so. Ordinary
+// context (never in a signal handler).
+#pragma once
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// One wrapped call in progress, on the wrapper's stack.
+struct omprof_mpi_call {
+  uint64_t start_ns;
+  uint32_t call;  // proto/mpi_calls.h; 0: not measured (nested in another MPI call, or no state)
+};
+
+// Marks the calling thread as inside `call` (the handler's samples then say so) and reads the
+// clock. A call made while the thread is already inside one is not measured again.
+void omprof_internal_mpi_enter(struct omprof_mpi_call* c, uint32_t call);
+// Ends the call: its wall time becomes an exact MPI wait of the thread, attributed to the call
+// site (the wrapper's return address), the parallel region and the explicit region.
+void omprof_internal_mpi_leave(struct omprof_mpi_call* c, uint64_t call_site);
+// After MPI_Init: rank and size in MPI_COMM_WORLD, the thread level granted, the library's
+// version string, and a note for the report header (what could not be measured), or NULL.
+void omprof_internal_mpi_initialized(int rank, int size, int thread_level, const char* library,
+                                     const char* note);
+// MPI_Abort is about to end the job: write the profile now (exit handlers may never run).
+void omprof_internal_mpi_aborting(int errorcode);
+
+#ifdef __cplusplus
+}
+#endif

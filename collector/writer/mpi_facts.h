@@ -1,0 +1,18 @@
+// What the profile's header says about MPI (collector/mpi_bridge.cc fills it in when the MPI
+// wrappers run; proto/omprof.proto, Header.mpi_*). Ordinary context.
+#pragma once
+
+namespace omprof {
+
+struct MpiFacts {
+  bool initialized = false;     // MPI_Init returned
+  bool calls_measured = false;  // a wrapped call ran: MPI waits are in ThreadProfile.wait
+  bool aborted = false;         // the program called MPI_Abort
+  int rank = -1, size = -1, thread_level = -1;
+  char library[256] = {0};
+  char note[256] = {0};  // e.g. that the library exposes no MPI_T events
+};
+
+const MpiFacts& mpi_facts();
+
+}  // namespace omprof

@@ -1,0 +1,206 @@
+// MPI ground truth: programs whose ranks (and OpenMP threads) are designed to wait for each
+// other, run under `mpirun -np N omprof run`, their profiles compared with what each rank
+// measured of itself on the wall clock (tests/programs/mpi_ranks.c, mpi_fortran.f90).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "harness.h"
+#include "viewer/ranks.h"
+#include "viewer/symbolize.h"
+
+namespace omprof::test {
+namespace {
+
+// What one rank of mpi_ranks printed about itself (seconds).
+struct Truth {
+  double step_work = 0, step_mpi = 0, join_wait = 0, team_wait = 0, step_s = 0;
+};
+
+std::map<int, Truth> parse_truth(const std::string& out) {
+  std::map<int, Truth> truth;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream w(line);
+    std::string word;
+    int rank = -1;
+    if (!(w >> word) || word != "rank" || !(w >> rank)) continue;
+    Truth t;
+    std::string key;
+    double v = 0;
+    while (w >> key >> v) {
+      if (key == "step_work") t.step_work = v;
+      if (key == "step_mpi") t.step_mpi = v;
+      if (key == "join_wait") t.join_wait = v;
+      if (key == "team_wait") t.team_wait = v;
+      if (key == "step_s") t.step_s = v;
+    }
+    truth[rank] = t;
+  }
+  return truth;
+}
+
+std::vector<std::string> mpirun(int ranks, const std::vector<std::string>& tail) {
+  std::vector<std::string> argv = {
+      MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks),
+      "-x",    "OMP_WAIT_POLICY"};
+  argv.insert(argv.end(), tail.begin(), tail.end());
+  return argv;
+}
+
+std::vector<viewer::RankNumbers> read_ranks(const std::string& dir) {
+  static viewer::SymbolCache symbols;
+  std::vector<viewer::RankNumbers> ranks;
+  for (const std::string& f : profiles_in(dir)) {
+    format::Profile p = viewer::load_profile(f, symbols);
+    ranks.push_back(viewer::rank_numbers(viewer::build_model(p, omp::View::kUser)));
+  }
+  std::sort(ranks.begin(), ranks.end(), [](auto& a, auto& b) { return a.rank < b.rank; });
+  return ranks;
+}
+
+// Five percentage points of the step's thread time, or the sampling error of a share of
+// `samples` samples if larger: what the issue asks of per-rank shares.
+double tolerance(double share, double step_thread_s, double period_s) {
+  const auto samples = uint64_t(step_thread_s / period_s);
+  return std::max(0.05, sampling_tolerance(share, samples));
+}
+
+constexpr int kSteps = 40;
+constexpr double kUnitMs = 5;
+constexpr double kPeriodS = 0.005;  // omprof run's default rate, 200 Hz
+
+// Rank r computes (r+1) units per step, then MPI_Allreduce; even ranks also run region "io".
+class RankImbalance : public testing::TestWithParam<std::string> {};
+
+TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
+  const std::string dir = fresh_dir("mpi_ranks_" + GetParam());
+  const RunResult r =
+      run(mpirun(3, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_ranks_" + GetParam()),
+                     std::to_string(kSteps), std::to_string(kUnitMs), "1"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::map<int, Truth> truth = parse_truth(r.out);
+  ASSERT_EQ(truth.size(), 3u) << r.out;
+  const std::vector<viewer::RankNumbers> ranks = read_ranks(dir);
+  ASSERT_EQ(ranks.size(), 3u);
+  std::vector<double> comp;
+  double comp_max = 0;
+  for (const auto& rank : ranks) {
+    SCOPED_TRACE("rank " + std::to_string(rank.rank));
+    EXPECT_NE(rank.file.find(".rank000" + std::to_string(rank.rank) + "."), std::string::npos)
+        << "file names carry the zero-padded rank";
+    const Truth& t = truth.at(rank.rank);
+    ASSERT_TRUE(rank.regions.count("step"));
+    const viewer::RankRegion& step = rank.regions.at("step");
+    const double thread_s = t.step_s;  // one thread
+    const double mpi = double(step.split.mpi_wait_ns) / 1e9 / thread_s;
+    const double work = double(step.split.work_ns) / 1e9 / thread_s;
+    EXPECT_NEAR(mpi, t.step_mpi / thread_s, tolerance(mpi, thread_s, kPeriodS));
+    EXPECT_NEAR(work, t.step_work / thread_s, tolerance(work, thread_s, kPeriodS));
+    EXPECT_EQ(step.calls, kSteps);
+    comp.push_back(t.step_work);
+    comp_max = std::max(comp_max, t.step_work);
+  }
+  // Load balance of the step region: avg/max computation, as each rank measured it.
+  const double designed_lb = (comp[0] + comp[1] + comp[2]) / 3 / comp_max;
+  const std::vector<viewer::ReducedRegion> reduced = viewer::reduce_regions(ranks);
+  const auto step =
+      std::find_if(reduced.begin(), reduced.end(), [](const auto& x) { return x.path == "step"; });
+  ASSERT_NE(step, reduced.end());
+  EXPECT_NEAR(step->eff.load_balance, designed_lb, 0.05);
+  EXPECT_EQ(step->comp_max_rank, 2) << "the last rank computes the most";
+  EXPECT_EQ(step->ranks.size(), 3u);
+
+  // Rank-conditional region: only even ranks run "io"; the union says so, without zeros.
+  const auto io = std::find_if(reduced.begin(), reduced.end(),
+                               [](const auto& x) { return x.path == "step/io"; });
+  ASSERT_NE(io, reduced.end());
+  EXPECT_EQ(io->ranks, (std::vector<int>{0, 2}));
+  EXPECT_DOUBLE_EQ(io->calls_avg, kSteps) << "the average is over the ranks that ran it";
+  EXPECT_EQ(viewer::ranks_missing_paths(ranks), std::vector<int>{1});
+
+  // The report over the directory says the same.
+  const RunResult rep = run({OMPROF_BIN, "report", dir, "--ranks", "--regions"});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  EXPECT_NE(rep.out.find("POP:"), std::string::npos) << rep.out;
+  EXPECT_NE(rep.out.find("ranks 1 lack region paths"), std::string::npos) << rep.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Builds, RankImbalance, testing::Values("clang", "gcc"));
+
+// 2 ranks x 2 OpenMP threads: thread t of rank r computes (t+1)/2 of (r+1) units, so the team
+// waits at the join, and rank 0 waits in MPI_Allreduce for rank 1.
+class Hybrid : public testing::TestWithParam<std::string> {};
+
+TEST_P(Hybrid, OpenMPWaitAndMpiWaitAreBothRight) {
+  const std::string dir = fresh_dir("mpi_hybrid_" + GetParam());
+  const RunResult r = run(mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_ranks_clang"),
+                                     std::to_string(kSteps), std::to_string(kUnitMs), "2"}),
+                          {{"OMP_WAIT_POLICY", GetParam()}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::map<int, Truth> truth = parse_truth(r.out);
+  ASSERT_EQ(truth.size(), 2u) << r.out;
+  const std::vector<viewer::RankNumbers> ranks = read_ranks(dir);
+  ASSERT_EQ(ranks.size(), 2u);
+  for (const auto& rank : ranks) {
+    SCOPED_TRACE("rank " + std::to_string(rank.rank));
+    const Truth& t = truth.at(rank.rank);
+    const viewer::RankRegion& step = rank.regions.at("step");
+    const double thread_s = 2 * t.step_s;
+    auto share = [&](uint64_t ns) { return double(ns) / 1e9 / thread_s; };
+    const double mpi = share(step.split.mpi_wait_ns), work = share(step.split.work_ns),
+                 omp = share(step.split.omp_wait_ns);
+    EXPECT_NEAR(mpi, t.step_mpi / thread_s, tolerance(mpi, thread_s, kPeriodS));
+    EXPECT_NEAR(work, t.step_work / thread_s, tolerance(work, thread_s, kPeriodS));
+    // Waking the team is fork overhead (in the region) or the worker's idle time (in none):
+    // the OpenMP wait lies between the join waits and the join waits plus the wake-ups.
+    const double tol = tolerance(omp, thread_s, kPeriodS);
+    EXPECT_GE(omp, t.join_wait / thread_s - tol);
+    EXPECT_LE(omp, t.team_wait / thread_s + tol);
+    EXPECT_GT(t.join_wait, 0.0) << "the design: thread 0 waits for thread 1";
+  }
+  EXPECT_GT(ranks[0].split.mpi_wait_ns, ranks[1].split.mpi_wait_ns);
+}
+
+INSTANTIATE_TEST_SUITE_P(WaitPolicies, Hybrid, testing::Values("active", "passive"));
+
+TEST(MpiFortran, FortranCallsAreMeasured) {
+  const std::string dir = fresh_dir("mpi_fortran");
+  const RunResult r =
+      run(mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_fortran"), "30"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<viewer::RankNumbers> ranks = read_ranks(dir);
+  ASSERT_EQ(ranks.size(), 2u);
+  static viewer::SymbolCache symbols;
+  for (const std::string& f : profiles_in(dir)) {
+    format::Profile p = viewer::load_profile(f, symbols);
+    EXPECT_TRUE(p.header.mpi_calls_exact()) << f;
+    const viewer::Model m = viewer::build_model(p, omp::View::kUser);
+    EXPECT_GT(self_ns(m, "<mpi:MPI_Allreduce>"), 0u) << f;
+    EXPECT_GT(self_ns(m, "<mpi:MPI_Init>"), 0u) << f;
+  }
+  // Rank 0 computes half as much, so it waits longer in MPI_ALLREDUCE.
+  EXPECT_GT(ranks[0].split.mpi_wait_ns, ranks[1].split.mpi_wait_ns);
+}
+
+TEST(MpiLoading, AProgramWithoutMpiLoadsNoMpiCode) {
+  const RunResult plain =
+      run({OMPROF_BIN, "run", "-o", fresh_dir("no_mpi"), "--", "/bin/cat", "/proc/self/maps"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_NE(plain.out.find("libomprof.so"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find("libmpi"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find("libomprof_mpi"), std::string::npos) << plain.out;
+  // The check can fail: forced on, the wrappers and Open MPI are there.
+  const RunResult forced = run({OMPROF_BIN, "run", "--mpi=on", "-o", fresh_dir("mpi_on"), "--",
+                                "/bin/cat", "/proc/self/maps"});
+  ASSERT_EQ(forced.status, 0) << forced.err;
+  EXPECT_NE(forced.out.find("libomprof_mpi.so"), std::string::npos) << forced.out;
+  EXPECT_NE(forced.out.find("libmpi.so"), std::string::npos) << forced.out;
+}
+
+}  // namespace
+}  // namespace omprof::test

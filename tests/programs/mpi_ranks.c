@@ -1,0 +1,96 @@
+/* Ground truth for MPI: rank r computes (r+1) units of CPU time per step in compute(), then all
+ * ranks meet in MPI_Allreduce in exchange(); optionally each rank runs a team of OpenMP threads
+ * whose thread t computes (t+1) units inside the step (an OpenMP-imbalanced region), and even
+ * ranks alone run an explicit region "io". Each rank measures, on its main thread's wall clock,
+ * its time computing and its time inside MPI, and prints them, for the test to compare with the
+ * profile.
+ * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS] */
+#include <mpi.h>
+#include <omp.h>
+#include <omprof/omprof.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "spin.h"
+
+static double wall(void) {
+  return clock_seconds(CLOCK_MONOTONIC);
+}
+
+/* Team time not spent computing, bounded two ways: from each thread's end of work to the
+ * region's end (the join), and also from the region's start to each thread's start of work
+ * (waking the team, which omprof may count as fork overhead or as the worker's idle time). */
+static double join_wait_s, team_wait_s;
+
+/* Returns the wall time the threads spent computing, summed. */
+__attribute__((noinline)) double compute(double seconds, int threads) {
+  if (threads <= 1) {
+    const double t0 = wall();
+    spin_for(CLOCK_THREAD_CPUTIME_ID, seconds);
+    return wall() - t0;
+  }
+  /* Thread t computes (t+1)/threads of the rank's share: the team waits at the join. */
+  double busy = 0, ends = 0, start = wall();
+#pragma omp parallel num_threads(threads) reduction(+ : busy, ends)
+  {
+    const double t0 = wall();
+    spin_for(CLOCK_THREAD_CPUTIME_ID, seconds * (omp_get_thread_num() + 1) / threads);
+    const double t1 = wall();
+    busy += t1 - t0;
+    ends += t1;
+  }
+  const double end = wall();
+  join_wait_s += threads * end - ends;
+  team_wait_s += threads * (end - start) - busy;
+  return busy;
+}
+
+__attribute__((noinline)) double exchange(double x) {
+  double sum = 0;
+  MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return sum;
+}
+
+__attribute__((noinline)) void io(double seconds) {
+  omprof_region_begin("io");
+  spin_for(CLOCK_THREAD_CPUTIME_ID, seconds);
+  omprof_region_end("io");
+}
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int steps = argc > 1 ? atoi(argv[1]) : 50;
+  const double unit = (argc > 2 ? atof(argv[2]) : 4) * 1e-3;
+  const int threads = argc > 3 ? atoi(argv[3]) : 1;
+  double busy_s = 0, mpi_s = 0, io_s = 0, step_s = 0, check = 0;
+  const double start = wall();
+  for (int s = 0; s < steps; ++s) {
+    omprof_region_begin("step");
+    double t0 = wall();
+    busy_s += compute(unit * (rank + 1), threads);
+    double t1 = wall();
+    if (rank % 2 == 0) io(unit / 4);
+    double t2 = wall();
+    check += exchange(1.0);
+    double t3 = wall();
+    omprof_region_end("step");
+    io_s += t2 - t1;
+    mpi_s += t3 - t2;
+    step_s += t3 - t0;
+  }
+  const double elapsed = wall() - start;
+  /* Inside the "step" region, in thread-seconds: work is the computing and io, MPI wait the
+   * main thread's MPI_Allreduce, OpenMP wait the team's waiting (workers idle between regions
+   * are in no region). */
+  printf(
+      "rank %d step_work %.6f step_mpi %.6f join_wait %.6f team_wait %.6f step_s %.6f "
+      "elapsed_s %.6f check %.0f\n",
+      rank, busy_s + io_s, mpi_s, join_wait_s, team_wait_s, step_s, elapsed, check);
+  fflush(stdout);
+  MPI_Finalize();
+  return 0;
+}
