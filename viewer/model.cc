@@ -96,6 +96,15 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
   }
 }
 
+// A stack's raw frames, expanded once per stack id.
+const omp::FrameStack& cached_raw_stack(const format::Profile& p,
+                                        std::unordered_map<uint64_t, omp::FrameStack>& cache,
+                                        uint64_t stack_id) {
+  auto it = cache.find(stack_id);
+  if (it == cache.end()) it = cache.emplace(stack_id, expand_stack(p, stack_id)).first;
+  return it->second;
+}
+
 bool has_mpi_waits(const v1::ThreadProfile& t) {
   for (const auto& w : t.wait())
     if (omp::is_mpi(w.omp_state())) return true;
@@ -118,9 +127,7 @@ std::vector<v1::Sample> spread_mpi_wait(const format::Profile& p, const v1::Samp
                                         const std::vector<const v1::Sample*>& samples,
                                         std::unordered_map<uint64_t, omp::FrameStack>& raw_cache) {
   auto raw_of = [&](uint64_t stack_id) -> const omp::FrameStack& {
-    auto it = raw_cache.find(stack_id);
-    if (it == raw_cache.end()) it = raw_cache.emplace(stack_id, expand_stack(p, stack_id)).first;
-    return it->second;
+    return cached_raw_stack(p, raw_cache, stack_id);
   };
   const omp::FrameStack& site = raw_of(wait.stack_id());
   std::vector<const v1::Sample*> same_site, same_function;
@@ -162,8 +169,8 @@ std::vector<v1::Sample> spread_mpi_wait(const format::Profile& p, const v1::Samp
 // the thread time they account for.
 template <typename Add>
 uint64_t add_thread(const format::Profile& p, uint32_t index, const v1::ThreadProfile& t,
-                    std::unordered_map<uint64_t, omp::FrameStack>& raw_cache, Add& add) {
-  const bool mpi_exact = has_mpi_waits(t);
+                    bool mpi_exact, std::unordered_map<uint64_t, omp::FrameStack>& raw_cache,
+                    Add& add) {
   std::vector<const v1::Sample*> mpi_samples;
   uint64_t accounted = 0;
   for (const auto& s : t.sample()) {
@@ -220,14 +227,12 @@ Model build_model(const format::Profile& p, omp::View view) {
   std::unordered_map<uint64_t, omp::FrameStack> raw_cache;
   const bool exact_waits = p.header.exact_waits();
   auto add = [&](uint32_t index, const v1::Sample& s, bool exact) {
-    auto it = raw_cache.find(s.stack_id());
-    if (it == raw_cache.end())
-      it = raw_cache.emplace(s.stack_id(), expand_stack(p, s.stack_id())).first;
+    const omp::FrameStack& raw = cached_raw_stack(p, raw_cache, s.stack_id());
     ViewSample v;
     v.thread = index;
     v.count = exact ? 0 : s.count();
     v.weight_ns = s.weight_ns();
-    v.state = omp::resolve_state(it->second, s.omp_state());
+    v.state = omp::resolve_state(raw, s.omp_state());
     // Exact waits replace the samples that saw the same waits spinning.
     if (exact_waits && !exact && omp::is_measured_exactly(v.state)) return uint64_t(0);
     v.exact = exact;
@@ -236,9 +241,8 @@ Model build_model(const format::Profile& p, omp::View view) {
     v.region_node = s.region_node();
     const v1::Stack& stack = p.stack(s.stack_id());
     v.truncated = stack.truncated();
-    v.stack = stack.unwind_failed()
-                  ? it->second  // only the pc is known: nothing to cut or splice
-                  : omp::build_stack(it->second, v.state, v.fork_id, view, fork_of);
+    v.stack = stack.unwind_failed() ? raw  // only the pc is known: nothing to cut or splice
+                                    : omp::build_stack(raw, v.state, v.fork_id, view, fork_of);
     // The machine view shows samples as taken; a measured wait names its state at the leaf.
     if (exact && view == omp::View::kMachine) {
       if (const char* name = omp::describe_state(v.state).pseudo_frame) {
@@ -264,8 +268,9 @@ Model build_model(const format::Profile& p, omp::View view) {
   const bool cpu_clock = p.header.clock() != v1::CLOCK_WALL;
   for (const auto& [index, t] : p.threads) {
     if (t.mpi_library_thread()) continue;  // not the program's thread (print_header counts it)
-    const uint64_t accounted = add_thread(p, index, t, raw_cache, add);
-    if (cpu_clock && (exact_waits || has_mpi_waits(t)))
+    const bool mpi_exact = has_mpi_waits(t);
+    const uint64_t accounted = add_thread(p, index, t, mpi_exact, raw_cache, add);
+    if (cpu_clock && (exact_waits || mpi_exact))
       add_off_cpu_time(m, index, t, p.header.duration_ns(), accounted);
   }
   return m;

@@ -21,6 +21,14 @@ void add_to(TimeSplit& t, uint32_t state, uint64_t ns) {
     t.work_ns += ns;
 }
 
+// Every region path some rank ran, in canonical (sorted) order.
+std::set<std::string> union_of_paths(const std::vector<RankNumbers>& ranks) {
+  std::set<std::string> paths;
+  for (const auto& r : ranks)
+    for (const auto& [path, x] : r.regions) paths.insert(path);
+  return paths;
+}
+
 std::string fraction(double v) {
   return fmt::format("{:.3f}", v);
 }
@@ -84,11 +92,8 @@ Efficiencies efficiencies(const std::vector<double>& computation_ns,
 }
 
 std::vector<ReducedRegion> reduce_regions(const std::vector<RankNumbers>& ranks) {
-  std::set<std::string> paths;
-  for (const auto& r : ranks)
-    for (const auto& [path, x] : r.regions) paths.insert(path);
   std::vector<ReducedRegion> out;
-  for (const std::string& path : paths) {
+  for (const std::string& path : union_of_paths(ranks)) {
     ReducedRegion red;
     red.path = path;
     std::vector<double> comp, outside;
@@ -128,9 +133,7 @@ std::vector<ReducedRegion> reduce_regions(const std::vector<RankNumbers>& ranks)
 }
 
 std::vector<int> ranks_missing_paths(const std::vector<RankNumbers>& ranks) {
-  std::set<std::string> all;
-  for (const auto& r : ranks)
-    for (const auto& [path, x] : r.regions) all.insert(path);
+  const std::set<std::string> all = union_of_paths(ranks);
   std::vector<int> out;
   for (const auto& r : ranks)
     if (r.regions.size() != all.size()) out.push_back(r.rank);
