@@ -18,6 +18,7 @@
 #include "collector/sampling.h"
 #include "collector/thread_registry.h"
 #include "collector/writer/journal_entries.h"
+#include "collector/writer/mpi_facts.h"
 #include "collector/writer/profile_writer.h"
 #include "proto/manifest.h"
 #include "proto/options.h"
@@ -198,6 +199,7 @@ void shutdown_collector(ProcessEnding ending) {
   }
   while (st.handlers_in_flight.load() != 0) sched_yield();
   ompt::close_open_waits(end);
+  mpi_summary_never_made();
   write_profile(end - rt.start_mono_ns, ending);
 }
 

@@ -10,6 +10,7 @@
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "collector/writer/mpi_facts.h"
+#include "collector/writer/summary_files.h"
 #include "proto/mpi_calls.h"
 
 namespace omprof {
@@ -20,6 +21,17 @@ MpiFacts g_facts;  // written once, at MPI_Init, before the profile is written
 
 const MpiFacts& mpi_facts() {
   return g_facts;
+}
+
+void mpi_summary_never_made() {
+  if (g_facts.initialized && !g_facts.summary_done && g_facts.rank == 0) {
+    g_facts.summary_done = true;
+    writer::write_summary_missing("the program did not call MPI_Finalize");
+  }
+}
+
+void mpi_summary_attempted() {
+  g_facts.summary_done = true;
 }
 
 }  // namespace omprof
@@ -76,5 +88,10 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_initi
 
 extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_aborting(int errorcode) {
   g_facts.aborted = true;
+  if (!g_facts.summary_done) {
+    g_facts.summary_done = true;
+    writer::write_summary_missing("rank " + std::to_string(g_facts.rank) + " called MPI_Abort(" +
+                                  std::to_string(errorcode) + ")");
+  }
   shutdown_collector(ProcessEnding{1, errorcode});  // Ending.Kind ENDING_EXITED
 }

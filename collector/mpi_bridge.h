@@ -29,6 +29,28 @@ void omprof_internal_mpi_initialized(int rank, int size, int thread_level, const
 // MPI_Abort is about to end the job: write the profile now (exit handlers may never run).
 void omprof_internal_mpi_aborting(int errorcode);
 
+// How the collector talks to the other ranks for the in-job summary: byte messages on omprof's
+// own communicator (a duplicate of MPI_COMM_WORLD), implemented by the MPI wrappers with PMPI
+// calls. The collector owns every buffer (its private heap), the wrappers allocate nothing.
+// Each function returns 0 or the MPI error code.
+struct omprof_mpi_transport {
+  int rank, size;
+  int (*send)(int dest, const void* data, uint64_t bytes);
+  int (*probe)(int source, uint64_t* bytes);  // waits for the next message from `source`
+  int (*recv)(int source, void* data, uint64_t bytes);
+  int (*bcast)(void* data, uint64_t bytes);  // from rank 0
+  // Reduces `count` records of `record_bytes` each onto rank 0 with `combine` (in (+) inout),
+  // a commutative operation; MPI's own reduction tree does the combining.
+  int (*reduce)(const void* in, void* out, uint64_t count, uint64_t record_bytes,
+                void (*combine)(const void* in, void* inout, uint64_t count));
+};
+
+// MPI_Finalize was called on every rank (the wrappers checked): the cross-rank summary,
+// collective over all ranks through `t`; rank 0 writes it into the output directory.
+void omprof_internal_mpi_summarize(const struct omprof_mpi_transport* t);
+// The summary cannot be made: rank 0 (or this rank, if it ends the job) writes why.
+void omprof_internal_mpi_summary_missing(const char* why);
+
 #ifdef __cplusplus
 }
 #endif

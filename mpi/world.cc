@@ -5,6 +5,11 @@
 
 #include <dlfcn.h>
 #include <mpi.h>
+#include <time.h>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
 
 #include "mpi/measured_call.h"
 
@@ -31,9 +36,116 @@ void after_init() {
   omprof_internal_mpi_initialized(rank, size, level, library, note);
 }
 
+namespace {
+
+// omprof's own communicator for the summary, so that its messages never meet the program's.
+MPI_Comm g_comm = MPI_COMM_NULL;
+constexpr int kTag = 0x0e9a;
+void (*g_combine)(const void*, void*, uint64_t) = nullptr;
+
+int send_bytes(int dest, const void* data, uint64_t bytes) {
+  if (bytes > uint64_t(INT_MAX)) return MPI_ERR_COUNT;
+  return PMPI_Send(data, int(bytes), MPI_BYTE, dest, kTag, g_comm);
+}
+
+int probe_bytes(int source, uint64_t* bytes) {
+  MPI_Status status;
+  int rc = PMPI_Probe(source, kTag, g_comm, &status);
+  int count = 0;
+  if (rc == MPI_SUCCESS) rc = PMPI_Get_count(&status, MPI_BYTE, &count);
+  *bytes = uint64_t(count);
+  return rc;
+}
+
+int recv_bytes(int source, void* data, uint64_t bytes) {
+  if (bytes > uint64_t(INT_MAX)) return MPI_ERR_COUNT;
+  return PMPI_Recv(data, int(bytes), MPI_BYTE, source, kTag, g_comm, MPI_STATUS_IGNORE);
+}
+
+int bcast_bytes(void* data, uint64_t bytes) {
+  if (bytes > uint64_t(INT_MAX)) return MPI_ERR_COUNT;
+  return PMPI_Bcast(data, int(bytes), MPI_BYTE, 0, g_comm);
+}
+
+void combine_op(void* in, void* inout, int* len, MPI_Datatype*) {
+  g_combine(in, inout, uint64_t(*len));
+}
+
+int reduce_records(const void* in, void* out, uint64_t count, uint64_t record_bytes,
+                   void (*combine)(const void*, void*, uint64_t)) {
+  if (count > uint64_t(INT_MAX) || record_bytes > uint64_t(INT_MAX)) return MPI_ERR_COUNT;
+  g_combine = combine;
+  MPI_Datatype record;
+  int rc = PMPI_Type_contiguous(int(record_bytes), MPI_BYTE, &record);
+  if (rc != MPI_SUCCESS) return rc;
+  PMPI_Type_commit(&record);
+  MPI_Op op;
+  rc = PMPI_Op_create(combine_op, 1, &op);
+  if (rc == MPI_SUCCESS) {
+    rc = PMPI_Reduce(in, out, int(count), record, op, 0, g_comm);
+    PMPI_Op_free(&op);
+  }
+  PMPI_Type_free(&record);
+  return rc;
+}
+
+// Seconds to wait for every rank at the summary's first collective (OMPROF_MPI_SUMMARY_TIMEOUT,
+// default 300): a rank not run under omprof never arrives, and the program must still finish.
+double summary_timeout_s() {
+  const char* v = std::getenv("OMPROF_MPI_SUMMARY_TIMEOUT");
+  const double s = v ? std::atof(v) : 300;
+  return s > 0 ? s : 300;
+}
+
+bool every_rank_arrives() {
+  MPI_Request request;
+  if (PMPI_Ibarrier(MPI_COMM_WORLD, &request) != MPI_SUCCESS) return false;
+  const double deadline = PMPI_Wtime() + summary_timeout_s();
+  for (;;) {
+    int done = 0;
+    if (PMPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return false;
+    if (done) return true;
+    if (PMPI_Wtime() > deadline) return false;  // the request is left behind: nothing to cancel
+    const timespec pause{0, 1000000};
+    nanosleep(&pause, nullptr);
+  }
+}
+
+}  // namespace
+
 void before_finalize() {
-  // The cross-rank reduction will run here (docs/usage.md, MPI); each rank's profile is
-  // written at exit, and OpenMP work after MPI_Finalize is still sampled.
+  static bool done = false;
+  int initialized = 0, finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  if (done || !initialized || finalized) return;
+  done = true;
+  const char* setting = std::getenv("OMPROF_MPI_SUMMARY");
+  if (setting && std::strcmp(setting, "0") == 0) {
+    omprof_internal_mpi_summary_missing("turned off (OMPROF_MPI_SUMMARY=0)");
+    return;
+  }
+  if (!every_rank_arrives()) {
+    omprof_internal_mpi_summary_missing(
+        "not every rank reached MPI_Finalize within OMPROF_MPI_SUMMARY_TIMEOUT seconds "
+        "(were all ranks run under omprof?)");
+    return;
+  }
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_comm) != MPI_SUCCESS) {
+    omprof_internal_mpi_summary_missing("MPI_Comm_dup failed");
+    return;
+  }
+  PMPI_Comm_set_errhandler(g_comm, MPI_ERRORS_RETURN);
+  omprof_mpi_transport t{};
+  PMPI_Comm_rank(g_comm, &t.rank);
+  PMPI_Comm_size(g_comm, &t.size);
+  t.send = send_bytes;
+  t.probe = probe_bytes;
+  t.recv = recv_bytes;
+  t.bcast = bcast_bytes;
+  t.reduce = reduce_records;
+  omprof_internal_mpi_summarize(&t);
+  PMPI_Comm_free(&g_comm);
 }
 
 void before_abort(int errorcode) {

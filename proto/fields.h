@@ -216,4 +216,42 @@ constexpr uint32_t kId = 1;
 constexpr uint32_t kName = 2;
 }  // namespace JournalRegion
 
+namespace JobSummary {
+constexpr uint32_t kFormatMajor = 1;
+constexpr uint32_t kFormatMinor = 2;
+constexpr uint32_t kCollectorVersion = 3;
+constexpr uint32_t kProgram = 4;
+constexpr uint32_t kSize = 5;
+constexpr uint32_t kScope = 6;
+constexpr uint32_t kRun = 7;
+constexpr uint32_t kRegion = 8;
+constexpr uint32_t kDifferingRank = 9;
+constexpr uint32_t kReductionNs = 10;
+}  // namespace JobSummary
+
+namespace SummaryRow {
+constexpr uint32_t kPath = 1;
+constexpr uint32_t kRanks = 2;
+constexpr uint32_t kInclMinNs = 3;
+constexpr uint32_t kInclMinRank = 4;
+constexpr uint32_t kInclMaxNs = 5;
+constexpr uint32_t kInclMaxRank = 6;
+constexpr uint32_t kInclSumNs = 7;
+constexpr uint32_t kCompMinNs = 8;
+constexpr uint32_t kCompMinRank = 9;
+constexpr uint32_t kCompMaxNs = 10;
+constexpr uint32_t kCompMaxRank = 11;
+constexpr uint32_t kCompSumNs = 12;
+constexpr uint32_t kSelfSumNs = 13;
+constexpr uint32_t kOutsideMpiSumNs = 14;
+constexpr uint32_t kWorkSumNs = 15;
+constexpr uint32_t kOmpWaitSumNs = 16;
+constexpr uint32_t kMpiWaitSumNs = 17;
+constexpr uint32_t kCallsMin = 18;
+constexpr uint32_t kCallsMax = 19;
+constexpr uint32_t kCallsSum = 20;
+constexpr uint32_t kThreadsSum = 21;
+constexpr uint32_t kSamplesSum = 22;
+}  // namespace SummaryRow
+
 }  // namespace omprof::format::fields

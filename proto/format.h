@@ -11,6 +11,11 @@ namespace omprof::format {
 // The first 8 bytes of every profile.
 constexpr std::string_view kMagic("\x89OMPROF\n", 8);
 
+// The first 8 bytes of an in-job MPI summary (`.ompsum`: one JobSummary message after them).
+constexpr std::string_view kSummaryMagic("\x89OMPSUM\n", 8);
+constexpr uint32_t kSummaryMajor = 1;
+constexpr uint32_t kSummaryMinor = 0;
+
 // The version the collector writes. Readers accept every 1.x file: fields are only added.
 // 1.1: explicit regions; 1.2: exact OpenMP waits; 1.3: sampling coverage; 1.4: the ending,
 // recovered profiles.

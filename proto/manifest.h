@@ -6,6 +6,7 @@
 //   ok <path> <samples> <threads> <dropped> <truncated>
 //   error <message>                                 no profile: why
 //   warning <message>                               a profile, with something the user must know
+//   note <message>                                  something else written (the MPI summary)
 #pragma once
 
 #include <cstdint>
@@ -28,8 +29,11 @@ inline std::string error_line(const std::string& message) {
 inline std::string warning_line(const std::string& message) {
   return "warning\t" + message;
 }
+inline std::string note_line(const std::string& message) {
+  return "note\t" + message;
+}
 
-enum class Kind { kStart, kOk, kError, kWarning, kUnknown };
+enum class Kind { kStart, kOk, kError, kWarning, kNote, kUnknown };
 struct Entry {
   Kind kind = Kind::kUnknown;
   std::vector<std::string> fields;  // after the kind
@@ -52,6 +56,8 @@ inline Entry parse_line(const std::string& line) {
     e.kind = Kind::kError;
   else if (kind == "warning" && !e.fields.empty())
     e.kind = Kind::kWarning;
+  else if (kind == "note" && !e.fields.empty())
+    e.kind = Kind::kNote;
   return e;
 }
 

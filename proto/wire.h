@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,13 @@ class Encoder {
     varint(static_cast<uint64_t>(static_cast<int64_t>(v)));
   }
   void boolean(uint32_t field, bool v) { u64(field, v ? 1 : 0); }
+  void dbl(uint32_t field, double v) {
+    if (v == 0) return;
+    tag(field, 1);  // 64-bit, little-endian
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    for (int i = 0; i < 8; ++i) buf_.push_back(static_cast<char>(bits >> (8 * i)));
+  }
   void str(uint32_t field, std::string_view s) {
     tag(field, 2);
     varint(s.size());

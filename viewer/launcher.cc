@@ -345,6 +345,9 @@ void report_run(const std::string& manifest_path, const std::string& program, pi
       case manifest::Kind::kWarning:
         std::fprintf(stderr, "omprof: warning: %s\n", f[0].c_str());
         break;
+      case manifest::Kind::kNote:
+        std::fprintf(stderr, "omprof: %s\n", f[0].c_str());
+        break;
       case manifest::Kind::kStart:
         ++collectors_started;
         if (f.size() == 2) journals.push_back({pid_t(std::atoi(f[0].c_str())), f[1]});

@@ -11,6 +11,7 @@
 #include "viewer/launcher.h"
 #include "viewer/ranks.h"
 #include "viewer/report.h"
+#include "viewer/summary_reader.h"
 #include "viewer/symbolize.h"
 
 using namespace omprof;
@@ -147,6 +148,7 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
 static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
                         viewer::SymbolCache& symbols, int status) {
   std::vector<viewer::RankNumbers> ranks;
+  int64_t size = 0;
   for (const std::string& file : files) {
     try {
       format::Profile p = viewer::load_profile(file, symbols);
@@ -155,7 +157,8 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
         status = 1;
         continue;
       }
-      ranks.push_back(viewer::rank_numbers(viewer::build_model(p, r.options.view)));
+      size = std::max<int64_t>(size, p.header.mpi_size());
+      ranks.push_back(viewer::rank_numbers(p));
     } catch (const format::ProfileError& e) {
       std::cerr << "omprof: " << e.what() << "\n";
       status = 1;
@@ -163,20 +166,22 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
   }
   std::sort(ranks.begin(), ranks.end(),
             [](const auto& a, const auto& b) { return a.rank < b.rank; });
+  const ranks::JobSummary job =
+      ranks::summarize_ranks(ranks, std::max<int64_t>(size, int64_t(ranks.size())));
   const bool csv = r.options.format == viewer::Format::kCsv;
-  if (!csv) viewer::print_ranks_summary(std::cout, ranks);
+  if (!csv) ranks::write_header(std::cout, job);
   if (r.ranks || !r.options.explicit_regions) {
     if (!csv) std::cout << "\nRanks:\n";
     viewer::ranks_table(ranks).print(std::cout, r.options.format);
   }
   if (r.options.explicit_regions) {
-    if (!csv)
-      std::cout
-          << "\nExplicit regions over ranks (union; min/avg/max over the ranks that ran each):\n";
-    else if (r.ranks)
+    if (csv) {
+      if (r.ranks) std::cout << "\n";
+      ranks::write_regions_csv(std::cout, job);
+    } else {
       std::cout << "\n";
-    viewer::reduced_regions_table(viewer::reduce_regions(ranks), ranks.size(), r.options.format)
-        .print(std::cout, r.options.format);
+      ranks::write_regions_text(std::cout, job);
+    }
   }
   const auto& o = r.options;
   if (!csv && (o.flat || o.tree || o.threads || o.states || o.parallel_regions))
@@ -199,6 +204,26 @@ static int report(ReportCommand& r) {
   r.options.format = r.format == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
   int status = 0;
   std::vector<std::string> files = expand_profile_arguments(r.files, status);
+  // In-job MPI summaries (.ompsum) are printed as they are; the rest are profiles.
+  std::vector<std::string> profiles;
+  for (const std::string& f : files) {
+    if (!viewer::is_summary_path(f)) {
+      profiles.push_back(f);
+      continue;
+    }
+    try {
+      const ranks::JobSummary s = viewer::read_summary_file(f);
+      if (r.options.format == viewer::Format::kCsv)
+        ranks::write_regions_csv(std::cout, s);
+      else
+        ranks::write_text(std::cout, s);
+    } catch (const format::ProfileError& e) {
+      std::cerr << "omprof: " << e.what() << "\n";
+      status = 1;
+    }
+  }
+  if (profiles.empty()) return status;
+  files = profiles;
   viewer::SymbolCache symbols;  // each binary is read once for all the files
   if (r.rank >= 0) {
     std::vector<std::string> of_rank;

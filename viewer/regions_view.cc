@@ -9,8 +9,7 @@
 
 namespace omprof::viewer {
 
-std::vector<RegionRow> region_rows(const Model& m) {
-  const format::Profile& p = *m.profile;
+std::vector<regions::SummaryRow> region_summary(const format::Profile& p) {
   std::map<uint32_t, regions::ThreadSnapshot> threads;
   for (const auto& s : p.region_stats) {
     regions::NodeSnapshot n;
@@ -39,11 +38,16 @@ std::vector<RegionRow> region_rows(const Model& m) {
                ? p.str(p.region_nodes[size_t(node) - 1].name())
                : std::string();
   };
+  return regions::summarize(list, info, name);
+}
+
+std::vector<RegionRow> region_rows(const Model& m) {
+  const format::Profile& p = *m.profile;
   std::vector<RegionRow> rows;
   RegionRow root;
   root.timing.name = "<no region>";
   rows.push_back(root);
-  for (auto& r : regions::summarize(list, info, name)) rows.push_back(RegionRow{r, 0, 0});
+  for (auto& r : region_summary(p)) rows.push_back(RegionRow{r, 0, 0});
 
   // Samples: each counts for its region and every enclosing one. Parents have smaller ids
   // than their children (checked by the reader), so one pass from the last node up adds each

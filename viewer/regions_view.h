@@ -17,6 +17,8 @@ struct RegionRow {
   uint64_t mpi_ns = 0;  // the part of wait_ns inside MPI calls
 };
 
+// The profile's region statistics merged over threads (regions::summarize), in preorder.
+std::vector<regions::SummaryRow> region_summary(const format::Profile& p);
 // Rows in preorder; the implicit root ("<no region>": samples outside every region) first.
 std::vector<RegionRow> region_rows(const Model& m);
 Table region_tree_table(const Model& m, Format format);

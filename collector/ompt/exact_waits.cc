@@ -72,10 +72,12 @@ uint64_t waited_ns(const OpenWait& w, uint64_t now) {
   return w.done_ns + (w.start_ns && now > w.start_ns ? now - w.start_ns : 0);
 }
 
-void close_wait(ThreadState* ts, const OpenWait& w, uint64_t now) {
+// What a wait amounts to if it ends `now`: one piece, or a worker's join wait in two.
+template <typename Emit>
+void split_wait(const OpenWait& w, uint64_t now, Emit&& emit) {
   const uint64_t total = waited_ns(w, now);
   if (!w.worker_join) {
-    record(ts, w.codeptr, w.ctx, total);
+    emit(w.codeptr, w.ctx, total);
     return;
   }
   // A worker's join wait: at the barrier until the region ended, idle after (in no region).
@@ -86,12 +88,18 @@ void close_wait(ThreadState* ts, const OpenWait& w, uint64_t now) {
     barrier = end > w.first_start_ns ? end - w.first_start_ns : 0;
     if (barrier > total) barrier = total;
   }
-  if (barrier) record(ts, w.codeptr, w.ctx, barrier);
+  if (barrier) emit(w.codeptr, w.ctx, barrier);
   if (total > barrier) {
     SampleContext idle{};
     idle.omp_state = format::kIdleDerived;
-    record(ts, 0, idle, total - barrier);
+    emit(uint64_t(0), idle, total - barrier);
   }
+}
+
+void close_wait(ThreadState* ts, const OpenWait& w, uint64_t now) {
+  split_wait(w, now, [&](uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
+    record(ts, codeptr, ctx, ns);
+  });
 }
 
 // A mutex wait never contains another wait; one still open was a test_lock that failed (no
@@ -180,6 +188,14 @@ void note_region_end(uint32_t region_instance) {
   RegionEnd& e = g_region_ends[region_instance % kRingSize];
   e.end_ns.store(monotonic_ns(), std::memory_order_relaxed);
   e.instance.store(region_instance, std::memory_order_release);
+}
+
+void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
+                       const std::function<void(const SampleContext&, uint64_t)>& emit) {
+  const int depth = ts->open_wait_depth;
+  for (int d = 0; d < depth && d < handler::kMaxOpenWaits; ++d)
+    split_wait(ts->open_waits[d], now_ns,
+               [&](uint64_t, const SampleContext& ctx, uint64_t ns) { emit(ctx, ns); });
 }
 
 void close_open_waits(uint64_t now_ns) {

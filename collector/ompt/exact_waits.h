@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "collector/thread_registry.h"
 
@@ -37,5 +38,11 @@ void note_region_end(uint32_t region_instance);
 // Shutdown: closes every thread's open waits at `now_ns` (the worker waiting for a next region
 // that never comes is idle until the end).
 void close_open_waits(uint64_t now_ns);
+
+// The in-job MPI summary: what a thread's open waits would record if they ended at `now_ns`,
+// leaving them open. Reads another thread's waits: exact while it is parked in the runtime (as
+// at MPI_Finalize); a wait ending meanwhile may be counted twice or not at all.
+void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
+                       const std::function<void(const SampleContext&, uint64_t)>& emit);
 
 }  // namespace omprof::ompt

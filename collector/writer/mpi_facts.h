@@ -8,11 +8,16 @@ struct MpiFacts {
   bool initialized = false;     // MPI_Init returned
   bool calls_measured = false;  // a wrapped call ran: MPI waits are in ThreadProfile.wait
   bool aborted = false;         // the program called MPI_Abort
+  bool summary_done = false;    // the in-job summary was made, or said missing
   int rank = -1, size = -1, thread_level = -1;
   char library[256] = {0};
   char note[256] = {0};  // e.g. that the library exposes no MPI_T events
 };
 
 const MpiFacts& mpi_facts();
+// At shutdown: if MPI was initialized and no summary was attempted (the program never called
+// MPI_Finalize), rank 0 says the summary is missing.
+void mpi_summary_never_made();
+void mpi_summary_attempted();
 
 }  // namespace omprof

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -68,8 +69,8 @@ std::string fresh_dir(const std::string& name) {
   std::string base = TEST_OUT_DIR;
   mkdir(base.c_str(), 0755);
   std::string dir = base + "/" + name;
+  std::filesystem::remove_all(dir);  // profiles, journals, MPI summaries of an earlier run
   mkdir(dir.c_str(), 0755);
-  for (const auto& f : profiles_in(dir)) unlink(f.c_str());
   return dir;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -57,10 +58,91 @@ std::vector<viewer::RankNumbers> read_ranks(const std::string& dir) {
   std::vector<viewer::RankNumbers> ranks;
   for (const std::string& f : profiles_in(dir)) {
     format::Profile p = viewer::load_profile(f, symbols);
-    ranks.push_back(viewer::rank_numbers(viewer::build_model(p, omp::View::kUser)));
+    ranks.push_back(viewer::rank_numbers(p));
   }
   std::sort(ranks.begin(), ranks.end(), [](auto& a, auto& b) { return a.rank < b.rank; });
   return ranks;
+}
+
+// A CSV table by its first column (quoted fields hold no commas here), each row by column name.
+using CsvRows = std::map<std::string, std::map<std::string, std::string>>;
+CsvRows parse_csv(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line;
+  std::vector<std::string> header;
+  CsvRows rows;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::istringstream cs(line);
+    std::string cell;
+    while (std::getline(cs, cell, ',')) {
+      if (cell.size() >= 2 && cell.front() == '"') cell = cell.substr(1, cell.size() - 2);
+      cells.push_back(cell);
+    }
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    if (cells.size() != header.size()) continue;
+    for (size_t i = 0; i < cells.size(); ++i) rows[cells[0]][header[i]] = cells[i];
+  }
+  return rows;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
+std::vector<std::string> files_ending(const std::string& dir, const std::string& suffix) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string p = e.path().string();
+    if (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0)
+      out.push_back(p);
+  }
+  return out;
+}
+
+// The job's own summary (rank 0, in MPI_Finalize) against the offline reduction of the rank
+// files. What ended before MPI_Finalize is the same: region times, calls, waits, participation.
+// Sampled work may differ by what happened after it: off-CPU time is spread over each thread's
+// whole run, so a region's work moves by at most twice the thread time after the snapshot.
+void expect_in_job_summary_equals_offline(const std::string& dir, int threads_per_rank) {
+  const std::vector<std::string> csv = files_ending(dir, ".summary.csv");
+  ASSERT_EQ(csv.size(), 1u) << "rank 0 writes one summary";
+  const CsvRows in_job = parse_csv(read_file(csv[0]));
+  const RunResult rep = run({OMPROF_BIN, "report", dir, "--regions", "--format", "csv"});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  const CsvRows offline = parse_csv(rep.out);
+  ASSERT_EQ(in_job.size(), offline.size()) << read_file(csv[0]) << rep.out;
+  const auto& run_in = in_job.at("<whole run>");
+  const auto& run_off = offline.at("<whole run>");
+  EXPECT_EQ(run_in.at("ranks"), run_off.at("ranks"));
+  const double after_s = std::stod(run_off.at("incl_max_s")) - std::stod(run_in.at("incl_min_s"));
+  ASSERT_GE(after_s, 0.0);
+  const double work_tol = 2 * after_s * threads_per_rank + 2e-6;
+  for (const auto& [path, row] : offline) {
+    if (path == "<whole run>") continue;
+    SCOPED_TRACE(path);
+    ASSERT_TRUE(in_job.count(path));
+    const auto& in = in_job.at(path);
+    for (const char* exact : {"ranks", "missing_ranks", "incl_min_s", "incl_min_rank", "incl_avg_s",
+                              "incl_max_s", "incl_max_rank", "self_avg_s", "calls_min", "calls_avg",
+                              "calls_max", "omp_wait_avg_s", "mpi_wait_avg_s"})
+      EXPECT_EQ(in.at(exact), row.at(exact)) << exact;
+    EXPECT_NEAR(std::stod(in.at("work_avg_s")), std::stod(row.at("work_avg_s")), work_tol);
+    for (const char* comp : {"comp_min_s", "comp_avg_s", "comp_max_s"})
+      EXPECT_NEAR(std::stod(in.at(comp)), std::stod(row.at(comp)), work_tol) << comp;
+  }
+  // The protobuf file holds the same summary as the CSV.
+  const std::vector<std::string> pb = files_ending(dir, ".summary.ompsum");
+  ASSERT_EQ(pb.size(), 1u);
+  const RunResult back = run({OMPROF_BIN, "report", pb[0], "--format", "csv"});
+  ASSERT_EQ(back.status, 0) << back.err;
+  EXPECT_EQ(back.out, read_file(csv[0]));
 }
 
 // Five percentage points of the step's thread time, or the sampling error of a share of
@@ -107,27 +189,35 @@ TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
   }
   // Load balance of the step region: avg/max computation, as each rank measured it.
   const double designed_lb = (comp[0] + comp[1] + comp[2]) / 3 / comp_max;
-  const std::vector<viewer::ReducedRegion> reduced = viewer::reduce_regions(ranks);
+  const ranks::JobSummary job = ranks::summarize_ranks(ranks, 3);
+  const auto& reduced = job.regions;
   const auto step =
       std::find_if(reduced.begin(), reduced.end(), [](const auto& x) { return x.path == "step"; });
   ASSERT_NE(step, reduced.end());
   EXPECT_NEAR(step->eff.load_balance, designed_lb, 0.05);
-  EXPECT_EQ(step->comp_max_rank, 2) << "the last rank computes the most";
-  EXPECT_EQ(step->ranks.size(), 3u);
+  EXPECT_EQ(step->p.comp_max_rank, 2) << "the last rank computes the most";
+  EXPECT_EQ(step->p.ranks, 3);
 
   // Rank-conditional region: only even ranks run "io"; the union says so, without zeros.
   const auto io = std::find_if(reduced.begin(), reduced.end(),
                                [](const auto& x) { return x.path == "step/io"; });
   ASSERT_NE(io, reduced.end());
-  EXPECT_EQ(io->ranks, (std::vector<int>{0, 2}));
-  EXPECT_DOUBLE_EQ(io->calls_avg, kSteps) << "the average is over the ranks that ran it";
-  EXPECT_EQ(viewer::ranks_missing_paths(ranks), std::vector<int>{1});
+  EXPECT_EQ(io->p.ranks, 2);
+  EXPECT_EQ(io->p.calls_min, kSteps) << "rank 1's absence is not a zero";
+  EXPECT_DOUBLE_EQ(io->avg(io->p.calls_sum), kSteps) << "the average is over the ranks that ran it";
+  EXPECT_EQ(job.differing_ranks, std::vector<int64_t>{1});
 
   // The report over the directory says the same.
   const RunResult rep = run({OMPROF_BIN, "report", dir, "--ranks", "--regions"});
   ASSERT_EQ(rep.status, 0) << rep.err;
   EXPECT_NE(rep.out.find("POP:"), std::string::npos) << rep.out;
   EXPECT_NE(rep.out.find("ranks 1 lack region paths"), std::string::npos) << rep.out;
+
+  expect_in_job_summary_equals_offline(dir, 1);
+  const std::vector<std::string> text = files_ending(dir, ".summary.txt");
+  ASSERT_EQ(text.size(), 1u);
+  EXPECT_NE(read_file(text[0]).find("not strict: ranks 1 lack"), std::string::npos);
+  EXPECT_NE(r.err.find("MPI summary of 3 ranks"), std::string::npos) << r.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, RankImbalance, testing::Values("clang", "gcc"));
@@ -164,6 +254,7 @@ TEST_P(Hybrid, OpenMPWaitAndMpiWaitAreBothRight) {
     EXPECT_GT(t.join_wait, 0.0) << "the design: thread 0 waits for thread 1";
   }
   EXPECT_GT(ranks[0].split.mpi_wait_ns, ranks[1].split.mpi_wait_ns);
+  expect_in_job_summary_equals_offline(dir, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(WaitPolicies, Hybrid, testing::Values("active", "passive"));
@@ -185,6 +276,20 @@ TEST(MpiFortran, FortranCallsAreMeasured) {
   }
   // Rank 0 computes half as much, so it waits longer in MPI_ALLREDUCE.
   EXPECT_GT(ranks[0].split.mpi_wait_ns, ranks[1].split.mpi_wait_ns);
+}
+
+// A job that ends in MPI_Abort has no summary: the aborting rank writes why, and its profile.
+TEST(MpiSummary, AnAbortedJobSaysWhyThereIsNoSummary) {
+  const std::string dir = fresh_dir("mpi_abort");
+  const RunResult r = run(mpirun(
+      2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_ranks_clang"), "4", "2", "1", "abort"}));
+  EXPECT_NE(r.status, 0) << "MPI_Abort(3) ends the job with an error";
+  const std::vector<std::string> text = files_ending(dir, ".summary.txt");
+  ASSERT_EQ(text.size(), 1u) << r.err;
+  EXPECT_NE(read_file(text[0]).find("missing: rank 1 called MPI_Abort(3)"), std::string::npos)
+      << read_file(text[0]);
+  EXPECT_TRUE(files_ending(dir, ".summary.csv").empty());
+  EXPECT_FALSE(files_ending(dir, ".rank0001.omprof").empty()) << "the aborting rank's profile";
 }
 
 TEST(MpiLoading, AProgramWithoutMpiLoadsNoMpiCode) {

@@ -4,12 +4,16 @@
  * ranks alone run an explicit region "io". Each rank measures, on its main thread's wall clock,
  * its time computing and its time inside MPI, and prints them, for the test to compare with the
  * profile.
- * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS] */
+ * With "abort" as the fourth argument, the last rank ends the job with MPI_Abort(3) instead of
+ * MPI_Finalize (the in-job summary must then say why it is missing).
+ * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS [abort]] */
 #include <mpi.h>
 #include <omp.h>
 #include <omprof/omprof.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "spin.h"
 
@@ -91,6 +95,11 @@ int main(int argc, char** argv) {
       "elapsed_s %.6f check %.0f\n",
       rank, busy_s + io_s, mpi_s, join_wait_s, team_wait_s, step_s, elapsed, check);
   fflush(stdout);
+  if (argc > 4 && strcmp(argv[4], "abort") == 0) {
+    MPI_Barrier(MPI_COMM_WORLD); /* every rank has printed */
+    if (rank == size - 1) MPI_Abort(MPI_COMM_WORLD, 3);
+    for (;;) pause(); /* the other ranks are ended by the abort */
+  }
   MPI_Finalize();
   return 0;
 }

@@ -1,0 +1,88 @@
+#include "collector/writer/rank_snapshot.h"
+
+#include <vector>
+
+#include "collector/modules.h"
+#include "collector/ompt/exact_waits.h"
+#include "collector/ompt/ompt_tool.h"
+#include "collector/region_context.h"
+#include "collector/runtime.h"
+#include "collector/thread_registry.h"
+#include "proto/state_codes.h"
+#include "unwind/module_kind.h"
+
+namespace omprof::writer {
+
+namespace {
+
+// omp::resolve_state without symbols: "in taskwait" is a wait if the leaf frame runs in the
+// OpenMP runtime, system-library frames (libc) taking their caller's side.
+class TaskwaitResolver {
+ public:
+  TaskwaitResolver() : modules_(recorded_modules()) {}
+  uint32_t resolve(uint32_t state, const uint64_t* frames, uint32_t depth) const {
+    if (state != format::kInTaskwait) return state;
+    for (uint32_t i = 0; i < depth; ++i) {
+      const unwind::Module* m = module_of(frames[i]);
+      if (m && ompt::is_runtime_module(m->path)) return format::kWaitTaskwait;
+      if (!m || !unwind::is_system_module(m->path)) break;
+    }
+    return format::kWorkParallel;
+  }
+
+ private:
+  const unwind::Module* module_of(uint64_t pc) const {
+    for (const auto& m : modules_)
+      if (m.contains(pc)) return &m;
+    return nullptr;
+  }
+  std::vector<unwind::Module> modules_;
+};
+
+std::vector<regions::SummaryRow> region_summary() {
+  const RegionData d = region_data();
+  std::vector<regions::NodeInfo> info_of(d.nodes.size() + 1);
+  for (const auto& [node, info] : d.nodes)
+    if (node < info_of.size()) info_of[node] = info;
+  auto info = [&](uint32_t node) {
+    return node < info_of.size() ? info_of[node] : regions::NodeInfo{};
+  };
+  auto name = [&](int32_t region) {
+    return region >= 1 && size_t(region) <= d.names.size() ? d.names[size_t(region) - 1]
+                                                           : std::string();
+  };
+  return regions::summarize(d.threads, info, name);
+}
+
+}  // namespace
+
+ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
+  const uint64_t now = runtime().start_mono_ns + duration_ns;
+  const TaskwaitResolver taskwait;
+  const bool exact_waits = ompt::runtime_status(recorded_modules()).ompt_active;
+  ranks::RankBuilder b(exact_waits, runtime().config.clock != ClockKind::kWall, duration_ns);
+  for (uint32_t i = 0; i < thread_count(); ++i) {
+    const ThreadState* ts = thread_at(i);
+    if (!ts || ts->mpi_library_thread) continue;
+    b.begin_thread(ts->start_ns, ts->end_ns.load());
+    const uint32_t used = ts->table.used();
+    for (uint32_t k = 0; k < used; ++k) {
+      const SampleEntry& e = ts->table.used_entry(k);
+      const uint32_t state = taskwait.resolve(e.ctx.omp_state, ts->table.frames_of(e), e.depth);
+      b.sample(state, e.ctx.region_node, e.count, e.weight_ns);
+    }
+    for (uint32_t k = 0; k < ts->waits.used(); ++k) {
+      const SampleEntry& e = ts->waits.used_entry(k);
+      b.wait(e.ctx.omp_state, e.ctx.region_node, e.weight_ns);
+    }
+    // Waits still open (workers parked until the next parallel region) count up to now, as
+    // they will count at exit.
+    ompt::open_waits_so_far(ts, now, [&](const SampleContext& ctx, uint64_t ns) {
+      b.wait(ctx.omp_state, ctx.region_node, ns);
+    });
+    b.end_thread();
+  }
+  return b.finish(rank, region_summary());
+}
+
+}  // namespace omprof::writer

@@ -1,0 +1,127 @@
+#include "mpi/summary/rank_numbers.h"
+
+#include <algorithm>
+
+#include "omp/states.h"
+
+namespace omprof::ranks {
+
+void TimeSplit::add(uint32_t state, uint64_t ns) {
+  if (omp::is_mpi(state))
+    mpi_wait_ns += ns;
+  else if (omp::is_wait(state))
+    omp_wait_ns += ns;
+  else
+    work_ns += ns;
+}
+
+TimeSplit& TimeSplit::operator+=(const TimeSplit& o) {
+  work_ns += o.work_ns;
+  omp_wait_ns += o.omp_wait_ns;
+  mpi_wait_ns += o.mpi_wait_ns;
+  return *this;
+}
+
+double TimeSplit::computation_ns(double elapsed_ns) const {
+  return total_ns() ? elapsed_ns * double(work_ns) / double(total_ns()) : 0;
+}
+
+double TimeSplit::outside_mpi_ns(double elapsed_ns) const {
+  return total_ns() ? elapsed_ns * double(total_ns() - mpi_wait_ns) / double(total_ns()) : 0;
+}
+
+RankBuilder::RankBuilder(bool exact_waits, bool cpu_clock, uint64_t duration_ns)
+    : exact_waits_(exact_waits), cpu_clock_(cpu_clock), duration_ns_(duration_ns) {}
+
+void RankBuilder::begin_thread(uint64_t start_ns, uint64_t end_ns) {
+  start_ns_ = start_ns;
+  end_ns_ = end_ns;
+  samples_.clear();
+  waits_.clear();
+}
+
+void RankBuilder::sample(uint32_t state, uint64_t region_node, uint64_t count, uint64_t weight_ns) {
+  samples_.push_back({state, region_node, count, weight_ns});
+}
+
+void RankBuilder::wait(uint32_t state, uint64_t region_node, uint64_t weight_ns) {
+  waits_.push_back({state, region_node, 0, weight_ns});
+}
+
+void RankBuilder::add(uint64_t node, uint32_t state, uint64_t ns) {
+  by_node_[node].add(state, ns);
+  total_.add(state, ns);
+}
+
+void RankBuilder::end_thread() {
+  ++threads_;
+  const bool mpi_exact =
+      std::any_of(waits_.begin(), waits_.end(), [](const Item& w) { return omp::is_mpi(w.state); });
+  uint64_t accounted = 0, work_ns = 0;
+  std::vector<const Item*> work;
+  for (const Item& s : samples_) {
+    if (mpi_exact && omp::is_mpi(s.state)) continue;                  // repeats an exact MPI wait
+    if (exact_waits_ && omp::is_measured_exactly(s.state)) continue;  // repeats an exact wait
+    add(s.node, s.state, s.weight_ns);
+    sample_count_ += s.count;
+    accounted += s.weight_ns;
+    if (!omp::is_wait(s.state)) {
+      work.push_back(&s);
+      work_ns += s.weight_ns;
+    }
+  }
+  for (const Item& w : waits_) {
+    if (!omp::is_mpi(w.state) && !exact_waits_) continue;
+    add(w.node, w.state, w.weight_ns);
+    accounted += w.weight_ns;
+  }
+  if (!cpu_clock_ || !(exact_waits_ || mpi_exact)) return;
+  const uint64_t end = end_ns_ ? end_ns_ : duration_ns_;
+  const uint64_t life = end > start_ns_ ? end - start_ns_ : 0;
+  if (life <= accounted) return;
+  const uint64_t off_cpu = life - accounted;
+  if (work_ns == 0) {
+    add(0, omp::kStateOffCpu, off_cpu);
+    return;
+  }
+  // Sample by sample, in the same order and with the same rounding as the viewer's model.
+  uint64_t given = 0;
+  for (size_t k = 0; k < work.size(); ++k) {
+    const uint64_t share =
+        k + 1 == work.size()
+            ? off_cpu - given
+            : uint64_t(double(off_cpu) * double(work[k]->weight_ns) / double(work_ns));
+    given += share;
+    add(work[k]->node, omp::kStateOffCpu, share);
+  }
+}
+
+RankNumbers RankBuilder::finish(int rank, const std::vector<regions::SummaryRow>& rows) const {
+  RankNumbers r;
+  r.rank = rank;
+  r.elapsed_ns = duration_ns_;
+  r.samples = sample_count_;
+  r.threads = threads_;
+  r.split = total_;
+  // Inclusive splits: children before parents (rows are in preorder).
+  std::map<uint32_t, TimeSplit> inclusive;
+  for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+    const auto own = by_node_.find(it->node);
+    if (own != by_node_.end()) inclusive[it->node] += own->second;
+    if (it->parent != 0) inclusive[it->parent] += inclusive[it->node];
+  }
+  std::map<uint32_t, std::string> path_of;
+  for (const regions::SummaryRow& x : rows) {
+    const auto parent = path_of.find(x.parent);
+    const std::string path = parent == path_of.end() ? x.name : parent->second + "/" + x.name;
+    path_of[x.node] = path;
+    RankRegion& rr = r.regions[path];
+    rr.calls += x.calls;
+    rr.incl_ns = std::max(rr.incl_ns, uint64_t(std::max<int64_t>(0, x.wall_max_ns)));
+    rr.self_ns = std::max(rr.self_ns, uint64_t(std::max<int64_t>(0, x.self_max_ns)));
+    rr.split += inclusive[x.node];
+  }
+  return r;
+}
+
+}  // namespace omprof::ranks

@@ -1,0 +1,160 @@
+// The cross-rank summary's semantics (mpi/summary/): the builder's attribution, the union over
+// ranks without zero-filling, ties to the lowest rank, combination in any order, the POP
+// efficiencies, and the .ompsum file read back.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+#include "mpi/summary/job_summary.h"
+#include "mpi/summary/summary_file.h"
+#include "proto/mpi_calls.h"
+#include "proto/state_codes.h"
+#include "viewer/summary_reader.h"
+
+namespace omprof::ranks {
+namespace {
+
+constexpr uint32_t kWork = format::kWorkParallel;
+constexpr uint32_t kBarrier = format::kWaitBarrierImplicit;
+constexpr uint32_t kAllreduce = format::kMpiFirst + format::kMpi_Allreduce;
+
+regions::SummaryRow row(uint32_t node, uint32_t parent, const std::string& name, int64_t calls,
+                        int64_t wall_ns) {
+  regions::SummaryRow r;
+  r.node = node;
+  r.parent = parent;
+  r.name = name;
+  r.calls = calls;
+  r.wall_max_ns = wall_ns;
+  r.self_max_ns = wall_ns / 2;
+  return r;
+}
+
+TEST(RankBuilder, ExactWaitsReplaceTheirSamplesAndOffCpuTimeIsSpreadOverWork) {
+  // CPU clock, exact waits: a thread alive 100 ms with 40 ms of work samples in region 1,
+  // 20 ms of barrier samples (repeated by a 30 ms exact barrier wait) and a 10 ms MPI wait.
+  RankBuilder b(true, true, 100);
+  b.begin_thread(0, 100);
+  b.sample(kWork, 1, 4, 40);
+  b.sample(kBarrier, 1, 2, 20);
+  b.sample(kAllreduce, 1, 1, 10);  // repeats the exact MPI wait below
+  b.wait(kBarrier, 1, 30);
+  b.wait(kAllreduce, 1, 10);
+  b.end_thread();
+  const RankNumbers r = b.finish(3, {row(1, 0, "step", 5, 100)});
+  EXPECT_EQ(r.rank, 3);
+  EXPECT_EQ(r.samples, 4u) << "only the samples that count";
+  EXPECT_EQ(r.split.omp_wait_ns, 30u);
+  EXPECT_EQ(r.split.mpi_wait_ns, 10u);
+  EXPECT_EQ(r.split.work_ns, 60u) << "40 sampled + 20 off the CPU";
+  const RankRegion& step = r.regions.at("step");
+  EXPECT_EQ(step.split.work_ns, 60u);
+  EXPECT_EQ(step.calls, 5);
+}
+
+TEST(RankBuilder, NestedRegionsAreInclusiveAndNamedByPath) {
+  RankBuilder b(false, false, 100);
+  b.begin_thread(0, 0);
+  b.sample(kWork, 1, 1, 10);
+  b.sample(kWork, 2, 1, 5);
+  b.sample(kBarrier, 2, 1, 7);
+  b.end_thread();
+  const RankNumbers r = b.finish(0, {row(1, 0, "outer", 1, 50), row(2, 1, "inner", 3, 20)});
+  EXPECT_EQ(r.regions.at("outer").split.work_ns, 15u);
+  EXPECT_EQ(r.regions.at("outer").split.omp_wait_ns, 7u);
+  EXPECT_EQ(r.regions.at("outer/inner").split.work_ns, 5u);
+  EXPECT_EQ(r.regions.at("outer/inner").calls, 3);
+}
+
+RankNumbers rank(int n, uint64_t elapsed, uint64_t work, uint64_t mpi,
+                 const std::map<std::string, uint64_t>& regions) {
+  RankNumbers r;
+  r.rank = n;
+  r.elapsed_ns = elapsed;
+  r.threads = 1;
+  r.split.work_ns = work;
+  r.split.mpi_wait_ns = mpi;
+  for (const auto& [path, incl] : regions) {
+    RankRegion& g = r.regions[path];
+    g.incl_ns = incl;
+    g.calls = 10;
+    g.split.work_ns = incl;
+  }
+  return r;
+}
+
+TEST(JobSummary, UnionOverParticipatingRanksOnlyWithPopEfficiencies) {
+  // Computation 1, 2, 3 s over 4 s each: LB = 2/3, CommE = 3/4.
+  const std::vector<RankNumbers> ranks = {rank(0, 4000, 1000, 3000, {{"a", 100}, {"a/io", 10}}),
+                                          rank(1, 4000, 2000, 2000, {{"a", 200}}),
+                                          rank(2, 4000, 3000, 1000, {{"a", 300}, {"a/io", 30}})};
+  const JobSummary s = summarize_ranks(ranks, 3);
+  EXPECT_NEAR(s.eff.load_balance, 2.0 / 3, 1e-12);
+  EXPECT_NEAR(s.eff.communication, 0.75, 1e-12);
+  EXPECT_NEAR(s.eff.parallel, 0.5, 1e-12);
+  EXPECT_NEAR(s.eff.mpi_parallel, 0.5, 1e-12) << "time outside MPI: 1, 2, 3 of 4 s";
+  EXPECT_NEAR(s.eff.omp_parallel, 1.0, 1e-12);
+  ASSERT_EQ(s.regions.size(), 2u);
+  const ReducedRegion& io = s.regions[1];
+  EXPECT_EQ(io.path, "a/io");
+  EXPECT_EQ(io.p.ranks, 2);
+  EXPECT_EQ(io.p.incl_min, 10);
+  EXPECT_EQ(io.p.incl_min_rank, 0);
+  EXPECT_EQ(io.p.incl_max_rank, 2);
+  EXPECT_EQ(io.avg(io.p.incl_sum), 20) << "rank 1 is absent, not zero";
+  EXPECT_EQ(s.differing_ranks, std::vector<int64_t>{1});
+}
+
+TEST(JobSummary, TiesGoToTheLowestRankAndOrderDoesNotMatter) {
+  std::vector<Partial> parts;
+  for (int r = 0; r < 16; ++r) {
+    RankRegion g;
+    g.incl_ns = r % 4 == 1 ? 5 : 50;  // ranks 1, 5, 9, 13 tie for the minimum
+    g.calls = r;
+    g.split.work_ns = g.incl_ns;
+    parts.push_back(region_partial(r, g));
+  }
+  std::mt19937 shuffle(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::shuffle(parts.begin(), parts.end(), shuffle);
+    Partial total;
+    for (const Partial& p : parts) combine(p, total);
+    EXPECT_EQ(total.ranks, 16);
+    EXPECT_EQ(total.incl_min_rank, 1);
+    EXPECT_EQ(total.incl_max_rank, 0);
+    EXPECT_EQ(total.calls_min, 0);
+    EXPECT_EQ(total.calls_max, 15);
+    EXPECT_EQ(total.calls_sum, 120);
+  }
+  Partial empty, one = parts[0];
+  combine(empty, one);
+  EXPECT_EQ(one.ranks, 1) << "an absent rank changes nothing";
+}
+
+TEST(SummaryFile, ReadsBackWhatWasWrittenAndRejectsDamage) {
+  const std::vector<RankNumbers> ranks = {rank(0, 4000, 1000, 3000, {{"a", 100}}),
+                                          rank(1, 4000, 2000, 2000, {{"a", 200}, {"b", 7}})};
+  const JobSummary s = summarize_ranks(ranks, 2);
+  const std::string bytes = encode_summary_file(s, "/bin/app", 1234);
+  const std::string path = testing::TempDir() + "/s.ompsum";
+  std::ofstream(path, std::ios::binary) << bytes;
+  const JobSummary back = viewer::read_summary_file(path);
+  std::ostringstream a, b;
+  write_regions_csv(a, s);
+  write_regions_csv(b, back);
+  EXPECT_EQ(a.str(), b.str());
+  EXPECT_EQ(back.differing_ranks, std::vector<int64_t>{0});
+  for (size_t cut : {size_t(0), size_t(5), size_t(9), bytes.size() - 1}) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes.substr(0, cut);
+    EXPECT_THROW(viewer::read_summary_file(path), std::runtime_error) << cut;
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << "\x89OMPROF\n" << bytes.substr(8);
+  EXPECT_THROW(viewer::read_summary_file(path), std::runtime_error);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace omprof::ranks
