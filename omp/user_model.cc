@@ -155,6 +155,13 @@ FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, 
     }
   }
   while (!out.empty() && is_thread_root_name(out.back().name)) out.pop_back();
+  // A work sample outside every parallel region with no frame of the program's own (a thread
+  // the runtime is starting or retiring): its time still needs a place in the tree.
+  if (out.empty()) {
+    const bool in_runtime =
+        std::any_of(raw.begin(), raw.end(), [](const Frame& f) { return f.runtime; });
+    out.push_back(pseudo(in_runtime ? "<omp runtime>" : "<thread start>"));
+  }
   return out;
 }
 

@@ -103,6 +103,18 @@ TEST(UserModel, WaitingThreadsGetAStateLeaf) {
             (std::vector<std::string>{"<omp:idle>"}));
 }
 
+// A thread sampled while the runtime starts it, outside every region, has no frame of the
+// program: its time is named rather than left with an empty stack.
+TEST(UserModel, AStackWithoutProgramFramesIsNamed) {
+  Fixture fx;
+  const FrameStack starting = {rt("__kmp_launch_thread"), sys("start_thread"), sys("clone3")};
+  EXPECT_EQ(names(build_stack(starting, 0x1, 0, View::kUser, fx.fork_of)),
+            std::vector<std::string>{"<omp runtime>"});
+  const FrameStack bare = {sys("start_thread"), sys("clone3")};
+  EXPECT_EQ(names(build_stack(bare, 0x1, 0, View::kUser, fx.fork_of)),
+            std::vector<std::string>{"<thread start>"});
+}
+
 TEST(UserModel, NestedRegionsSpliceRecursively) {
   Fixture fx;
   FrameStack inner_worker = {user("leaf"),
