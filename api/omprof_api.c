@@ -60,6 +60,12 @@ int omprof_write_summary_csv(const char* path) {
   (void)path;
   return OMPROF_ERR_NOT_INIT;
 }
+int omprof_write_mpi_summary(const char* path, int strict, int csv) {
+  (void)path;
+  (void)strict;
+  (void)csv;
+  return OMPROF_ERR_NOT_INIT;
+}
 
 const char* omprof_status_name(int status) {
   static const char* const names[] = {OMPROF_STATUS_NAMES};

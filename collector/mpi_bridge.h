@@ -48,6 +48,10 @@ struct omprof_mpi_transport {
 // MPI_Finalize was called on every rank (the wrappers checked): the cross-rank summary,
 // collective over all ranks through `t`; rank 0 writes it into the output directory.
 void omprof_internal_mpi_summarize(const struct omprof_mpi_transport* t);
+// omprof_write_mpi_summary (include/omprof/omprof.h), collective: 0 or an OMPROF_ERR_ code,
+// the same on every rank.
+int omprof_internal_mpi_write_summary(const struct omprof_mpi_transport* t, const char* path,
+                                      int strict, int csv);
 // The summary cannot be made: rank 0 (or this rank, if it ends the job) writes why.
 void omprof_internal_mpi_summary_missing(const char* why);
 

@@ -4,7 +4,10 @@
 // operation, and rank 0 writes the result. Messages carry region paths and fixed-size
 // records only: the cost grows with log(ranks) x paths, never with samples.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +18,7 @@
 #include "collector/writer/rank_snapshot.h"
 #include "collector/writer/summary_files.h"
 #include "mpi/summary/job_summary.h"
+#include "regions/status.h"
 
 namespace omprof {
 
@@ -101,7 +105,11 @@ void combine_partials(const void* in, void* inout, uint64_t count) {
   }
 }
 
-void summarize(const Transport& t) {
+// The summary over all ranks, on rank 0 (`out`); the other ranks return with `out` empty.
+// Strict: if the ranks' region paths differ, every rank returns false before any numbers are
+// reduced (the check is a tree of the disagreeing ranks, then one broadcast).
+bool reduce_job(const Transport& t, const char* scope, bool strict, ranks::JobSummary& out) {
+  g_cost = {};
   const uint64_t start = monotonic_ns();
   const ranks::RankNumbers mine = writer::rank_snapshot(t.rank, start - runtime().start_mono_ns);
   g_cost.snapshot_ns = monotonic_ns() - start;
@@ -111,6 +119,14 @@ void summarize(const Transport& t) {
   merge_to_root(t, paths);
   broadcast(t, paths);
   const std::vector<std::string> all(paths.begin(), paths.end());
+
+  // Which ranks lack paths of the union (only those are sent), and whether any does.
+  std::set<std::string> differing;
+  if (mine.regions.size() != all.size()) differing.insert(std::to_string(t.rank));
+  merge_to_root(t, differing);
+  uint64_t any_differ = differing.size();
+  check(t.bcast(&any_differ, sizeof any_differ), "broadcasting the strict check");
+  if (strict && any_differ) return false;
 
   // Record 0: the whole run; then one per path of the union, empty where this rank has none.
   std::vector<ranks::Partial> local(all.size() + 1), reduced(all.size() + 1);
@@ -122,22 +138,43 @@ void summarize(const Transport& t) {
   check(t.reduce(local.data(), reduced.data(), local.size(), sizeof(ranks::Partial),
                  combine_partials),
         "reducing the regions");
+  if (t.rank != 0) return true;
 
-  // The strict check: which ranks lack paths of the union (only those are sent).
-  std::set<std::string> differing;
-  if (mine.regions.size() != all.size()) differing.insert(std::to_string(t.rank));
-  merge_to_root(t, differing);
-  if (t.rank != 0) return;
-
-  ranks::JobSummary s;
-  s.size = t.size;
-  s.scope = "to MPI_Finalize";
-  s.run = reduced[0];
-  ranks::finish(s, all, std::vector<ranks::Partial>(reduced.begin() + 1, reduced.end()));
-  for (const std::string& r : differing) s.differing_ranks.push_back(std::stoll(r));
-  std::sort(s.differing_ranks.begin(), s.differing_ranks.end());
+  out.size = t.size;
+  out.scope = scope;
+  out.run = reduced[0];
+  ranks::finish(out, all, std::vector<ranks::Partial>(reduced.begin() + 1, reduced.end()));
+  for (const std::string& r : differing) out.differing_ranks.push_back(std::stoll(r));
+  std::sort(out.differing_ranks.begin(), out.differing_ranks.end());
   g_cost.total_ns = monotonic_ns() - start;
-  writer::write_summary_files(s, g_cost);
+  return true;
+}
+
+void summarize_at_finalize(const Transport& t) {
+  ranks::JobSummary s;
+  reduce_job(t, "to MPI_Finalize", false, s);
+  if (t.rank == 0) writer::write_summary_files(s, g_cost);
+}
+
+// omprof_write_mpi_summary: rank 0 writes; every rank returns rank 0's status.
+int write_summary_now(const Transport& t, const char* path, bool strict, bool csv) {
+  ranks::JobSummary s;
+  if (!reduce_job(t, "to omprof_write_mpi_summary", strict, s)) return regions::kMpiIncon;
+  int32_t status = regions::kSuccess;
+  if (t.rank == 0) {
+    const bool to_stdout = !path || !*path || std::string(path) == "-";
+    std::ofstream file;
+    if (!to_stdout) file.open(path, std::ios::out | std::ios::trunc);
+    std::ostream& out = to_stdout ? std::cout : file;
+    if (csv)
+      ranks::write_regions_csv(out, s);
+    else
+      ranks::write_text(out, s);
+    out.flush();
+    if (!out) status = regions::kIo;
+  }
+  check(t.bcast(&status, sizeof status), "broadcasting the status");
+  return status;
 }
 
 }  // namespace
@@ -149,7 +186,7 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_summa
   if (!omprof::runtime().active.load()) return;
   omprof::mpi_summary_attempted();
   try {
-    omprof::summarize(*t);
+    omprof::summarize_at_finalize(*t);
   } catch (const omprof::Failed& f) {
     // Other ranks may have failed at another step; each says why it has no summary.
     if (t->rank == 0) omprof::writer::write_summary_missing(f.why);
@@ -164,4 +201,15 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_summa
   omprof::mpi_summary_attempted();
   if (omprof::mpi_facts().rank != 0) return;  // every rank knows; rank 0 says it
   omprof::writer::write_summary_missing(why ? why : "unknown");
+}
+
+extern "C" __attribute__((visibility("default"))) int omprof_internal_mpi_write_summary(
+    const omprof_mpi_transport* t, const char* path, int strict, int csv) {
+  if (!omprof::runtime().active.load()) return omprof::regions::kNotInit;
+  try {
+    return omprof::write_summary_now(*t, path, strict != 0, csv != 0);
+  } catch (const omprof::Failed& f) {
+    std::fprintf(stderr, "omprof: omprof_write_mpi_summary: %s\n", f.why.c_str());
+    return omprof::regions::kUnknown;
+  }
 }

@@ -111,14 +111,32 @@ bool every_rank_arrives() {
   }
 }
 
+omprof_mpi_transport open_transport() {
+  PMPI_Comm_dup(MPI_COMM_WORLD, &g_comm);
+  PMPI_Comm_set_errhandler(g_comm, MPI_ERRORS_RETURN);
+  omprof_mpi_transport t{};
+  PMPI_Comm_rank(g_comm, &t.rank);
+  PMPI_Comm_size(g_comm, &t.size);
+  t.send = send_bytes;
+  t.probe = probe_bytes;
+  t.recv = recv_bytes;
+  t.bcast = bcast_bytes;
+  t.reduce = reduce_records;
+  return t;
+}
+
+bool mpi_running() {
+  int initialized = 0, finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
 }  // namespace
 
 void before_finalize() {
   static bool done = false;
-  int initialized = 0, finalized = 0;
-  PMPI_Initialized(&initialized);
-  PMPI_Finalized(&finalized);
-  if (done || !initialized || finalized) return;
+  if (done || !mpi_running()) return;
   done = true;
   const char* setting = std::getenv("OMPROF_MPI_SUMMARY");
   if (setting && std::strcmp(setting, "0") == 0) {
@@ -131,19 +149,7 @@ void before_finalize() {
         "(were all ranks run under omprof?)");
     return;
   }
-  if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_comm) != MPI_SUCCESS) {
-    omprof_internal_mpi_summary_missing("MPI_Comm_dup failed");
-    return;
-  }
-  PMPI_Comm_set_errhandler(g_comm, MPI_ERRORS_RETURN);
-  omprof_mpi_transport t{};
-  PMPI_Comm_rank(g_comm, &t.rank);
-  PMPI_Comm_size(g_comm, &t.size);
-  t.send = send_bytes;
-  t.probe = probe_bytes;
-  t.recv = recv_bytes;
-  t.bcast = bcast_bytes;
-  t.reduce = reduce_records;
+  omprof_mpi_transport t = open_transport();
   omprof_internal_mpi_summarize(&t);
   PMPI_Comm_free(&g_comm);
 }
@@ -176,6 +182,15 @@ OMPROF_EXPORT int MPI_Finalize() {
   const int rc = PMPI_Finalize();
   measured.done(__builtin_return_address(0));
   return rc;
+}
+
+// The public collective summary (include/omprof/omprof.h); interposes on the no-op library.
+OMPROF_EXPORT int omprof_write_mpi_summary(const char* path, int strict, int csv) {
+  if (!omprof::mpi::mpi_running()) return 1;  // OMPROF_ERR_NOT_INIT
+  omprof_mpi_transport t = omprof::mpi::open_transport();
+  const int status = omprof_internal_mpi_write_summary(&t, path, strict, csv);
+  PMPI_Comm_free(&omprof::mpi::g_comm);
+  return status;
 }
 
 OMPROF_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode) {

@@ -73,6 +73,14 @@ int omprof_set_diagnostics(int enabled);
 int omprof_write_summary(const char* path);
 int omprof_write_summary_csv(const char* path);
 
+/* MPI programs under omprof (collective: every rank of MPI_COMM_WORLD calls it, from serial
+ * code, between MPI_Init and MPI_Finalize): the regions reduced over ranks so far, as omprof
+ * writes at MPI_Finalize (docs/usage.md), written by rank 0 to path (NULL or "-": standard
+ * output), as text or (csv != 0) CSV. strict != 0: if the ranks' region trees differ, every
+ * rank gets OMPROF_ERR_MPI_INCON and nothing is written; otherwise ranks that lack paths are
+ * named. Every rank returns the same status. Without omprof's MPI wrappers: OMPROF_ERR_NOT_INIT. */
+int omprof_write_mpi_summary(const char* path, int strict, int csv);
+
 /* Name of a status code ("OMPROF_ERR_MISMATCH"). */
 const char* omprof_status_name(int status);
 

@@ -292,6 +292,31 @@ TEST(MpiSummary, AnAbortedJobSaysWhyThereIsNoSummary) {
   EXPECT_FALSE(files_ending(dir, ".rank0001.omprof").empty()) << "the aborting rank's profile";
 }
 
+// The public collective summary: strict fails the same way on every rank when the region trees
+// differ (rank 1 never runs "io"), and writes nothing; the union writes rank 0's summary.
+TEST(MpiSummary, TheCollectiveSummaryCallIsStrictOnRequest) {
+  const std::string dir = fresh_dir("mpi_api_summary");
+  const std::string path = dir + "/api_summary.txt";
+  const RunResult r = run(mpirun(3, {"-x", "MPI_RANKS_API_SUMMARY", OMPROF_BIN, "run", "-o", dir,
+                                     "--", program("mpi_ranks_clang"), "4", "2", "1"}),
+                          {{"MPI_RANKS_API_SUMMARY", path}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (int rank = 0; rank < 3; ++rank)
+    EXPECT_NE(r.out.find("rank " + std::to_string(rank) + " strict_status 6 union_status 0"),
+              std::string::npos)
+        << r.out;  // 6: OMPROF_ERR_MPI_INCON
+  const std::string text = read_file(path);
+  EXPECT_NE(text.find("(to omprof_write_mpi_summary): 3 of 3 ranks"), std::string::npos) << text;
+  EXPECT_NE(text.find("not strict: ranks 1 lack"), std::string::npos) << text;
+  // Without omprof the call is a no-op that says so.
+  const RunResult plain =
+      run(mpirun(2, {"-x", "MPI_RANKS_API_SUMMARY", program("mpi_ranks_clang"), "2", "1", "1"}),
+          {{"MPI_RANKS_API_SUMMARY", dir + "/plain.txt"}});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_NE(plain.out.find("rank 1 strict_status 1 union_status 1"), std::string::npos)
+      << plain.out;  // 1: OMPROF_ERR_NOT_INIT
+}
+
 TEST(MpiLoading, AProgramWithoutMpiLoadsNoMpiCode) {
   const RunResult plain =
       run({OMPROF_BIN, "run", "-o", fresh_dir("no_mpi"), "--", "/bin/cat", "/proc/self/maps"});

@@ -6,6 +6,9 @@
  * profile.
  * With "abort" as the fourth argument, the last rank ends the job with MPI_Abort(3) instead of
  * MPI_Finalize (the in-job summary must then say why it is missing).
+ * With MPI_RANKS_API_SUMMARY=PATH in the environment, every rank calls omprof's collective
+ * summary before MPI_Finalize, strict (the region trees differ when there are 2 ranks or more)
+ * and union (rank 0 writes PATH), and prints the two statuses.
  * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS [abort]] */
 #include <mpi.h>
 #include <omp.h>
@@ -95,6 +98,13 @@ int main(int argc, char** argv) {
       "elapsed_s %.6f check %.0f\n",
       rank, busy_s + io_s, mpi_s, join_wait_s, team_wait_s, step_s, elapsed, check);
   fflush(stdout);
+  const char* api_summary = getenv("MPI_RANKS_API_SUMMARY");
+  if (api_summary) {
+    const int strict = omprof_write_mpi_summary(api_summary, 1, 0);
+    const int any = omprof_write_mpi_summary(api_summary, 0, 0);
+    printf("rank %d strict_status %d union_status %d\n", rank, strict, any);
+    fflush(stdout);
+  }
   if (argc > 4 && strcmp(argv[4], "abort") == 0) {
     MPI_Barrier(MPI_COMM_WORLD); /* every rank has printed */
     if (rank == size - 1) MPI_Abort(MPI_COMM_WORLD, 3);
