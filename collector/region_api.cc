@@ -223,12 +223,7 @@ int write_summary(const char* path, bool csv, const void* site) {
   h.pid = uint64_t(getpid());
   h.window_ns = now().wall_ns - data.window_start_ns;
   h.threads = data.threads.size();
-  std::map<uint32_t, regions::NodeInfo> nodes(data.nodes.begin(), data.nodes.end());
-  auto rows = regions::summarize(
-      data.threads, [&](uint32_t n) { return nodes.count(n) ? nodes[n] : regions::NodeInfo{}; },
-      [&](int32_t id) {
-        return id >= 1 && size_t(id) <= data.names.size() ? data.names[size_t(id) - 1] : "";
-      });
+  const std::vector<regions::SummaryRow> rows = summary_rows(data);
   const bool to_stdout = !path || !*path || std::string(path) == "-";
   std::ofstream file;
   if (!to_stdout) {
@@ -261,6 +256,15 @@ uint32_t current_region_node() {
 void inherit_region_context(uint32_t node) {
   if (node == 0 && !t_timer) return;
   timer()->set_base(node);
+}
+
+std::vector<regions::SummaryRow> summary_rows(const RegionData& d) {
+  std::map<uint32_t, regions::NodeInfo> nodes(d.nodes.begin(), d.nodes.end());
+  return regions::summarize(
+      d.threads, [&](uint32_t n) { return nodes.count(n) ? nodes[n] : regions::NodeInfo{}; },
+      [&](int32_t id) {
+        return id >= 1 && size_t(id) <= d.names.size() ? d.names[size_t(id) - 1] : "";
+      });
 }
 
 RegionData region_data() {

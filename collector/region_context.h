@@ -24,5 +24,7 @@ struct RegionData {
 };
 // Snapshot for the profile (open regions included, marked active).
 RegionData region_data();
+// The snapshot merged over threads (regions::summarize): the live summaries' rows.
+std::vector<regions::SummaryRow> summary_rows(const RegionData& d);
 
 }  // namespace omprof

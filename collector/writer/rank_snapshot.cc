@@ -1,5 +1,6 @@
 #include "collector/writer/rank_snapshot.h"
 
+#include <utility>
 #include <vector>
 
 #include "collector/modules.h"
@@ -19,7 +20,7 @@ namespace {
 // OpenMP runtime, system-library frames (libc) taking their caller's side.
 class TaskwaitResolver {
  public:
-  TaskwaitResolver() : modules_(recorded_modules()) {}
+  explicit TaskwaitResolver(std::vector<unwind::Module> modules) : modules_(std::move(modules)) {}
   uint32_t resolve(uint32_t state, const uint64_t* frames, uint32_t depth) const {
     if (state != format::kInTaskwait) return state;
     for (uint32_t i = 0; i < depth; ++i) {
@@ -39,27 +40,13 @@ class TaskwaitResolver {
   std::vector<unwind::Module> modules_;
 };
 
-std::vector<regions::SummaryRow> region_summary() {
-  const RegionData d = region_data();
-  std::vector<regions::NodeInfo> info_of(d.nodes.size() + 1);
-  for (const auto& [node, info] : d.nodes)
-    if (node < info_of.size()) info_of[node] = info;
-  auto info = [&](uint32_t node) {
-    return node < info_of.size() ? info_of[node] : regions::NodeInfo{};
-  };
-  auto name = [&](int32_t region) {
-    return region >= 1 && size_t(region) <= d.names.size() ? d.names[size_t(region) - 1]
-                                                           : std::string();
-  };
-  return regions::summarize(d.threads, info, name);
-}
-
 }  // namespace
 
 ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
   const uint64_t now = runtime().start_mono_ns + duration_ns;
-  const TaskwaitResolver taskwait;
-  const bool exact_waits = ompt::runtime_status(recorded_modules()).ompt_active;
+  std::vector<unwind::Module> modules = recorded_modules();
+  const bool exact_waits = ompt::runtime_status(modules).ompt_active;
+  const TaskwaitResolver taskwait(std::move(modules));
   ranks::RankBuilder b(exact_waits, runtime().config.clock != ClockKind::kWall, duration_ns);
   for (uint32_t i = 0; i < thread_count(); ++i) {
     const ThreadState* ts = thread_at(i);
@@ -82,7 +69,7 @@ ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
     });
     b.end_thread();
   }
-  return b.finish(rank, region_summary());
+  return b.finish(rank, summary_rows(region_data()));
 }
 
 }  // namespace omprof::writer
