@@ -62,6 +62,7 @@ bool parse_config(Config& cfg, std::string& error) {
   cfg.frame_pool = cfg.max_contexts * 32;
   if (const char* v = get(options::env::kOutput)) cfg.output_dir = v;
   if (const char* v = get(options::env::kManifest)) cfg.manifest = v;
+  if (const char* v = get(options::env::kMpiCpu)) cfg.mpi_cpu = std::strcmp(v, "1") == 0;
   return true;
 }
 

@@ -25,6 +25,7 @@ struct Config {
   uint32_t max_threads = uint32_t(options::kMaxThreads.default_value);
   std::string output_dir = ".";
   std::string manifest;  // file the launcher reads to print its summary line
+  bool mpi_cpu = false;  // exact thread CPU time per MPI call (options::env::kMpiCpu)
 };
 
 // Parses the OMPROF_* variables. Returns false with `error` set on an invalid value.

@@ -45,6 +45,7 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_enter
   if (!ts || call == 0 || call >= format::kMpiCallLimit) return;
   if (ts->mpi_call.load(std::memory_order_relaxed) != 0) return;  // nested: the outer one counts
   c->call = call;
+  c->cpu_start_ns = runtime().config.mpi_cpu ? thread_cpu_ns() : 0;
   c->start_ns = monotonic_ns();
   ts->mpi_call.store(call, std::memory_order_relaxed);
 }
@@ -53,6 +54,7 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave
     omprof_mpi_call* c, uint64_t call_site) {
   if (c->call == 0) return;
   const uint64_t now = monotonic_ns();
+  const uint64_t cpu_now = runtime().config.mpi_cpu ? thread_cpu_ns() : 0;
   ThreadState* ts = current_thread();
   if (!ts) return;
   ts->mpi_call.store(0, std::memory_order_relaxed);
@@ -65,11 +67,19 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave
   ctx.omp_state = format::kMpiFirst + c->call;
   ctx.region_node = current_region_node();
   const uint64_t site = call_site ? call_site - 1 : 0;  // inside the calling instruction
-  ts->waits.add(&site, site ? 1 : 0, 0, ctx, 1, now > c->start_ns ? now - c->start_ns : 0);
+  ts->waits.add(&site, site ? 1 : 0, 0, ctx, 1, now > c->start_ns ? now - c->start_ns : 0,
+                cpu_now > c->cpu_start_ns ? cpu_now - c->cpu_start_ns : 0);
+}
+
+extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_finalizing() {
+  if (g_facts.finalize_start_ns == 0)
+    g_facts.finalize_start_ns = monotonic_ns() - runtime().start_mono_ns;
 }
 
 extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_initialized(
     int rank, int size, int thread_level, const char* library, const char* note) {
+  g_facts.init_end_ns = monotonic_ns() - runtime().start_mono_ns;
+  g_facts.cpu_exact = runtime().config.mpi_cpu;
   g_facts.rank = rank;
   g_facts.size = size;
   g_facts.thread_level = thread_level;

@@ -13,11 +13,13 @@ extern "C" {
 // One wrapped call in progress, on the wrapper's stack.
 struct omprof_mpi_call {
   uint64_t start_ns;
+  uint64_t cpu_start_ns;  // thread CPU clock at the start, with OMPROF_MPI_CPU=1
   uint32_t call;  // proto/mpi_calls.h; 0: not measured (nested in another MPI call, or no state)
 };
 
 // Marks the calling thread as inside `call` (the handler's samples then say so) and reads the
-// clock. A call made while the thread is already inside one is not measured again.
+// clock (and the thread CPU clock, with OMPROF_MPI_CPU=1). A call made while the thread is already
+// inside one is not measured again.
 void omprof_internal_mpi_enter(struct omprof_mpi_call* c, uint32_t call);
 // Ends the call: its wall time becomes an exact MPI wait of the thread, attributed to the call
 // site (the wrapper's return address), the parallel region and the explicit region.
@@ -26,6 +28,8 @@ void omprof_internal_mpi_leave(struct omprof_mpi_call* c, uint64_t call_site);
 // version string, and a note for the report header (what could not be measured), or NULL.
 void omprof_internal_mpi_initialized(int rank, int size, int thread_level, const char* library,
                                      const char* note);
+// MPI_Finalize was called: the end of the POP window (docs/semantics.md, "MPI").
+void omprof_internal_mpi_finalizing(void);
 // MPI_Abort is about to end the job: write the profile now (exit handlers may never run).
 void omprof_internal_mpi_aborting(int errorcode);
 

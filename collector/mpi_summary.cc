@@ -111,7 +111,10 @@ void combine_partials(const void* in, void* inout, uint64_t count) {
 bool reduce_job(const Transport& t, const char* scope, bool strict, ranks::JobSummary& out) {
   g_cost = {};
   const uint64_t start = monotonic_ns();
-  const ranks::RankNumbers mine = writer::rank_snapshot(t.rank, start - runtime().start_mono_ns);
+  // As of the end of the POP window: MPI_Finalize's start, or now (omprof_write_mpi_summary).
+  const uint64_t finalize = mpi_facts().finalize_start_ns;
+  const ranks::RankNumbers mine =
+      writer::rank_snapshot(t.rank, finalize ? finalize : start - runtime().start_mono_ns);
   g_cost.snapshot_ns = monotonic_ns() - start;
 
   std::set<std::string> paths;

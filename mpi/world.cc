@@ -135,6 +135,7 @@ bool mpi_running() {
 }  // namespace
 
 void before_finalize() {
+  omprof_internal_mpi_finalizing();
   static bool done = false;
   if (done || !mpi_running()) return;
   done = true;
@@ -177,8 +178,9 @@ OMPROF_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* pr
 }
 
 OMPROF_EXPORT int MPI_Finalize() {
-  omprof::mpi::before_finalize();
+  // The summary's time is time in MPI_Finalize, outside the POP window.
   omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Finalize);
+  omprof::mpi::before_finalize();
   const int rc = PMPI_Finalize();
   measured.done(__builtin_return_address(0));
   return rc;

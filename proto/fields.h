@@ -50,6 +50,9 @@ constexpr uint32_t kMpiLibrary = 25;
 constexpr uint32_t kMpiThreadLevel = 26;
 constexpr uint32_t kMpiCallsExact = 27;
 constexpr uint32_t kMpiNote = 28;
+constexpr uint32_t kMpiInitEndNs = 29;
+constexpr uint32_t kMpiFinalizeStartNs = 30;
+constexpr uint32_t kMpiCpuExact = 31;
 }  // namespace Header
 
 namespace Ending {
@@ -109,6 +112,7 @@ constexpr uint32_t kOmpState = 4;
 constexpr uint32_t kForkId = 5;
 constexpr uint32_t kOmpThreadNum = 6;
 constexpr uint32_t kRegionNode = 7;
+constexpr uint32_t kCpuNs = 8;
 }  // namespace Sample
 
 namespace ThreadProfile {
@@ -252,6 +256,8 @@ constexpr uint32_t kCallsMax = 19;
 constexpr uint32_t kCallsSum = 20;
 constexpr uint32_t kThreadsSum = 21;
 constexpr uint32_t kSamplesSum = 22;
+constexpr uint32_t kSetupSumNs = 23;
+constexpr uint32_t kSetupMaxNs = 24;
 }  // namespace SummaryRow
 
 }  // namespace omprof::format::fields

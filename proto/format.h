@@ -14,13 +14,14 @@ constexpr std::string_view kMagic("\x89OMPROF\n", 8);
 // The first 8 bytes of an in-job MPI summary (`.ompsum`: one JobSummary message after them).
 constexpr std::string_view kSummaryMagic("\x89OMPSUM\n", 8);
 constexpr uint32_t kSummaryMajor = 1;
-constexpr uint32_t kSummaryMinor = 0;
+constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 
 // The version the collector writes. Readers accept every 1.x file: fields are only added.
 // 1.1: explicit regions; 1.2: exact OpenMP waits; 1.3: sampling coverage; 1.4: the ending,
-// recovered profiles.
+// recovered profiles; 1.5: MPI; 1.6: the POP window (Header.mpi_init_end_ns,
+// mpi_finalize_start_ns), exact CPU time of MPI calls (Sample.cpu_ns).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 5;
+constexpr uint32_t kMinor = 6;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

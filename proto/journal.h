@@ -13,7 +13,7 @@ namespace omprof::journal {
 
 // The first 8 bytes of a journal file.
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // 2: SampleEntry.cpu_ns
 constexpr uint64_t kPage = 4096;
 // File name suffix: <program>.<pid>[.<n>].ompjournal, next to the profiles.
 constexpr const char* kSuffix = ".ompjournal";
@@ -75,6 +75,7 @@ struct SampleEntry {
   SampleContext ctx;
   uint64_t count;  // 0 while the entry is being filled
   uint64_t weight_ns;
+  uint64_t cpu_ns;  // exact waits with a measured CPU time (MPI calls, OMPROF_MPI_CPU=1)
 };
 
 // A sample table's memory: this header, SampleEntry[capacity], uint32_t order[capacity] (the

@@ -289,6 +289,7 @@ void set_sample(v1::Sample* s, uint64_t stack_id, const SampleEntry& e, uint64_t
   s->set_stack_id(stack_id);
   s->set_count(e.count);
   s->set_weight_ns(e.weight_ns);
+  s->set_cpu_ns(e.cpu_ns);
   s->set_omp_state(e.ctx.omp_state);
   s->set_omp_thread_num(e.ctx.omp_thread_num);
   // A fork record or region node whose entry was lost is not referred to.

@@ -53,6 +53,8 @@ inline constexpr const char* kManifest = "OMPROF_MANIFEST";    // proto/manifest
 inline constexpr const char* kRootPid = "OMPROF_ROOT_PID";     // the process to profile
 inline constexpr const char* kChildren = "OMPROF_CHILDREN";    // "1": its children too
 inline constexpr const char* kSymbolize = "OMPROF_SYMBOLIZE";  // "1": symbolize at exit
+// "1": each MPI call also reads the thread CPU clock twice (a system call each on Linux).
+inline constexpr const char* kMpiCpu = "OMPROF_MPI_CPU";
 // "=VALUE" or "" (unset): what LD_PRELOAD / LD_LIBRARY_PATH were before the launcher set them.
 inline constexpr const char* kRestorePrefix = "OMPROF_RESTORE_";
 }  // namespace env

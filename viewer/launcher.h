@@ -20,6 +20,7 @@ struct RunOptions {
   bool symbolize = false;  // symbolize in the process (binaries that will not exist later)
   std::string omp_runtime = "auto";  // auto | native
   std::string mpi = "auto";          // auto | on | off: preload the MPI wrappers
+  bool mpi_cpu = false;              // exact thread CPU time per MPI call
   std::vector<std::string> command;
 };
 

@@ -9,6 +9,7 @@
 #include "proto/options.h"
 #include "proto/profile_reader.h"
 #include "viewer/launcher.h"
+#include "viewer/mpi_sites.h"
 #include "viewer/ranks.h"
 #include "viewer/report.h"
 #include "viewer/summary_reader.h"
@@ -99,6 +100,9 @@ static CLI::App* add_run_command(CLI::App& app, viewer::RunOptions& run) {
                   "script that starts an MPI program); off: never")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
+  cmd->add_flag("--mpi-cpu", run.mpi_cpu,
+                "Also measure each MPI call's thread CPU time exactly (two system calls per "
+                "call); without it, CPU time in MPI is sampled");
   cmd->prefix_command();
   return cmd;
 }
@@ -107,7 +111,7 @@ struct ReportCommand {
   std::vector<std::string> files;
   viewer::ReportOptions options;
   std::string view = "user", format = "text";
-  bool ranks = false;
+  bool ranks = false, mpi = false;
   int rank = -1;
 };
 
@@ -138,6 +142,9 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
                 "MPI ranks: min/avg/max per region path");
   cmd->add_flag("--ranks", r.ranks,
                 "MPI ranks (several rank profiles): computation, OpenMP wait, MPI wait per rank");
+  cmd->add_flag("--mpi", r.mpi,
+                "Time in MPI by call site and region: calls, wall time (exact), CPU time; over "
+                "ranks: min/avg/max");
   cmd->add_option("--rank", r.rank, "Of several rank profiles, report this rank's alone")
       ->check(CLI::NonNegativeNumber);
   return cmd;
@@ -199,6 +206,28 @@ static bool several_ranks(const std::vector<std::string>& files, viewer::SymbolC
   }
 }
 
+// `--mpi`: each profile is reduced to its call sites as it is read.
+static int report_mpi_sites(const ReportCommand& r, const std::vector<std::string>& files,
+                            viewer::SymbolCache& symbols, int status) {
+  std::vector<viewer::RankMpiSites> ranks;
+  for (const std::string& file : files) {
+    try {
+      ranks.push_back(viewer::mpi_sites(viewer::load_profile(file, symbols)));
+    } catch (const format::ProfileError& e) {
+      std::cerr << "omprof: " << e.what() << "\n";
+      status = 1;
+    }
+  }
+  viewer::print_mpi_sites(std::cout, ranks, r.options.top, r.options.format);
+  return status;
+}
+
+static bool other_views(const ReportCommand& r) {
+  const auto& o = r.options;
+  return r.ranks || o.flat || o.tree || o.threads || o.states || o.parallel_regions ||
+         o.explicit_regions;
+}
+
 static int report(ReportCommand& r) {
   omp::parse_view(r.view, r.options.view);
   r.options.format = r.format == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
@@ -240,7 +269,13 @@ static int report(ReportCommand& r) {
       return 1;
     }
     files = of_rank;
-  } else if (r.ranks || several_ranks(files, symbols)) {
+  }
+  if (r.mpi) {
+    status = report_mpi_sites(r, files, symbols, status);
+    if (!other_views(r)) return status;
+    std::cout << "\n";
+  }
+  if (r.rank < 0 && (r.ranks || several_ranks(files, symbols))) {
     return report_ranks(r, files, symbols, status);
   }
   for (size_t i = 0; i < files.size(); ++i) {

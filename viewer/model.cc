@@ -1,10 +1,44 @@
 #include "viewer/model.h"
 
+#include <cctype>
+#include <cstring>
+
 #include "omp/states.h"
+#include "proto/mpi_calls.h"
 #include "proto/text.h"
 #include "unwind/module_kind.h"
 
 namespace omprof::viewer {
+
+namespace {
+// "MPI_Allreduce", "mpi_allreduce_", "MPI_ALLREDUCE" all name `call`'s entry point.
+bool names_mpi_call(const std::string& name, const char* call) {
+  size_t n = name.size();
+  while (n > 0 && name[n - 1] == '_') --n;
+  if (n != std::strlen(call)) return false;
+  for (size_t i = 0; i < n; ++i)
+    if (std::tolower(static_cast<unsigned char>(name[i])) !=
+        std::tolower(static_cast<unsigned char>(call[i])))
+      return false;
+  return true;
+}
+}  // namespace
+
+const omp::Frame* mpi_caller(const omp::FrameStack& raw, uint32_t state) {
+  // The entry point omprof's wrapper exports (the library's own may share its name: the
+  // outermost of consecutive ones is the wrapper).
+  if (const char* call = format::mpi_call_name(format::mpi_call_of(state))) {
+    for (size_t i = 0; i + 1 < raw.size(); ++i) {
+      if (!names_mpi_call(raw[i].name, call)) continue;
+      while (i + 2 < raw.size() && names_mpi_call(raw[i + 1].name, call)) ++i;
+      return &raw[i + 1];
+    }
+  }
+  // No symbols for the wrapper: the frame above the first runtime frame from the leaf.
+  for (size_t i = 0; i + 1 < raw.size(); ++i)
+    if (raw[i].runtime) return &raw[i + 1];
+  return nullptr;
+}
 
 namespace {
 
@@ -111,14 +145,6 @@ bool has_mpi_waits(const v1::ThreadProfile& t) {
   return false;
 }
 
-// Where a sample inside MPI left the program: the frame that called omprof's wrapper (the first
-// runtime frame from the leaf), or nullptr.
-const omp::Frame* mpi_caller(const omp::FrameStack& raw) {
-  for (size_t i = 0; i + 1 < raw.size(); ++i)
-    if (raw[i].runtime) return &raw[i + 1];
-  return nullptr;
-}
-
 // An exact MPI wait (one call site, context and call: its count and wall time) spread over the
 // samples taken inside the same call from the same call site and context, in proportion to
 // their weight: they give it full call paths (the call site alone names one frame). Without
@@ -136,7 +162,7 @@ std::vector<v1::Sample> spread_mpi_wait(const format::Profile& p, const v1::Samp
     if (s->omp_state() != wait.omp_state() || s->fork_id() != wait.fork_id() ||
         s->region_node() != wait.region_node() || site.empty())
       continue;
-    const omp::Frame* caller = mpi_caller(raw_of(s->stack_id()));
+    const omp::Frame* caller = mpi_caller(raw_of(s->stack_id()), s->omp_state());
     if (!caller || caller->name != site.front().name) continue;
     same_function.push_back(s);
     function_weight += s->weight_ns();

@@ -12,6 +12,7 @@ namespace omprof::viewer {
 RankNumbers rank_numbers(const format::Profile& p) {
   ranks::RankBuilder b(p.header.exact_waits(), p.header.clock() != v1::CLOCK_WALL,
                        p.header.duration_ns());
+  b.set_window(p.header.mpi_init_end_ns(), p.header.mpi_finalize_start_ns());
   // Only "in taskwait" depends on the stack (omp::resolve_state); its stacks are expanded once.
   std::unordered_map<uint64_t, uint32_t> taskwait_state;
   auto state_of = [&](const v1::Sample& s) {
@@ -38,12 +39,13 @@ RankNumbers rank_numbers(const format::Profile& p) {
 }
 
 Table ranks_table(const std::vector<RankNumbers>& ranks) {
-  Table t({"rank", "threads", "samples", "elapsed_s", "computation_s", "work_s", "omp_wait_s",
-           "mpi_wait_s", "work%", "omp_wait%", "mpi_wait%", "<file"});
+  Table t({"rank", "threads", "samples", "elapsed_s", "setup_s", "computation_s", "work_s",
+           "omp_wait_s", "mpi_wait_s", "work%", "omp_wait%", "mpi_wait%", "<file"});
   for (const auto& r : ranks) {
     const double total = double(r.split.total_ns());
     t.row({std::to_string(r.rank), std::to_string(r.threads), std::to_string(r.samples),
-           seconds(r.elapsed_ns), seconds(uint64_t(r.split.computation_ns(double(r.elapsed_ns)))),
+           seconds(r.elapsed_ns), seconds(r.setup_ns),
+           seconds(uint64_t(r.split.computation_ns(double(r.elapsed_ns)))),
            seconds(r.split.work_ns), seconds(r.split.omp_wait_ns), seconds(r.split.mpi_wait_ns),
            percent(double(r.split.work_ns), total), percent(double(r.split.omp_wait_ns), total),
            percent(double(r.split.mpi_wait_ns), total), r.file});

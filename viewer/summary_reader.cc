@@ -37,6 +37,8 @@ ranks::Partial partial_of(const v1::SummaryRow& r) {
   p.calls_sum = r.calls_sum();
   p.threads_sum = r.threads_sum();
   p.samples_sum = r.samples_sum();
+  p.setup_sum = r.setup_sum_ns();
+  p.setup_max = r.setup_max_ns();
   return p;
 }
 

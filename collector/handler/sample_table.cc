@@ -48,7 +48,8 @@ void SampleTable::clear() {
 }
 
 bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
-                      const SampleContext& ctx, uint64_t count, uint64_t weight_ns) {
+                      const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
+                      uint64_t cpu_ns) {
   const uint64_t h = hash_sample(frames, depth, ctx);
   journal::TableHeader& t = *head_;
   const uint32_t capacity = t.capacity;
@@ -65,6 +66,7 @@ bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
       e.ctx = ctx;
       e.count = count;
       e.weight_ns = weight_ns;
+      e.cpu_ns = cpu_ns;
       e.hash = h;  // last: the slot is complete before it becomes visible
       t.frames_used += depth;
       order_[t.used] = i;
@@ -75,6 +77,7 @@ bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
         same_frames(frames_ + e.frame_offset, frames, depth)) {
       e.count += count;
       e.weight_ns += weight_ns;
+      e.cpu_ns += cpu_ns;
       return true;
     }
   }

@@ -31,7 +31,7 @@ class SampleTable {
   // Returns false (and counts its `count` and weight as dropped) when the table or the frame
   // pool is full.
   bool add(const uint64_t* frames, uint32_t depth, uint16_t flags, const SampleContext& ctx,
-           uint64_t count, uint64_t weight_ns);
+           uint64_t count, uint64_t weight_ns, uint64_t cpu_ns = 0);
 
   // Reading, after sampling stopped: the used entries in insertion order (reading only these
   // keeps the untouched pages of a large table out of memory at exit).

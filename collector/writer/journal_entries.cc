@@ -84,6 +84,9 @@ void add_mpi_facts(HeaderFacts& facts) {
   facts.mpi_library = m.library;
   facts.mpi_calls_exact = m.calls_measured;
   facts.mpi_note = m.note;
+  facts.mpi_init_end_ns = m.init_end_ns;
+  facts.mpi_finalize_start_ns = m.finalize_start_ns;
+  facts.mpi_cpu_exact = m.cpu_exact && m.calls_measured;
   if (m.aborted)
     facts.mpi_note += std::string(facts.mpi_note.empty() ? "" : "; ") +
                       "the program called MPI_Abort: written before the job ended";

@@ -2,6 +2,8 @@
 // wrappers run; proto/omprof.proto, Header.mpi_*). Ordinary context.
 #pragma once
 
+#include <cstdint>
+
 namespace omprof {
 
 struct MpiFacts {
@@ -10,6 +12,9 @@ struct MpiFacts {
   bool aborted = false;         // the program called MPI_Abort
   bool summary_done = false;    // the in-job summary was made, or said missing
   int rank = -1, size = -1, thread_level = -1;
+  // The POP window, in ns since the run start: MPI_Init returned, MPI_Finalize began (0: not).
+  uint64_t init_end_ns = 0, finalize_start_ns = 0;
+  bool cpu_exact = false;  // MPI waits carry their thread CPU time (omprof run --mpi-cpu)
   char library[256] = {0};
   char note[256] = {0};  // e.g. that the library exposes no MPI_T events
 };

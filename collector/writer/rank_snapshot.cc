@@ -9,6 +9,7 @@
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "collector/writer/mpi_facts.h"
 #include "proto/state_codes.h"
 #include "unwind/module_kind.h"
 
@@ -48,6 +49,7 @@ ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
   const bool exact_waits = ompt::runtime_status(modules).ompt_active;
   const TaskwaitResolver taskwait(std::move(modules));
   ranks::RankBuilder b(exact_waits, runtime().config.clock != ClockKind::kWall, duration_ns);
+  b.set_window(mpi_facts().init_end_ns, duration_ns);
   for (uint32_t i = 0; i < thread_count(); ++i) {
     const ThreadState* ts = thread_at(i);
     if (!ts || ts->mpi_library_thread) continue;

@@ -10,6 +10,8 @@
 
 namespace omprof::writer {
 
+// `duration_ns`: the snapshot's moment in ns since the run start, the end of the POP window
+// (threads still running and waits still open count up to it).
 ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns);
 
 }  // namespace omprof::writer

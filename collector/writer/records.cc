@@ -41,6 +41,7 @@ wire::Encoder sample_message(uint64_t stack_id, const SampleEntry& e) {
   s.u64(S::kForkId, e.ctx.fork_id);
   s.u64(S::kOmpThreadNum, e.ctx.omp_thread_num);
   s.u64(S::kRegionNode, e.ctx.region_node);
+  s.u64(S::kCpuNs, e.cpu_ns);
   return s;
 }
 
@@ -92,6 +93,9 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.i32(H::kMpiThreadLevel, facts.mpi_thread_level);
   h.boolean(H::kMpiCallsExact, facts.mpi_calls_exact);
   h.str_nonempty(H::kMpiNote, facts.mpi_note);
+  h.u64(H::kMpiInitEndNs, facts.mpi_init_end_ns);
+  h.u64(H::kMpiFinalizeStartNs, facts.mpi_finalize_start_ns);
+  h.boolean(H::kMpiCpuExact, facts.mpi_cpu_exact);
   h.boolean(H::kExactWaits, facts.omp.ompt_active);  // exact OpenMP waits in ThreadProfile.wait
   h.boolean(H::kSymbolizeOffline, facts.symbolize_offline);
   h.u64(H::kRegionWindowStartNs, uint64_t(facts.region_window_start_ns));

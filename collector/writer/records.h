@@ -32,7 +32,8 @@ struct HeaderFacts {
   uint64_t duration_ns = 0;
   int mpi_rank = -1, mpi_size = -1;
   int mpi_thread_level = -1;
-  bool mpi_calls_exact = false;
+  bool mpi_calls_exact = false, mpi_cpu_exact = false;
+  uint64_t mpi_init_end_ns = 0, mpi_finalize_start_ns = 0;
   std::string mpi_library, mpi_note;
   bool symbolize_offline = true;
   int64_t region_window_start_ns = 0;

@@ -63,6 +63,7 @@ Partial run_partial(const RankNumbers& r) {
   Partial p = one_rank(r.rank, double(r.elapsed_ns), r.split, 0, 0);
   p.threads_sum = r.threads;
   p.samples_sum = double(r.samples);
+  p.setup_sum = p.setup_max = double(r.setup_ns);
   return p;
 }
 
@@ -82,6 +83,8 @@ void combine(const Partial& in, Partial& io) {
   io.incl_sum += in.incl_sum;
   io.comp_sum += in.comp_sum;
   io.self_sum += in.self_sum;
+  io.setup_sum += in.setup_sum;
+  io.setup_max = std::max(io.setup_max, in.setup_max);
   io.outside_mpi_sum += in.outside_mpi_sum;
   io.work_sum += in.work_sum;
   io.omp_wait_sum += in.omp_wait_sum;
@@ -147,7 +150,12 @@ void write_header(std::ostream& out, const JobSummary& s) {
   out << "omprof MPI summary (" << s.scope << "): " << r.ranks << " of " << s.size << " ranks, "
       << int64_t(r.threads_sum) << " threads, " << int64_t(r.samples_sum) << " samples\n";
   out << "Elapsed:   " << seconds(r.incl_max) << " s on rank " << r.incl_max_rank << " (shortest "
-      << seconds(r.incl_min) << " s on rank " << r.incl_min_rank << ")\n";
+      << seconds(r.incl_min) << " s on rank " << r.incl_min_rank
+      << "), from MPI_Init's return to MPI_Finalize\n";
+  if (r.setup_max > 0)
+    out << "Setup:     MPI_Init and MPI_Finalize, outside the window: " << seconds(r.setup_max)
+        << " s at most, " << seconds(r.ranks ? r.setup_sum / double(r.ranks) : 0)
+        << " s on average per rank\n";
   out << "Time:      work " << percent(r.work_sum, thread_time) << "%, OpenMP wait "
       << percent(r.omp_wait_sum, thread_time) << "%, MPI wait "
       << percent(r.mpi_wait_sum, thread_time) << "% of " << seconds(thread_time)

@@ -30,6 +30,7 @@ struct Partial {
   int64_t calls_min = 0, calls_max = 0;
   double calls_sum = 0;
   double threads_sum = 0, samples_sum = 0;
+  double setup_sum = 0, setup_max = 0;  // the whole run: time inside MPI_Init and MPI_Finalize
 };
 
 // A rank's partial for one region, and for its whole run (inclusive time = elapsed).

@@ -3,8 +3,18 @@
 #include <algorithm>
 
 #include "omp/states.h"
+#include "proto/mpi_calls.h"
 
 namespace omprof::ranks {
+
+namespace {
+// MPI_Init[_thread] and MPI_Finalize: outside the POP window.
+bool is_setup(uint32_t state) {
+  const uint32_t call = format::mpi_call_of(state);
+  return call == format::kMpi_Init || call == format::kMpi_Init_thread ||
+         call == format::kMpi_Finalize;
+}
+}  // namespace
 
 void TimeSplit::add(uint32_t state, uint64_t ns) {
   if (omp::is_mpi(state))
@@ -31,7 +41,16 @@ double TimeSplit::outside_mpi_ns(double elapsed_ns) const {
 }
 
 RankBuilder::RankBuilder(bool exact_waits, bool cpu_clock, uint64_t duration_ns)
-    : exact_waits_(exact_waits), cpu_clock_(cpu_clock), duration_ns_(duration_ns) {}
+    : exact_waits_(exact_waits),
+      cpu_clock_(cpu_clock),
+      duration_ns_(duration_ns),
+      window_end_ns_(duration_ns) {}
+
+void RankBuilder::set_window(uint64_t start_ns, uint64_t end_ns) {
+  window_start_ns_ = std::min(start_ns, duration_ns_);
+  window_end_ns_ =
+      std::max(window_start_ns_, std::min(end_ns ? end_ns : duration_ns_, duration_ns_));
+}
 
 void RankBuilder::begin_thread(uint64_t start_ns, uint64_t end_ns) {
   start_ns_ = start_ns;
@@ -60,7 +79,13 @@ void RankBuilder::end_thread() {
   uint64_t accounted = 0, work_ns = 0;
   std::vector<const Item*> work;
   for (const Item& s : samples_) {
-    if (mpi_exact && omp::is_mpi(s.state)) continue;                  // repeats an exact MPI wait
+    if (mpi_exact && omp::is_mpi(s.state)) continue;  // repeats an exact MPI wait
+    if (is_setup(s.state)) {
+      setup_ns_ += s.weight_ns;
+      sample_count_ += s.count;
+      accounted += s.weight_ns;
+      continue;
+    }
     if (exact_waits_ && omp::is_measured_exactly(s.state)) continue;  // repeats an exact wait
     add(s.node, s.state, s.weight_ns);
     sample_count_ += s.count;
@@ -72,6 +97,11 @@ void RankBuilder::end_thread() {
   }
   for (const Item& w : waits_) {
     if (!omp::is_mpi(w.state) && !exact_waits_) continue;
+    if (is_setup(w.state)) {
+      setup_ns_ += w.weight_ns;
+      accounted += w.weight_ns;
+      continue;
+    }
     add(w.node, w.state, w.weight_ns);
     accounted += w.weight_ns;
   }
@@ -99,7 +129,8 @@ void RankBuilder::end_thread() {
 RankNumbers RankBuilder::finish(int rank, const std::vector<regions::SummaryRow>& rows) const {
   RankNumbers r;
   r.rank = rank;
-  r.elapsed_ns = duration_ns_;
+  r.elapsed_ns = window_end_ns_ - window_start_ns_;
+  r.setup_ns = setup_ns_;
   r.samples = sample_count_;
   r.threads = threads_;
   r.split = total_;

@@ -37,7 +37,8 @@ struct RankRegion {
 struct RankNumbers {
   int rank = -1;
   std::string file;         // the profile it was read from ("" in the job)
-  uint64_t elapsed_ns = 0;  // the rank's run (to MPI_Finalize in the job)
+  uint64_t elapsed_ns = 0;  // the POP window: from MPI_Init's return to MPI_Finalize
+  uint64_t setup_ns = 0;    // thread time inside MPI_Init and MPI_Finalize (outside the window)
   uint64_t samples = 0;
   uint32_t threads = 0;  // the program's threads (not the MPI library's)
   TimeSplit split;
@@ -50,7 +51,11 @@ struct RankNumbers {
 // waits account for is off-CPU work, spread over the thread's work in proportion.
 class RankBuilder {
  public:
+  // `duration_ns`: the end of the run, or of the snapshot (threads still running end there).
   RankBuilder(bool exact_waits, bool cpu_clock, uint64_t duration_ns);
+  // The POP window, ns since the run start (default: the whole run). Time inside MPI_Init and
+  // MPI_Finalize is left out of the time split (it is `setup_ns`).
+  void set_window(uint64_t start_ns, uint64_t end_ns);
   // One of the program's threads; `end_ns` 0 while it still runs.
   void begin_thread(uint64_t start_ns, uint64_t end_ns);
   // A sampled context (state already resolved: omp::resolve_state) and an exact wait.
@@ -68,7 +73,8 @@ class RankBuilder {
   void add(uint64_t node, uint32_t state, uint64_t ns);
 
   bool exact_waits_, cpu_clock_;
-  uint64_t duration_ns_;
+  uint64_t duration_ns_, window_start_ns_ = 0, window_end_ns_;
+  uint64_t setup_ns_ = 0;
   uint64_t start_ns_ = 0, end_ns_ = 0;
   std::vector<Item> samples_, waits_;
   uint32_t threads_ = 0;

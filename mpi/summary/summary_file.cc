@@ -33,6 +33,8 @@ wire::Encoder row(const std::string& path, const Partial& p) {
   e.dbl(R::kCallsSum, p.calls_sum);
   e.dbl(R::kThreadsSum, p.threads_sum);
   e.dbl(R::kSamplesSum, p.samples_sum);
+  e.dbl(R::kSetupSumNs, p.setup_sum);
+  e.dbl(R::kSetupMaxNs, p.setup_max);
   return e;
 }
 

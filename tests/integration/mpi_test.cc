@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "harness.h"
+#include "proto/mpi_calls.h"
+#include "viewer/mpi_sites.h"
 #include "viewer/ranks.h"
 #include "viewer/symbolize.h"
 
@@ -18,7 +21,7 @@ namespace {
 
 // What one rank of mpi_ranks printed about itself (seconds).
 struct Truth {
-  double step_work = 0, step_mpi = 0, join_wait = 0, team_wait = 0, step_s = 0;
+  double step_work = 0, step_mpi = 0, step_mpi_cpu = 0, join_wait = 0, team_wait = 0, step_s = 0;
 };
 
 std::map<int, Truth> parse_truth(const std::string& out) {
@@ -36,6 +39,7 @@ std::map<int, Truth> parse_truth(const std::string& out) {
     while (w >> key >> v) {
       if (key == "step_work") t.step_work = v;
       if (key == "step_mpi") t.step_mpi = v;
+      if (key == "step_mpi_cpu") t.step_mpi_cpu = v;
       if (key == "join_wait") t.join_wait = v;
       if (key == "team_wait") t.team_wait = v;
       if (key == "step_s") t.step_s = v;
@@ -106,10 +110,25 @@ std::vector<std::string> files_ending(const std::string& dir, const std::string&
   return out;
 }
 
+// The longest time any rank ran after MPI_Finalize began (its in-job snapshot), in seconds.
+double longest_after_finalize_s(const std::string& dir) {
+  static viewer::SymbolCache symbols;
+  double longest = 0;
+  for (const std::string& f : profiles_in(dir)) {
+    const format::Profile p = viewer::load_profile(f, symbols);
+    EXPECT_GT(p.header.mpi_finalize_start_ns(), p.header.mpi_init_end_ns()) << f;
+    EXPECT_GT(p.header.mpi_init_end_ns(), 0u) << f;
+    longest =
+        std::max(longest, double(p.header.duration_ns() - p.header.mpi_finalize_start_ns()) / 1e9);
+  }
+  return longest;
+}
+
 // The job's own summary (rank 0, in MPI_Finalize) against the offline reduction of the rank
-// files. What ended before MPI_Finalize is the same: region times, calls, waits, participation.
-// Sampled work may differ by what happened after it: off-CPU time is spread over each thread's
-// whole run, so a region's work moves by at most twice the thread time after the snapshot.
+// files. Both cover the POP window, which ends where MPI_Finalize begins, so the region times,
+// calls, waits, participation and the whole run's elapsed time are the same. Sampled work may
+// differ by what happened after the window: off-CPU time is spread over each thread's whole
+// run, so a region's work moves by at most twice the thread time after the snapshot.
 void expect_in_job_summary_equals_offline(const std::string& dir, int threads_per_rank) {
   const std::vector<std::string> csv = files_ending(dir, ".summary.csv");
   ASSERT_EQ(csv.size(), 1u) << "rank 0 writes one summary";
@@ -120,9 +139,9 @@ void expect_in_job_summary_equals_offline(const std::string& dir, int threads_pe
   ASSERT_EQ(in_job.size(), offline.size()) << read_file(csv[0]) << rep.out;
   const auto& run_in = in_job.at("<whole run>");
   const auto& run_off = offline.at("<whole run>");
-  EXPECT_EQ(run_in.at("ranks"), run_off.at("ranks"));
-  const double after_s = std::stod(run_off.at("incl_max_s")) - std::stod(run_in.at("incl_min_s"));
-  ASSERT_GE(after_s, 0.0);
+  for (const char* exact : {"ranks", "incl_min_s", "incl_max_s", "incl_avg_s", "mpi_wait_avg_s"})
+    EXPECT_EQ(run_in.at(exact), run_off.at(exact)) << "whole run: " << exact;
+  const double after_s = longest_after_finalize_s(dir);
   const double work_tol = 2 * after_s * threads_per_rank + 2e-6;
   for (const auto& [path, row] : offline) {
     if (path == "<whole run>") continue;
@@ -207,6 +226,14 @@ TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
   EXPECT_DOUBLE_EQ(io->avg(io->p.calls_sum), kSteps) << "the average is over the ranks that ran it";
   EXPECT_EQ(job.differing_ranks, std::vector<int64_t>{1});
 
+  // The whole run is the POP window, from MPI_Init's return to MPI_Finalize: the steps fill it,
+  // so its efficiencies are the steps' (MPI_Init's 0.1 to 1 s are left out of them).
+  double step_max = 0;
+  for (const auto& [rank, t] : truth) step_max = std::max(step_max, t.step_s);
+  EXPECT_NEAR(job.eff.load_balance, designed_lb, 0.05);
+  EXPECT_NEAR(job.eff.communication, comp_max / step_max, 0.05);
+  for (const auto& rank : ranks) EXPECT_GT(rank.setup_ns, 0u) << "MPI_Init took some time";
+
   // The report over the directory says the same.
   const RunResult rep = run({OMPROF_BIN, "report", dir, "--ranks", "--regions"});
   ASSERT_EQ(rep.status, 0) << rep.err;
@@ -218,6 +245,75 @@ TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
   ASSERT_EQ(text.size(), 1u);
   EXPECT_NE(read_file(text[0]).find("not strict: ranks 1 lack"), std::string::npos);
   EXPECT_NE(r.err.find("MPI summary of 3 ranks"), std::string::npos) << r.err;
+
+  // Without --mpi-cpu, the CPU time of MPI calls is sampled, and the call-site view says so.
+  const RunResult sites = run({OMPROF_BIN, "report", dir, "--mpi"});
+  ASSERT_EQ(sites.status, 0) << sites.err;
+  EXPECT_NE(sites.out.find("CPU time sampled"), std::string::npos) << sites.out;
+  EXPECT_NE(sites.out.find("exchange ("), std::string::npos) << sites.out;
+}
+
+// One rank's MPI_Allreduce call site in exchange(), inside region "step".
+const viewer::MpiSiteNumbers* allreduce_site(const viewer::RankMpiSites& r) {
+  for (const auto& [site, n] : r.sites)
+    if (site.call == format::kMpi_Allreduce && site.function == "exchange" && site.region == "step")
+      return &n;
+  return nullptr;
+}
+
+// `omprof report --mpi`: per call site, exact calls and wall time (against what each rank
+// measured around the call), CPU time exact with --mpi-cpu (against the rank's own thread CPU
+// clock), and the CPU time the samples estimate within their sampling error of the exact one.
+TEST(MpiSites, CallSiteCountsWallAndCpuTimeMatchTheProgram) {
+  const std::string dir = fresh_dir("mpi_sites");
+  const RunResult r =
+      run(mpirun(3, {OMPROF_BIN, "run", "--mpi-cpu", "-o", dir, "--", program("mpi_ranks_clang"),
+                     std::to_string(kSteps), std::to_string(kUnitMs), "1"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::map<int, Truth> truth = parse_truth(r.out);
+  ASSERT_EQ(truth.size(), 3u) << r.out;
+  viewer::SymbolCache symbols;
+  double exact_cpu = 0, sampled_cpu = 0, variance = 0, period = 0;
+  for (const std::string& f : profiles_in(dir)) {
+    const viewer::RankMpiSites s = viewer::mpi_sites(viewer::load_profile(f, symbols));
+    SCOPED_TRACE("rank " + std::to_string(s.rank));
+    ASSERT_TRUE(truth.count(s.rank));
+    const Truth& t = truth.at(s.rank);
+    EXPECT_EQ(s.cpu, viewer::MpiCpu::kExact);
+    const viewer::MpiSiteNumbers* n = allreduce_site(s);
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->calls, uint64_t(kSteps));
+    // The program's clock reads enclose omprof's: a little more, never less.
+    EXPECT_NEAR(double(n->wall_ns) / 1e9, t.step_mpi, 0.02 * t.step_mpi + 2e-3);
+    EXPECT_NEAR(double(n->cpu_ns) / 1e9, t.step_mpi_cpu, 0.02 * t.step_mpi_cpu + 2e-3);
+    EXPECT_LE(n->cpu_ns, n->wall_ns + 1000000);
+    exact_cpu += double(n->cpu_ns) / 1e9;
+    sampled_cpu += double(n->sampled_ns) / 1e9;
+    period = double(s.period_ns) / 1e9;
+    variance += double(n->samples) * period * period;
+  }
+  // Samples count periods of CPU time: their error is sqrt(count) periods; 4 of those, and one
+  // period per rank for the partial periods at the call's edges.
+  EXPECT_NEAR(sampled_cpu, exact_cpu, 4 * std::sqrt(variance) + 3 * period)
+      << "sampled " << sampled_cpu << " s, exact " << exact_cpu << " s";
+  std::printf("CPU time in MPI_Allreduce over 3 ranks: exact %.4f s, sampled %.4f +- %.4f s\n",
+              exact_cpu, sampled_cpu, std::sqrt(variance));
+
+  // The merged view: one row for the call site over the 3 ranks, rank 0 waiting longest.
+  const RunResult rep = run({OMPROF_BIN, "report", dir, "--mpi", "--csv"});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  bool found = false;
+  std::istringstream lines(rep.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find("MPI_Allreduce") == std::string::npos) continue;
+    found = true;
+    EXPECT_EQ(line.rfind("3," + std::to_string(3 * kSteps) + ",", 0), 0u) << line;
+    EXPECT_NE(line.find(",0,"), std::string::npos) << "rank 0 waits longest: " << line;
+    EXPECT_NE(line.find(",exact,MPI_Allreduce,"), std::string::npos) << line;
+    EXPECT_NE(line.find(",step"), std::string::npos) << line;
+  }
+  EXPECT_TRUE(found) << rep.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, RankImbalance, testing::Values("clang", "gcc"));

@@ -3,7 +3,7 @@
  * whose thread t computes (t+1) units inside the step (an OpenMP-imbalanced region), and even
  * ranks alone run an explicit region "io". Each rank measures, on its main thread's wall clock,
  * its time computing and its time inside MPI, and prints them, for the test to compare with the
- * profile.
+ * profile. Around MPI_Allreduce it also reads the thread CPU clock (the CPU time MPI used).
  * With "abort" as the fourth argument, the last rank ends the job with MPI_Abort(3) instead of
  * MPI_Finalize (the in-job summary must then say why it is missing).
  * With MPI_RANKS_API_SUMMARY=PATH in the environment, every rank calls omprof's collective
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
   const int steps = argc > 1 ? atoi(argv[1]) : 50;
   const double unit = (argc > 2 ? atof(argv[2]) : 4) * 1e-3;
   const int threads = argc > 3 ? atoi(argv[3]) : 1;
-  double busy_s = 0, mpi_s = 0, io_s = 0, step_s = 0, check = 0;
+  double busy_s = 0, mpi_s = 0, mpi_cpu_s = 0, io_s = 0, step_s = 0, check = 0;
   const double start = wall();
   for (int s = 0; s < steps; ++s) {
     omprof_region_begin("step");
@@ -82,7 +82,9 @@ int main(int argc, char** argv) {
     double t1 = wall();
     if (rank % 2 == 0) io(unit / 4);
     double t2 = wall();
+    const double c2 = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
     check += exchange(1.0);
+    mpi_cpu_s += clock_seconds(CLOCK_THREAD_CPUTIME_ID) - c2;
     double t3 = wall();
     omprof_region_end("step");
     io_s += t2 - t1;
@@ -94,9 +96,9 @@ int main(int argc, char** argv) {
    * main thread's MPI_Allreduce, OpenMP wait the team's waiting (workers idle between regions
    * are in no region). */
   printf(
-      "rank %d step_work %.6f step_mpi %.6f join_wait %.6f team_wait %.6f step_s %.6f "
-      "elapsed_s %.6f check %.0f\n",
-      rank, busy_s + io_s, mpi_s, join_wait_s, team_wait_s, step_s, elapsed, check);
+      "rank %d step_work %.6f step_mpi %.6f step_mpi_cpu %.6f join_wait %.6f team_wait %.6f "
+      "step_s %.6f elapsed_s %.6f check %.0f\n",
+      rank, busy_s + io_s, mpi_s, mpi_cpu_s, join_wait_s, team_wait_s, step_s, elapsed, check);
   fflush(stdout);
   const char* api_summary = getenv("MPI_RANKS_API_SUMMARY");
   if (api_summary) {

@@ -55,6 +55,30 @@ TEST(RankBuilder, ExactWaitsReplaceTheirSamplesAndOffCpuTimeIsSpreadOverWork) {
   EXPECT_EQ(step.calls, 5);
 }
 
+TEST(RankBuilder, ThePopWindowLeavesMpiInitAndFinalizeOut) {
+  // 30 ms in MPI_Init (returns at 31), work to 90, MPI_Finalize from 90 to 100.
+  constexpr uint32_t kInit = format::kMpiFirst + format::kMpi_Init_thread;
+  constexpr uint32_t kFinalize = format::kMpiFirst + format::kMpi_Finalize;
+  RankBuilder b(true, true, 100);
+  b.set_window(31, 90);
+  b.begin_thread(0, 100);
+  b.sample(kWork, 0, 5, 50);
+  b.sample(kInit, 0, 2, 20);  // repeats the exact wait
+  b.wait(kInit, 0, 30);
+  b.wait(kAllreduce, 0, 9);
+  b.wait(kFinalize, 0, 10);
+  b.end_thread();
+  const RankNumbers r = b.finish(0, {});
+  EXPECT_EQ(r.elapsed_ns, 59u);
+  EXPECT_EQ(r.setup_ns, 40u);
+  EXPECT_EQ(r.split.mpi_wait_ns, 9u) << "MPI_Init and MPI_Finalize are not MPI wait";
+  EXPECT_EQ(r.split.work_ns, 51u) << "50 sampled + 1 off the CPU, none of the setup";
+  // A window past the end of the run is clipped to it.
+  RankBuilder c(true, true, 100);
+  c.set_window(120, 0);
+  EXPECT_EQ(c.finish(0, {}).elapsed_ns, 0u);
+}
+
 TEST(RankBuilder, NestedRegionsAreInclusiveAndNamedByPath) {
   RankBuilder b(false, false, 100);
   b.begin_thread(0, 0);
