@@ -75,23 +75,6 @@ echo "| no tool | $(median imb_none) | 1 |"
 echo "| omprof 200 Hz | $(median imb_200) | $(ratio imb_200 imb_none) |"
 echo "| omprof 1000 Hz | $(median imb_1000) | $(ratio imb_1000 imb_none) |"
 
-# Explicit regions: Google Benchmark of begin/end pairs, per thread; without the collector (the
-# no-op API library), with it, and with it recording wall time only.
+# Explicit regions: Google Benchmark of begin/end pairs (bench/regions.sh).
 echo
-echo "## Explicit regions: one begin/end pair (Google Benchmark, CPU time per pair and thread)"
-regions_bench() {
-  "$@" "$build/bench/bench_regions" --benchmark_min_time=0.5 --benchmark_format=csv 2>/dev/null |
-    awk -F, 'NR > 1 { gsub(/"/, "", $1); printf "| %s | %.1f |\n", $1, $4 }'
-}
-echo "### no collector (libomprof_api no-ops)"
-echo "| benchmark | ns |"
-echo "|---|---|"
-regions_bench env
-echo "### collector preloaded (wall and thread CPU time per region)"
-echo "| benchmark | ns |"
-echo "|---|---|"
-regions_bench env LD_PRELOAD="$build/lib/libomprof.so" OMPROF_OUTPUT="$out"
-echo "### collector preloaded, OMPROF_REGION_CPU=0 (wall time only)"
-echo "| benchmark | ns |"
-echo "|---|---|"
-regions_bench env LD_PRELOAD="$build/lib/libomprof.so" OMPROF_OUTPUT="$out" OMPROF_REGION_CPU=0
+bash "$here/bench/regions.sh"

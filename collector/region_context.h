@@ -22,6 +22,8 @@ struct RegionData {
   std::vector<regions::ThreadSnapshot> threads;
   int64_t window_start_ns = 0;  // relative to the run start (moves with omprof_region_reset)
 };
+// Whether regions measure thread CPU time exactly (OMPROF_REGION_CPU=1); else wall time only.
+bool region_cpu_measured();
 // Snapshot for the profile (open regions included, marked active).
 RegionData region_data();
 // The snapshot merged over threads (regions::summarize): the live summaries' rows.

@@ -53,6 +53,7 @@ constexpr uint32_t kMpiNote = 28;
 constexpr uint32_t kMpiInitEndNs = 29;
 constexpr uint32_t kMpiFinalizeStartNs = 30;
 constexpr uint32_t kMpiCpuExact = 31;
+constexpr uint32_t kRegionCpuExact = 32;
 }  // namespace Header
 
 namespace Ending {

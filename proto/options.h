@@ -55,6 +55,8 @@ inline constexpr const char* kChildren = "OMPROF_CHILDREN";    // "1": its child
 inline constexpr const char* kSymbolize = "OMPROF_SYMBOLIZE";  // "1": symbolize at exit
 // "1": each MPI call also reads the thread CPU clock twice (a system call each on Linux).
 inline constexpr const char* kMpiCpu = "OMPROF_MPI_CPU";
+// "1": explicit regions also read the thread CPU clock at begin and end (a system call each).
+inline constexpr const char* kRegionCpu = "OMPROF_REGION_CPU";
 // "=VALUE" or "" (unset): what LD_PRELOAD / LD_LIBRARY_PATH were before the launcher set them.
 inline constexpr const char* kRestorePrefix = "OMPROF_RESTORE_";
 }  // namespace env

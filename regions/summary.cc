@@ -102,6 +102,9 @@ void write_text(std::ostream& out, const SummaryHeader& h, const std::vector<Sum
                 static_cast<unsigned long long>(h.pid), h.threads, double(h.window_ns) / 1e9,
                 active ? "yes (interim snapshot)" : "no");
   out << line;
+  if (!h.cpu_measured)
+    out << "cpu_s: not measured (wall time only; omprof run --region-cpu measures it, and "
+           "omprof report estimates it from the samples)\n";
   std::snprintf(line, sizeof line, "%12s %4s %12s %12s %12s %7s %6s  %s\n", "calls", "thr",
                 "incl_s", "self_s", "cpu_s", "%", "imb%", "region");
   out << line;
@@ -109,10 +112,11 @@ void write_text(std::ostream& out, const SummaryHeader& h, const std::vector<Sum
     std::string label = std::string(size_t(2 * std::min(r.depth, 30)), ' ') + escape_name(r.name);
     if (r.active) label += " [active]";
     const double pct = h.window_ns > 0 ? 100.0 * double(r.wall_max_ns) / double(h.window_ns) : 0;
-    std::snprintf(line, sizeof line, "%12lld %4d %12.6f %12.6f %12.6f %7.2f %6.1f  %s\n",
+    char cpu[32] = "-";
+    if (h.cpu_measured) std::snprintf(cpu, sizeof cpu, "%.6f", double(r.cpu_sum_ns) / 1e9);
+    std::snprintf(line, sizeof line, "%12lld %4d %12.6f %12.6f %12s %7.2f %6.1f  %s\n",
                   static_cast<long long>(r.calls), r.threads, double(r.wall_max_ns) / 1e9,
-                  double(r.self_max_ns) / 1e9, double(r.cpu_sum_ns) / 1e9, pct,
-                  100.0 * r.imbalance(), label.c_str());
+                  double(r.self_max_ns) / 1e9, cpu, pct, 100.0 * r.imbalance(), label.c_str());
     out << line;
   }
 }
@@ -128,8 +132,9 @@ void write_csv(std::ostream& out, const SummaryHeader& h, const std::vector<Summ
         << r.calls << "," << r.threads << "," << secs(double(r.wall_max_ns)) << ","
         << secs(double(r.wall_min_ns)) << "," << secs(r.wall_avg_ns) << ","
         << secs(double(r.self_max_ns)) << "," << secs(r.self_avg_ns) << ","
-        << secs(double(r.cpu_sum_ns)) << "," << secs(double(r.self_cpu_sum_ns)) << "," << nums
-        << "," << (r.active ? "true" : "false") << "\n";
+        << (h.cpu_measured ? secs(double(r.cpu_sum_ns)) : "") << ","
+        << (h.cpu_measured ? secs(double(r.self_cpu_sum_ns)) : "") << "," << nums << ","
+        << (r.active ? "true" : "false") << "\n";
   }
 }
 

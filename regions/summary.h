@@ -50,10 +50,12 @@ struct SummaryHeader {
   uint64_t pid = 0;
   int64_t window_ns = 0;  // monitoring window: run start (or last reset) to the snapshot
   size_t threads = 0;
+  bool cpu_measured = true;  // else CPU time is not shown (the regions measured wall time only)
 };
 
 // Text: escaped names, tree indentation. CSV: one row per context with its node id and its
-// parent's (names alone cannot tell "a/b" from "a" nesting "b"), raw names quoted.
+// parent's (names alone cannot tell "a/b" from "a" nesting "b"), raw names quoted. CPU time
+// not measured is "-" in text and an empty field in CSV, never a zero.
 void write_text(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows);
 void write_csv(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows);
 

@@ -270,6 +270,7 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
   }
   if (opt.symbolize) setenv(env::kSymbolize, "1", 1);
   if (opt.mpi_cpu) setenv(env::kMpiCpu, "1", 1);
+  if (opt.region_cpu) setenv(env::kRegionCpu, "1", 1);
 }
 
 // Starts the program and waits for it, like a shell: the terminal's SIGINT/SIGQUIT reach the

@@ -21,6 +21,7 @@ struct RunOptions {
   std::string omp_runtime = "auto";  // auto | native
   std::string mpi = "auto";          // auto | on | off: preload the MPI wrappers
   bool mpi_cpu = false;              // exact thread CPU time per MPI call
+  bool region_cpu = false;           // exact thread CPU time per explicit region
   std::vector<std::string> command;
 };
 

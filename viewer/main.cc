@@ -100,6 +100,9 @@ static CLI::App* add_run_command(CLI::App& app, viewer::RunOptions& run) {
                   "script that starts an MPI program); off: never")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
+  cmd->add_flag("--region-cpu", run.region_cpu,
+                "Explicit regions also measure thread CPU time exactly (four system calls per "
+                "begin/end pair); without it, a region's CPU time is sampled");
   cmd->add_flag("--mpi-cpu", run.mpi_cpu,
                 "Also measure each MPI call's thread CPU time exactly (two system calls per "
                 "call); without it, CPU time in MPI is sampled");

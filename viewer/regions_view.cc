@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "omp/states.h"
@@ -41,6 +43,45 @@ std::vector<regions::SummaryRow> region_summary(const format::Profile& p) {
   return regions::summarize(list, info, name);
 }
 
+RegionCpu region_cpu_source(const format::Profile& p) {
+  const auto& h = p.header;
+  if (h.region_cpu_exact() || h.format_minor() < 6) return RegionCpu::kExact;
+  return h.clock() == v1::CLOCK_WALL ? RegionCpu::kNone : RegionCpu::kSampled;
+}
+
+namespace {
+
+// Each CPU-clock sample stands for the CPU time since the thread's previous one: every sample
+// in a region (whatever its state: a spinning barrier burns CPU too) counts, from the raw
+// samples (the model replaces wait samples with exact wall-clock waits). Inclusive.
+void add_sampled_cpu(const format::Profile& p, std::vector<RegionRow>& rows) {
+  const size_t n_nodes = p.region_nodes.size();
+  std::vector<uint64_t> ns(n_nodes + 1), count(n_nodes + 1);
+  for (const auto& [index, t] : p.threads) {
+    if (t.mpi_library_thread()) continue;
+    for (const auto& s : t.sample()) {
+      const size_t node = s.region_node() <= n_nodes ? size_t(s.region_node()) : 0;
+      ns[node] += s.weight_ns();
+      count[node] += s.count();
+    }
+  }
+  for (size_t n = n_nodes; n >= 1; --n) {
+    const size_t parent = size_t(p.region_nodes[n - 1].parent_id());
+    if (parent == 0 || parent >= n) continue;
+    ns[parent] += ns[n];
+    count[parent] += count[n];
+  }
+  const double period = double(p.header.period_ns());
+  for (RegionRow& r : rows) {
+    const size_t node = r.timing.node <= n_nodes ? size_t(r.timing.node) : 0;
+    if (node == 0 && &r != &rows.front()) continue;
+    r.cpu_ns = ns[node];
+    r.cpu_err_ns = uint64_t(std::sqrt(double(count[node])) * period);
+  }
+}
+
+}  // namespace
+
 std::vector<RegionRow> region_rows(const Model& m) {
   const format::Profile& p = *m.profile;
   std::vector<RegionRow> rows;
@@ -76,6 +117,16 @@ std::vector<RegionRow> region_rows(const Model& m) {
     rows[i].wait_ns = wait[node];
     rows[i].mpi_ns = mpi[node];
   }
+  switch (region_cpu_source(p)) {
+    case RegionCpu::kExact:
+      for (RegionRow& r : rows) r.cpu_ns = uint64_t(std::max<int64_t>(0, r.timing.cpu_sum_ns));
+      break;
+    case RegionCpu::kSampled:
+      add_sampled_cpu(p, rows);
+      break;
+    case RegionCpu::kNone:
+      break;
+  }
   return rows;
 }
 
@@ -84,28 +135,49 @@ Table region_tree_table(const Model& m, Format format) {
   const double window =
       double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
   std::vector<RegionRow> rows = region_rows(m);
+  const RegionCpu cpu = region_cpu_source(*m.profile);
+  const char* source = cpu == RegionCpu::kExact     ? "exact"
+                       : cpu == RegionCpu::kSampled ? "sampled"
+                                                    : "none";
+  auto cpu_text = [&](const RegionRow& r) {
+    return cpu == RegionCpu::kNone ? std::string("-") : seconds(r.cpu_ns);
+  };
+  auto err_text = [&](const RegionRow& r) {
+    return cpu == RegionCpu::kSampled ? seconds(r.cpu_err_ns) : std::string("-");
+  };
   if (format == Format::kCsv) {
-    Table t({"node_id", "parent_id", "depth", "name", "calls", "threads", "incl_s", "incl_min_s",
-             "incl_avg_s", "self_s", "cpu_s", "pct", "work_s", "wait_s", "efficiency", "imbalance",
-             "active", "mpi_wait_s"});
+    Table t({"node_id",    "parent_id",  "depth",  "name",       "calls",      "threads",  "incl_s",
+             "incl_min_s", "incl_avg_s", "self_s", "cpu_s",      "pct",        "work_s",   "wait_s",
+             "efficiency", "imbalance",  "active", "mpi_wait_s", "cpu_source", "cpu_err_s"});
     for (const auto& r : rows) {
       const auto& x = r.timing;
-      t.row({std::to_string(x.node), std::to_string(x.parent),
-             std::to_string(x.node ? x.depth + 1 : 0), x.name, std::to_string(x.calls),
-             std::to_string(x.threads), seconds(uint64_t(x.wall_max_ns)),
-             seconds(uint64_t(x.wall_min_ns)), seconds(uint64_t(x.wall_avg_ns)),
+      t.row({std::to_string(x.node),
+             std::to_string(x.parent),
+             std::to_string(x.node ? x.depth + 1 : 0),
+             x.name,
+             std::to_string(x.calls),
+             std::to_string(x.threads),
+             seconds(uint64_t(x.wall_max_ns)),
+             seconds(uint64_t(x.wall_min_ns)),
+             seconds(uint64_t(x.wall_avg_ns)),
              seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
-             seconds(uint64_t(x.cpu_sum_ns)), percent(double(x.wall_max_ns), window),
-             seconds(r.work_ns), seconds(r.wait_ns),
+             cpu_text(r),
+             percent(double(x.wall_max_ns), window),
+             seconds(r.work_ns),
+             seconds(r.wait_ns),
              fmt::format("{:.3f}", r.work_ns + r.wait_ns
                                        ? double(r.work_ns) / double(r.work_ns + r.wait_ns)
                                        : 0.0),
-             fmt::format("{:.3f}", x.imbalance()), x.active ? "true" : "false", seconds(r.mpi_ns)});
+             fmt::format("{:.3f}", x.imbalance()),
+             x.active ? "true" : "false",
+             seconds(r.mpi_ns),
+             source,
+             err_text(r)});
     }
     return t;
   }
-  Table t({"calls", "thr", "incl_s", "self_s", "cpu_s", "%", "work_s", "wait_s", "eff%", "imb%",
-           "<region"});
+  Table t({"calls", "thr", "incl_s", "self_s", "cpu_s", "cpu_err", "%", "work_s", "wait_s", "eff%",
+           "imb%", "<region"});
   for (const auto& r : rows) {
     const auto& x = r.timing;
     const bool root = x.node == 0;
@@ -114,9 +186,8 @@ Table region_tree_table(const Model& m, Format format) {
                                    regions::escape_name(x.name) + (x.active ? " [active]" : "");
     t.row({root ? "" : std::to_string(x.calls), root ? "" : std::to_string(x.threads),
            root ? "" : seconds(uint64_t(x.wall_max_ns)),
-           root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
-           root ? "" : seconds(uint64_t(x.cpu_sum_ns)),
-           root ? "" : percent(double(x.wall_max_ns), window), seconds(r.work_ns),
+           root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), cpu_text(r),
+           err_text(r), root ? "" : percent(double(x.wall_max_ns), window), seconds(r.work_ns),
            seconds(r.wait_ns),
            r.work_ns + r.wait_ns ? percent(double(r.work_ns), double(r.work_ns + r.wait_ns)) : "",
            root ? "" : fmt::format("{:.1f}", 100.0 * x.imbalance()), label});

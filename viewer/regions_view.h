@@ -15,7 +15,15 @@ struct RegionRow {
   uint64_t work_ns = 0;  // sampled, inclusive of nested regions
   uint64_t wait_ns = 0;
   uint64_t mpi_ns = 0;  // the part of wait_ns inside MPI calls
+  // CPU time: exact (timing.cpu_sum_ns) or estimated from the CPU-clock samples taken in the
+  // region (inclusive), with one standard error (sqrt(samples) periods).
+  uint64_t cpu_ns = 0, cpu_err_ns = 0;
 };
+
+// How a profile knows its regions' CPU time: measured at begin/end (OMPROF_REGION_CPU=1, and
+// every file before format 1.6), estimated from CPU-clock samples, or not at all (wall clock).
+enum class RegionCpu { kExact, kSampled, kNone };
+RegionCpu region_cpu_source(const format::Profile& p);
 
 // The profile's region statistics merged over threads (regions::summarize), in preorder.
 std::vector<regions::SummaryRow> region_summary(const format::Profile& p);

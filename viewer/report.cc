@@ -444,11 +444,18 @@ void print_report(std::ostream& out, const format::Profile& p, const ReportOptio
   if (opt.threads) section("Threads:", thread_table(m));
   if (opt.states) section("OpenMP states:", state_table(m));
   if (opt.parallel_regions) section("Parallel regions:", parallel_region_table(m));
-  if (opt.explicit_regions)
-    section(p.header.exact_waits()
-                ? "Explicit regions (times exact; work sampled, OpenMP waits exact, inclusive):"
-                : "Explicit regions (times exact; work/wait sampled, inclusive):",
+  if (opt.explicit_regions) {
+    const RegionCpu cpu = region_cpu_source(p);
+    section(fmt::format(
+                "Explicit regions (wall times exact; {}; CPU time {}; inclusive):",
+                p.header.exact_waits() ? "work sampled, OpenMP waits exact" : "work/wait sampled",
+                cpu == RegionCpu::kExact     ? "exact"
+                : cpu == RegionCpu::kSampled ? "sampled, cpu_err = one standard error"
+                                             : "unknown (wall-clock sampling; run with "
+                                               "--region-cpu to measure it)")
+                .c_str(),
             region_tree_table(m, opt.format));
+  }
 }
 
 }  // namespace omprof::viewer

@@ -176,6 +176,7 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   writer::add_mpi_facts(facts);
   facts.symbolize_offline = !in_process;
   facts.region_window_start_ns = regions.window_start_ns;
+  facts.region_cpu_exact = region_cpu_measured();
   facts.omp = ompt::runtime_status(modules);
   facts.ending_kind = ending.kind;
   facts.exit_status = ending.exit_status;

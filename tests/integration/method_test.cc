@@ -6,9 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <ostream>
+#include <sstream>
 #include <tuple>
 
 #include "harness.h"
@@ -159,21 +162,48 @@ TEST_P(BusyMachine, WorkAndWaitAreSharesOfThreadTime) {
 // The lock and taskwait cases are designed for a quiet machine: on a busy one, who gets the lock
 // and how long the child task takes depend on the scheduler.
 
-// Two threads take turns holding one lock (critical_loop: omp critical, lock_loop: omp lock):
-// each waits about half of its loop.
-TEST_P(WaitPolicy, LockWaitIsHalfOfTheContendedLoop) {
+// Two threads contend for one lock (critical_loop: omp critical, lock_loop: omp lock). Who gets
+// it when depends on the lock's fairness and the scheduler (alternating turns: each waits about
+// half of its loop; one thread keeping it: a quarter of the pair's time), so the program
+// measures the waits' share of its threads' time in each loop, and the profile must agree.
+TEST_P(WaitPolicy, LockWaitIsTheShareTheProgramMeasured) {
   format::Profile p;
-  profile("omp_contention", {}, p);
+  const RunResult r = profile("omp_contention", {}, p);
+  std::map<std::string, double> truth;
+  {
+    std::istringstream lines(r.out);
+    char name[64];
+    double share = 0;
+    for (std::string line; std::getline(lines, line);)
+      if (std::sscanf(line.c_str(), "%63s %lf", name, &share) == 2) truth[name] = share;
+  }
   viewer::Model m = viewer::build_model(p, omp::View::kUser);
   for (const char* fn : {"critical_loop", "lock_loop"}) {
-    uint64_t total = 0, lock_wait = 0;
+    uint64_t total = 0, lock_wait = 0, off_cpu = 0, other_wait = 0, samples = 0;
     for (const auto& s : m.samples) {
       if (!has_frame(s.stack, fn)) continue;
       total += s.weight_ns;
-      if (s.stack.front().name == "<omp:lock-wait>") lock_wait += s.weight_ns;
+      samples += s.count;
+      if (s.stack.front().name == "<omp:lock-wait>")
+        lock_wait += s.weight_ns;
+      else if (s.state == omp::kStateOffCpu)
+        off_cpu += s.weight_ns;
+      else if (omp::is_wait(s.state))
+        other_wait += s.weight_ns;
     }
     ASSERT_GT(total, 0u) << fn;
-    EXPECT_NEAR(double(lock_wait) / double(total), 0.5, 0.07) << fn;
+    ASSERT_TRUE(truth.count(fn)) << r.out;
+    // Lock waits are exact; work is sampled. Stratified sampling puts each visit to the work
+    // (120: 60 turns x 2 threads) off by less than one period, a standard deviation of at most
+    // half a period each: the work W is off by sd <= P sqrt(120) / 2, and the share L / (L + W)
+    // by share x sd / total. Four of those, and 0.01 for the thread's off-CPU time, which is
+    // spread over all its work.
+    const double share = truth[fn], period_s = double(p.header.period_ns()) * 1e-9;
+    const double sd = share * period_s * std::sqrt(120.0) / 2 / (double(total) * 1e-9);
+    EXPECT_NEAR(double(lock_wait) / double(total), share, 4 * sd + 0.01)
+        << fn << ": total " << total * 1e-9 << " s, off-CPU " << off_cpu * 1e-9 << " s, other wait "
+        << other_wait * 1e-9 << " s, lock wait " << lock_wait * 1e-9 << " s, " << samples
+        << " samples";
   }
 }
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -97,11 +99,83 @@ TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   RunResult rcsv = run({OMPROF_BIN, "report", "--regions", "--csv", profiles_in(dir)[0]});
   EXPECT_EQ(
       rcsv.out.rfind("node_id,parent_id,depth,name,calls,threads,incl_s,incl_min_s,incl_avg_s,"
-                     "self_s,cpu_s,pct,work_s,wait_s,efficiency,imbalance,active,mpi_wait_s\n",
+                     "self_s,cpu_s,pct,work_s,wait_s,efficiency,imbalance,active,mpi_wait_s,"
+                     "cpu_source,cpu_err_s\n",
                      0),
       0u)
       << rcsv.out;
 }
+
+struct CpuCase {
+  std::string name;
+  std::vector<std::string> options;  // of omprof run
+  bool exact;
+};
+
+void PrintTo(const CpuCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class RegionCpu : public testing::TestWithParam<CpuCase> {};
+
+// A region's CPU time, summed over its threads, against the program's own thread CPU clocks:
+// by default estimated from the CPU-clock samples in the region, within 4 standard errors
+// (sqrt(samples) periods); measured exactly at begin/end with --region-cpu. Either way a
+// sleeping region has next to no CPU time, and wall times stay exact.
+TEST_P(RegionCpu, SampledByDefaultExactOnRequest) {
+  const CpuCase c = GetParam();
+  if (std::find(c.options.begin(), c.options.end(), "task") != c.options.end() &&
+      !task_clock_usable())
+    GTEST_SKIP() << "perf_event task-clock not available";
+  const std::string dir = fresh_dir("regions_cpu_" + c.name);
+  std::vector<std::string> argv = {OMPROF_BIN, "run", "-o", dir};
+  argv.insert(argv.end(), c.options.begin(), c.options.end());
+  // 20 steps of 25 ms units: 1.5 s of CPU time in "compute", 0.5 s of sleep in "nap".
+  for (const std::string& a :
+       {std::string("--"), program("regions_cpu"), std::string("25"), std::string("20")})
+    argv.push_back(a);
+  RunResult r = run(argv);
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto out = parse_lines(r.out);
+  const double compute_cpu = std::stod(out["compute_cpu"]), nap_cpu = std::stod(out["nap_cpu"]);
+  const double nap_wall = std::stod(out["nap_wall"]);
+  format::Profile p = only_profile(dir);
+  EXPECT_EQ(viewer::region_cpu_source(p),
+            c.exact ? viewer::RegionCpu::kExact : viewer::RegionCpu::kSampled);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  auto rows = viewer::region_rows(m);
+  const auto* compute = row(rows, "phase/compute");
+  const auto* nap = row(rows, "nap");
+  ASSERT_TRUE(compute && nap);
+  EXPECT_EQ(compute->timing.calls, 40);
+  EXPECT_NEAR(double(nap->timing.wall_max_ns) / 1e9, nap_wall, 0.01 * nap_wall + 1e-3);
+  const double period = double(p.header.period_ns()) / 1e9;
+  const double got = double(compute->cpu_ns) / 1e9, got_nap = double(nap->cpu_ns) / 1e9;
+  if (c.exact) {
+    // The program's clock reads enclose omprof's.
+    EXPECT_NEAR(got, compute_cpu, 0.01 * compute_cpu + 1e-3);
+    EXPECT_NEAR(got_nap, nap_cpu, 1e-3);
+    EXPECT_EQ(compute->cpu_err_ns, 0u);
+  } else {
+    const double err = double(compute->cpu_err_ns) / 1e9;
+    EXPECT_GT(err, 0);
+    EXPECT_NEAR(got, compute_cpu, 4 * err + 2 * period) << "+- " << err;
+    EXPECT_LE(got_nap, nap_cpu + 2 * period) << "a sleeping region burns no CPU";
+  }
+  std::printf("%s: compute CPU %.4f s measured by the program, %.4f +- %.4f s by omprof\n",
+              c.name.c_str(), compute_cpu, got, double(compute->cpu_err_ns) / 1e9);
+  // The live and offline text say how CPU time is known.
+  RunResult rep = run({OMPROF_BIN, "report", "--regions", profiles_in(dir)[0]});
+  EXPECT_NE(rep.out.find(c.exact ? "CPU time exact" : "CPU time sampled"), std::string::npos)
+      << rep.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Clocks, RegionCpu,
+    testing::Values(CpuCase{"cpu_clock", {"--clock", "cpu"}, false},
+                    CpuCase{"task_clock_1kHz", {"--clock", "task", "--rate", "1000"}, false},
+                    CpuCase{"exact", {"--region-cpu"}, true}),
+    [](const testing::TestParamInfo<CpuCase>& i) { return i.param.name; });
 
 TEST(Regions, WithoutOmprofAnnotationsDoNothing) {
   const std::string dir = fresh_dir("regions_plain");
