@@ -2,10 +2,12 @@
 
 #include <cctype>
 #include <cstring>
+#include <map>
 
 #include "omp/states.h"
 #include "proto/mpi_calls.h"
 #include "proto/text.h"
+#include "regions/off_cpu.h"
 #include "unwind/module_kind.h"
 
 namespace omprof::viewer {
@@ -77,33 +79,42 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
   return out;
 }
 
+// The thread's exact self wall time per explicit region node.
+std::map<uint64_t, uint64_t> self_wall_of(const format::Profile& p, uint32_t thread) {
+  std::map<uint64_t, uint64_t> out;
+  for (const auto& r : p.region_stats)
+    if (r.thread_index() == thread && r.self_wall_ns() > 0)
+      out[r.node_id()] += uint64_t(r.self_wall_ns());
+  return out;
+}
+
 // CPU-time samples and exact waits leave out the thread's time off the CPU outside waits:
-// preempted (a busy machine), blocked in a system call, sleeping. It is spread over the
-// thread's sampled work in proportion, under an <off-cpu> leaf, on the assumption that a thread
-// loses the CPU evenly over its work; a thread without work samples gets it at the root.
+// preempted (a busy machine), blocked in a system call, sleeping. Explicit regions know their
+// self wall time, so each region first gets what its samples and waits do not account for
+// (regions/off_cpu.h); the rest goes outside regions. Each part is spread over the thread's
+// sampled work in that part, in proportion, under an <off-cpu> leaf (on the assumption that a
+// thread loses the CPU evenly over its work there); a part without work samples gets it at the
+// root. The same placement is made by mpi/summary/rank_numbers.cc.
 void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uint64_t duration_ns,
                       uint64_t accounted_ns) {
   const uint64_t end = t.end_ns() ? t.end_ns() : duration_ns;
   const uint64_t life = end > t.start_ns() ? end - t.start_ns() : 0;
   if (life <= accounted_ns) return;
-  const uint64_t off_cpu = life - accounted_ns;
+  std::map<uint64_t, uint64_t> accounted_by_node;
+  for (const ViewSample& s : m.samples)
+    if (s.thread == thread) accounted_by_node[s.region_node] += s.weight_ns;
+  const regions::OffCpuShares shares = regions::place_off_cpu(
+      life - accounted_ns, self_wall_of(*m.profile, thread), accounted_by_node);
   omp::Frame leaf;
   leaf.name = omp::describe_state(omp::kStateOffCpu).pseudo_frame;
   leaf.pseudo = true;
-  std::vector<size_t> work;
-  uint64_t work_ns = 0;
-  for (size_t i = 0; i < m.samples.size(); ++i) {
-    const ViewSample& s = m.samples[i];
-    if (s.thread != thread || s.exact || omp::is_wait(s.state)) continue;
-    work.push_back(i);
-    work_ns += s.weight_ns;
-  }
-  auto add = [&](const ViewSample* like, uint64_t ns) {
+  auto add = [&](const ViewSample* like, uint64_t node, uint64_t ns) {
     ViewSample v;
     v.thread = thread;
     v.weight_ns = ns;
     v.state = omp::kStateOffCpu;
     v.exact = true;
+    v.region_node = node;
     if (like) {
       v.fork_id = like->fork_id;
       v.omp_thread_num = like->omp_thread_num;
@@ -114,19 +125,34 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
     m.total_weight_ns += ns;
     m.samples.push_back(std::move(v));
   };
-  if (work_ns == 0) {
-    add(nullptr, off_cpu);
-    return;
+  // The thread's work samples, by region node (indices: `add` grows m.samples).
+  std::map<uint64_t, std::vector<size_t>> work;
+  std::vector<size_t> all_work;
+  for (size_t i = 0; i < m.samples.size(); ++i) {
+    const ViewSample& s = m.samples[i];
+    if (s.thread != thread || s.exact || omp::is_wait(s.state)) continue;
+    work[s.region_node].push_back(i);
+    all_work.push_back(i);
   }
-  m.samples.reserve(m.samples.size() + work.size());
-  uint64_t given = 0;
-  for (size_t k = 0; k < work.size(); ++k) {
-    const uint64_t share =
-        k + 1 == work.size()
-            ? off_cpu - given
-            : uint64_t(double(off_cpu) * double(m.samples[work[k]].weight_ns) / double(work_ns));
-    given += share;
-    if (share) add(&m.samples[work[k]], share);
+  auto spread = [&](const std::vector<size_t>& over, uint64_t node, uint64_t ns) {
+    std::vector<uint64_t> weights;
+    uint64_t over_ns = 0;
+    for (size_t i : over) {
+      weights.push_back(m.samples[i].weight_ns);
+      over_ns += m.samples[i].weight_ns;
+    }
+    if (over_ns == 0) {
+      add(nullptr, node, ns);
+      return;
+    }
+    const std::vector<uint64_t> parts = regions::proportional_parts(ns, weights);
+    for (size_t k = 0; k < over.size(); ++k)
+      if (parts[k]) add(&m.samples[over[k]], node, parts[k]);
+  };
+  for (const auto& [node, ns] : shares.by_node) spread(work[node], node, ns);
+  if (shares.outside_ns) {
+    const auto outside = work.find(0);
+    spread(outside != work.end() ? outside->second : all_work, 0, shares.outside_ns);
   }
 }
 

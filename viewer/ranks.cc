@@ -1,5 +1,6 @@
 #include "viewer/ranks.h"
 
+#include <map>
 #include <unordered_map>
 
 #include "omp/user_model.h"
@@ -25,9 +26,14 @@ RankNumbers rank_numbers(const format::Profile& p) {
                .first;
     return it->second;
   };
+  std::map<uint32_t, std::map<uint64_t, uint64_t>> self_wall;  // thread -> node -> ns
+  for (const auto& r : p.region_stats)
+    if (r.self_wall_ns() > 0)
+      self_wall[r.thread_index()][r.node_id()] += uint64_t(r.self_wall_ns());
   for (const auto& [index, t] : p.threads) {
     if (t.mpi_library_thread()) continue;  // the MPI library's, not the program's
     b.begin_thread(t.start_ns(), t.end_ns());
+    for (const auto& [node, ns] : self_wall[index]) b.region_self_wall(node, ns);
     for (const auto& s : t.sample())
       b.sample(state_of(s), s.region_node(), s.count(), s.weight_ns());
     for (const auto& w : t.wait()) b.wait(w.omp_state(), w.region_node(), w.weight_ns());

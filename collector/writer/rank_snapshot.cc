@@ -48,12 +48,17 @@ ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
   std::vector<unwind::Module> modules = recorded_modules();
   const bool exact_waits = ompt::runtime_status(modules).ompt_active;
   const TaskwaitResolver taskwait(std::move(modules));
+  const RegionData region_snapshot = region_data();
   ranks::RankBuilder b(exact_waits, runtime().config.clock != ClockKind::kWall, duration_ns);
   b.set_window(mpi_facts().init_end_ns, duration_ns);
   for (uint32_t i = 0; i < thread_count(); ++i) {
     const ThreadState* ts = thread_at(i);
     if (!ts || ts->mpi_library_thread) continue;
     b.begin_thread(ts->start_ns, ts->end_ns.load());
+    for (const regions::ThreadSnapshot& rt : region_snapshot.threads)
+      if (rt.thread == ts->index)
+        for (const regions::NodeSnapshot& n : rt.nodes)
+          if (n.self_wall_ns > 0) b.region_self_wall(n.node, uint64_t(n.self_wall_ns));
     const uint32_t used = ts->table.used();
     for (uint32_t k = 0; k < used; ++k) {
       const SampleEntry& e = ts->table.used_entry(k);
@@ -71,7 +76,7 @@ ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
     });
     b.end_thread();
   }
-  return b.finish(rank, summary_rows(region_data()));
+  return b.finish(rank, summary_rows(region_snapshot));
 }
 
 }  // namespace omprof::writer

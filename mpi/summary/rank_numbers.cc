@@ -4,6 +4,7 @@
 
 #include "omp/states.h"
 #include "proto/mpi_calls.h"
+#include "regions/off_cpu.h"
 
 namespace omprof::ranks {
 
@@ -57,6 +58,11 @@ void RankBuilder::begin_thread(uint64_t start_ns, uint64_t end_ns) {
   end_ns_ = end_ns;
   samples_.clear();
   waits_.clear();
+  self_wall_.clear();
+}
+
+void RankBuilder::region_self_wall(uint64_t region_node, uint64_t ns) {
+  self_wall_[region_node] += ns;
 }
 
 void RankBuilder::sample(uint32_t state, uint64_t region_node, uint64_t count, uint64_t weight_ns) {
@@ -76,53 +82,64 @@ void RankBuilder::end_thread() {
   ++threads_;
   const bool mpi_exact =
       std::any_of(waits_.begin(), waits_.end(), [](const Item& w) { return omp::is_mpi(w.state); });
-  uint64_t accounted = 0, work_ns = 0;
-  std::vector<const Item*> work;
+  uint64_t accounted = 0;
+  std::map<uint64_t, uint64_t> accounted_by_node;
+  std::map<uint64_t, std::vector<const Item*>> work;  // by region node
+  std::vector<const Item*> all_work;
+  auto account = [&](const Item& x) {
+    accounted += x.weight_ns;
+    accounted_by_node[x.node] += x.weight_ns;
+  };
   for (const Item& s : samples_) {
     if (mpi_exact && omp::is_mpi(s.state)) continue;  // repeats an exact MPI wait
     if (is_setup(s.state)) {
       setup_ns_ += s.weight_ns;
       sample_count_ += s.count;
-      accounted += s.weight_ns;
+      account(s);
       continue;
     }
     if (exact_waits_ && omp::is_measured_exactly(s.state)) continue;  // repeats an exact wait
     add(s.node, s.state, s.weight_ns);
     sample_count_ += s.count;
-    accounted += s.weight_ns;
+    account(s);
     if (!omp::is_wait(s.state)) {
-      work.push_back(&s);
-      work_ns += s.weight_ns;
+      work[s.node].push_back(&s);
+      all_work.push_back(&s);
     }
   }
   for (const Item& w : waits_) {
     if (!omp::is_mpi(w.state) && !exact_waits_) continue;
-    if (is_setup(w.state)) {
+    account(w);
+    if (is_setup(w.state))
       setup_ns_ += w.weight_ns;
-      accounted += w.weight_ns;
-      continue;
-    }
-    add(w.node, w.state, w.weight_ns);
-    accounted += w.weight_ns;
+    else
+      add(w.node, w.state, w.weight_ns);
   }
   if (!cpu_clock_ || !(exact_waits_ || mpi_exact)) return;
   const uint64_t end = end_ns_ ? end_ns_ : duration_ns_;
   const uint64_t life = end > start_ns_ ? end - start_ns_ : 0;
   if (life <= accounted) return;
-  const uint64_t off_cpu = life - accounted;
-  if (work_ns == 0) {
-    add(0, omp::kStateOffCpu, off_cpu);
-    return;
-  }
-  // Sample by sample, in the same order and with the same rounding as the viewer's model.
-  uint64_t given = 0;
-  for (size_t k = 0; k < work.size(); ++k) {
-    const uint64_t share =
-        k + 1 == work.size()
-            ? off_cpu - given
-            : uint64_t(double(off_cpu) * double(work[k]->weight_ns) / double(work_ns));
-    given += share;
-    add(work[k]->node, omp::kStateOffCpu, share);
+  // Placed and split exactly as the viewer's model does (viewer/model.cc, add_off_cpu_time).
+  const regions::OffCpuShares shares =
+      regions::place_off_cpu(life - accounted, self_wall_, accounted_by_node);
+  auto spread = [&](const std::vector<const Item*>& over, uint64_t node, uint64_t ns) {
+    std::vector<uint64_t> weights;
+    uint64_t over_ns = 0;
+    for (const Item* x : over) {
+      weights.push_back(x->weight_ns);
+      over_ns += x->weight_ns;
+    }
+    if (over_ns == 0) {
+      add(node, omp::kStateOffCpu, ns);
+      return;
+    }
+    const std::vector<uint64_t> parts = regions::proportional_parts(ns, weights);
+    for (size_t k = 0; k < over.size(); ++k) add(over[k]->node, omp::kStateOffCpu, parts[k]);
+  };
+  for (const auto& [node, ns] : shares.by_node) spread(work[node], node, ns);
+  if (shares.outside_ns) {
+    const auto outside = work.find(0);
+    spread(outside != work.end() ? outside->second : all_work, 0, shares.outside_ns);
   }
 }
 

@@ -61,6 +61,9 @@ class RankBuilder {
   // A sampled context (state already resolved: omp::resolve_state) and an exact wait.
   void sample(uint32_t state, uint64_t region_node, uint64_t count, uint64_t weight_ns);
   void wait(uint32_t state, uint64_t region_node, uint64_t weight_ns);
+  // The thread's exact self wall time in a region node (its RegionStats): off-CPU time is placed
+  // in the regions first (regions/off_cpu.h).
+  void region_self_wall(uint64_t region_node, uint64_t ns);
   void end_thread();
   // `rows`: the region summary (regions::summarize: preorder, parents first).
   RankNumbers finish(int rank, const std::vector<regions::SummaryRow>& rows) const;
@@ -77,6 +80,7 @@ class RankBuilder {
   uint64_t setup_ns_ = 0;
   uint64_t start_ns_ = 0, end_ns_ = 0;
   std::vector<Item> samples_, waits_;
+  std::map<uint64_t, uint64_t> self_wall_;
   uint32_t threads_ = 0;
   uint64_t sample_count_ = 0;
   TimeSplit total_;

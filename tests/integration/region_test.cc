@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -162,6 +163,13 @@ TEST_P(RegionCpu, SampledByDefaultExactOnRequest) {
     EXPECT_NEAR(got, compute_cpu, 4 * err + 2 * period) << "+- " << err;
     EXPECT_LE(got_nap, nap_cpu + 2 * period) << "a sleeping region burns no CPU";
   }
+  // Time off the CPU goes to the region it was spent in (its self wall time is exact): the
+  // sleeping region's time is its own, not spread over the computing one.
+  const double nap_time = double(nap->work_ns + nap->wait_ns) / 1e9;
+  EXPECT_NEAR(nap_time, nap_wall, 0.02 * nap_wall + 2 * period);
+  const double compute_time = double(compute->work_ns + compute->wait_ns) / 1e9;
+  EXPECT_NEAR(compute_time, compute_cpu,
+              4 * std::sqrt(compute_cpu / period) * period + 0.02 * compute_cpu);
   std::printf("%s: compute CPU %.4f s measured by the program, %.4f +- %.4f s by omprof\n",
               c.name.c_str(), compute_cpu, got, double(compute->cpu_err_ns) / 1e9);
   // The live and offline text say how CPU time is known.

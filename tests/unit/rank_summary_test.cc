@@ -79,6 +79,20 @@ TEST(RankBuilder, ThePopWindowLeavesMpiInitAndFinalizeOut) {
   EXPECT_EQ(c.finish(0, {}).elapsed_ns, 0u);
 }
 
+TEST(RankBuilder, OffCpuTimeGoesToTheRegionThatSpentIt) {
+  // Region 1 computes (40 sampled, 40 self wall), region 2 sleeps (30 self wall, no samples):
+  // the 30 unaccounted go to region 2, none to region 1.
+  RankBuilder b(true, true, 70);
+  b.begin_thread(0, 70);
+  b.sample(kWork, 1, 4, 40);
+  b.region_self_wall(1, 40);
+  b.region_self_wall(2, 30);
+  b.end_thread();
+  const RankNumbers r = b.finish(0, {row(1, 0, "compute", 1, 40), row(2, 0, "nap", 1, 30)});
+  EXPECT_EQ(r.regions.at("compute").split.work_ns, 40u);
+  EXPECT_EQ(r.regions.at("nap").split.work_ns, 30u);
+}
+
 TEST(RankBuilder, NestedRegionsAreInclusiveAndNamedByPath) {
   RankBuilder b(false, false, 100);
   b.begin_thread(0, 0);

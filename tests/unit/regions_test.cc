@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "regions/names.h"
+#include "regions/off_cpu.h"
 #include "regions/registry.h"
 #include "regions/summary.h"
 #include "regions/thread_timer.h"
@@ -249,6 +250,36 @@ TEST(Summary, MergesThreadsWithStatistics) {
   write_text(text, SummaryHeader{1, 100, 2}, rows);
   EXPECT_NE(text.str().find("active regions: no"), std::string::npos);
   EXPECT_NE(text.str().find("  work,1"), std::string::npos) << text.str();
+}
+
+}  // namespace
+}  // namespace omprof::regions
+
+namespace omprof::regions {
+namespace {
+
+TEST(OffCpu, RegionsGetTheirUnaccountedSelfTimeFirstAndTheRestGoesOutside) {
+  // Node 1 is 100 ns of self wall with 40 accounted; node 2 is fully accounted; 100 off-CPU.
+  OffCpuShares s = place_off_cpu(100, {{1, 100}, {2, 50}}, {{1, 40}, {2, 60}, {0, 10}});
+  EXPECT_EQ(s.by_node, (std::map<uint64_t, uint64_t>{{1, 60}}));
+  EXPECT_EQ(s.outside_ns, 40u);
+  // Deficits beyond the budget share it in proportion, and all of it is placed.
+  s = place_off_cpu(30, {{1, 100}, {2, 50}}, {{1, 0}, {2, 0}});
+  EXPECT_EQ(s.by_node.at(1) + s.by_node.at(2), 30u);
+  EXPECT_EQ(s.by_node.at(1), 20u);
+  EXPECT_EQ(s.outside_ns, 0u);
+  // No regions: everything outside.
+  s = place_off_cpu(77, {}, {{0, 5}});
+  EXPECT_TRUE(s.by_node.empty());
+  EXPECT_EQ(s.outside_ns, 77u);
+}
+
+TEST(OffCpu, ProportionalPartsAddUpExactly) {
+  const std::vector<uint64_t> parts = proportional_parts(1000, {1, 1, 1});
+  EXPECT_EQ(parts, (std::vector<uint64_t>{333, 333, 334}));
+  uint64_t sum = 0;
+  for (uint64_t p : proportional_parts(123456789, {7, 0, 13, 99999, 1})) sum += p;
+  EXPECT_EQ(sum, 123456789u);
 }
 
 }  // namespace

@@ -1,0 +1,54 @@
+#include "regions/off_cpu.h"
+
+#include <algorithm>
+
+namespace omprof::regions {
+
+std::vector<uint64_t> proportional_parts(uint64_t total, const std::vector<uint64_t>& weights) {
+  double sum = 0;
+  for (uint64_t w : weights) sum += double(w);
+  std::vector<uint64_t> parts(weights.size());
+  uint64_t given = 0;
+  for (size_t k = 0; k < weights.size(); ++k) {
+    const uint64_t left = total - given;
+    parts[k] = k + 1 == weights.size()
+                   ? left
+                   : std::min(left, uint64_t(double(total) * double(weights[k]) / sum));
+    given += parts[k];
+  }
+  return parts;
+}
+
+OffCpuShares place_off_cpu(uint64_t off_cpu_ns, const std::map<uint64_t, uint64_t>& self_wall_ns,
+                           const std::map<uint64_t, uint64_t>& accounted_ns) {
+  OffCpuShares out;
+  std::map<uint64_t, uint64_t> deficit;
+  uint64_t total_deficit = 0;
+  for (const auto& [node, wall] : self_wall_ns) {
+    if (node == 0) continue;
+    const auto it = accounted_ns.find(node);
+    const uint64_t accounted = it == accounted_ns.end() ? 0 : it->second;
+    if (wall <= accounted) continue;
+    deficit[node] = wall - accounted;
+    total_deficit += wall - accounted;
+  }
+  // Every deficit in full when the budget allows; else each in proportion (rounded down, the
+  // last node taking the rounding so that the whole budget is placed).
+  uint64_t given = 0;
+  size_t k = 0;
+  for (const auto& [node, d] : deficit) {
+    ++k;
+    uint64_t share = d;
+    if (total_deficit > off_cpu_ns)
+      share = k == deficit.size()
+                  ? off_cpu_ns - given
+                  : uint64_t(double(off_cpu_ns) * double(d) / double(total_deficit));
+    if (share == 0) continue;
+    out.by_node[node] = share;
+    given += share;
+  }
+  out.outside_ns = off_cpu_ns > given ? off_cpu_ns - given : 0;
+  return out;
+}
+
+}  // namespace omprof::regions
