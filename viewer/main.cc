@@ -1,4 +1,6 @@
 // The omprof command: run (profile a program) and report (read profiles).
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include "proto/profile_reader.h"
 #include "viewer/launcher.h"
 #include "viewer/mpi_sites.h"
+#include "viewer/rank_tree.h"
 #include "viewer/ranks.h"
 #include "viewer/report.h"
 #include "viewer/summary_reader.h"
@@ -158,6 +161,7 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
 static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
                         viewer::SymbolCache& symbols, int status) {
   std::vector<viewer::RankNumbers> ranks;
+  viewer::RankTree tree;
   int64_t size = 0;
   for (const std::string& file : files) {
     try {
@@ -169,6 +173,8 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
       }
       size = std::max<int64_t>(size, p.header.mpi_size());
       ranks.push_back(viewer::rank_numbers(p));
+      if (r.options.tree)
+        tree.add_rank(p.header.mpi_rank(), viewer::build_model(p, r.options.view));
     } catch (const format::ProfileError& e) {
       std::cerr << "omprof: " << e.what() << "\n";
       status = 1;
@@ -194,8 +200,18 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
     }
   }
   const auto& o = r.options;
-  if (!csv && (o.flat || o.tree || o.threads || o.states || o.parallel_regions))
-    std::cout << "\n(Call-path views of several ranks are not merged yet: add --rank R.)\n";
+  if (o.tree) {
+    std::cout << "\n";
+    if (!csv)
+      std::cout << fmt::format(
+          "Call tree over ranks (min/avg/max of inclusive time over the ranks that reached "
+          "each node; nodes >= {}% of the total):\n",
+          o.min_percent);
+    tree.table(o.min_percent, o.format).print(std::cout, o.format);
+  }
+  if (!csv && (o.flat || o.threads || o.states || o.parallel_regions))
+    std::cout << "\n(The flat, threads, states and parallel-regions views of several ranks are "
+                 "not merged yet: add --rank R.)\n";
   return status;
 }
 

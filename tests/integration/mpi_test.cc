@@ -251,6 +251,30 @@ TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
   ASSERT_EQ(sites.status, 0) << sites.err;
   EXPECT_NE(sites.out.find("CPU time sampled"), std::string::npos) << sites.out;
   EXPECT_NE(sites.out.find("exchange ("), std::string::npos) << sites.out;
+
+  // The call tree merged over the ranks: main -> compute on every rank, rank r computing r+1
+  // units, so the least on rank 0 and the most on rank 2, the average the ranks' own.
+  const RunResult tree = run({OMPROF_BIN, "report", dir, "--tree", "--csv"});
+  ASSERT_EQ(tree.status, 0) << tree.err;
+  std::istringstream lines(tree.out);
+  bool found = false;
+  double measured = 0;
+  for (const auto& [rank, t] : truth) measured += t.step_work;
+  for (std::string line; std::getline(lines, line);) {
+    // node_id,parent_id,depth,ranks,incl_sum_s,incl%,incl_min_s,min_rank,incl_avg_s,...,name
+    std::vector<std::string> c;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) c.push_back(cell);
+    if (c.size() != 15 || c[14] != "compute" || c[2] != "1") continue;
+    found = true;
+    EXPECT_EQ(c[3], "3") << line;
+    EXPECT_EQ(c[7], "0") << "rank 0 computes least: " << line;
+    EXPECT_EQ(c[10], "2") << "rank 2 computes most: " << line;
+    // compute() is each step's work but for io's quarter unit on even ranks (0.5 of 6.5 units
+    // per step, 8%), which is not under compute(): 92% of the measured work, 5 points either way.
+    EXPECT_NEAR(std::stod(c[4]), 0.92 * measured, 0.05 * measured) << line;
+  }
+  EXPECT_TRUE(found) << tree.out;
 }
 
 // One rank's MPI_Allreduce call site in exchange(), inside region "step".

@@ -1,0 +1,97 @@
+#include "viewer/rank_tree.h"
+
+#include <algorithm>
+
+#include "omp/states.h"
+
+namespace omprof::viewer {
+
+size_t RankTree::child(size_t parent, const std::string& name) {
+  const auto it = nodes_[parent].children.find(name);
+  if (it != nodes_[parent].children.end()) return it->second;
+  const size_t id = nodes_.size();
+  nodes_[parent].children.emplace(name, id);
+  Node n;
+  n.name = name;
+  nodes_.push_back(std::move(n));
+  return id;
+}
+
+void RankTree::add_rank(int rank, const Model& m) {
+  ++ranks_;
+  // This rank's inclusive time per merged node, then folded into min/avg/max.
+  std::map<size_t, double> incl;
+  for (const ViewSample& s : m.samples) {
+    const double ns = double(s.weight_ns);
+    const bool wait = omp::is_wait(s.state);
+    size_t cur = 0;
+    incl[0] += ns;
+    (wait ? nodes_[0].wait : nodes_[0].work) += ns;
+    for (size_t i = s.stack.size(); i-- > 0;) {
+      cur = child(cur, s.stack[i].name);
+      incl[cur] += ns;
+      (wait ? nodes_[cur].wait : nodes_[cur].work) += ns;
+    }
+    nodes_[cur].self += ns;
+  }
+  for (const auto& [id, ns] : incl) {
+    Node& n = nodes_[id];
+    if (n.ranks == 0 || ns < n.min) {
+      n.min = ns;
+      n.min_rank = rank;
+    }
+    if (n.ranks == 0 || ns > n.max) {
+      n.max = ns;
+      n.max_rank = rank;
+    }
+    n.sum += ns;
+    ++n.ranks;
+  }
+}
+
+Table RankTree::table(double min_percent, Format format) const {
+  const double all = nodes_[0].sum;
+  Table t({"node_id", "parent_id", "depth", "ranks", "incl_sum_s", "incl%", "incl_min_s",
+           "min_rank", "incl_avg_s", "incl_max_s", "max_rank", "self_sum_s", "work_sum_s",
+           "wait_sum_s", "<name"});
+  if (format == Format::kText)
+    t = Table({"ranks", "incl_min_s", "incl_avg_s", "incl_max_s", "@max", "incl%", "wait%",
+               "<call tree (merged over ranks)"});
+  struct Visit {
+    size_t node, parent;
+    int depth;
+  };
+  std::vector<Visit> todo;  // depth-first with an explicit stack: stacks may be very deep
+  auto push_children = [&](size_t n, int depth) {
+    std::vector<size_t> kids;
+    for (const auto& [name, idx] : nodes_[n].children)
+      if (100.0 * nodes_[idx].sum >= min_percent * all) kids.push_back(idx);
+    std::sort(kids.begin(), kids.end(),
+              [&](size_t a, size_t b) { return nodes_[a].sum > nodes_[b].sum; });
+    for (size_t i = kids.size(); i-- > 0;) todo.push_back({kids[i], n, depth});
+  };
+  push_children(0, 0);
+  while (!todo.empty()) {
+    const Visit v = todo.back();
+    todo.pop_back();
+    const Node& c = nodes_[v.node];
+    const double avg = c.ranks ? c.sum / double(c.ranks) : 0;
+    if (format == Format::kText) {
+      std::string label = std::string(size_t(2 * std::min(v.depth, 20)), ' ') + c.name;
+      if (label.size() > 64) label = label.substr(0, 61) + "...";
+      t.row({std::to_string(c.ranks) + "/" + std::to_string(ranks_), seconds(uint64_t(c.min)),
+             seconds(uint64_t(avg)), seconds(uint64_t(c.max)), std::to_string(c.max_rank),
+             percent(c.sum, all), percent(c.wait, c.work + c.wait), label});
+    } else {
+      t.row({std::to_string(v.node), std::to_string(v.parent), std::to_string(v.depth),
+             std::to_string(c.ranks), seconds(uint64_t(c.sum)), percent(c.sum, all),
+             seconds(uint64_t(c.min)), std::to_string(c.min_rank), seconds(uint64_t(avg)),
+             seconds(uint64_t(c.max)), std::to_string(c.max_rank), seconds(uint64_t(c.self)),
+             seconds(uint64_t(c.work)), seconds(uint64_t(c.wait)), c.name});
+    }
+    push_children(v.node, v.depth + 1);
+  }
+  return t;
+}
+
+}  // namespace omprof::viewer
