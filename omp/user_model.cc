@@ -108,10 +108,49 @@ bool is_thread_root_name(const std::string& n) {
   return false;
 }
 
+namespace {
+// "solve" from "solve(int, double)": the construct's function, short enough to read in a flat
+// profile (the parameter list of a C++ name is dropped; templates keep their arguments).
+std::string short_function_name(const std::string& name) {
+  // Member functions end in qualifiers after the parameter list: "f(int) const &".
+  size_t end = name.size();
+  for (bool trimmed = true; trimmed;) {
+    trimmed = false;
+    while (end > 0 && name[end - 1] == ' ') --end;
+    for (const char* q : {"const", "volatile", "noexcept", "&"}) {
+      const size_t n = std::strlen(q);
+      if (end >= n && name.compare(end - n, n, q) == 0) {
+        end -= n;
+        trimmed = true;
+        break;
+      }
+    }
+  }
+  if (end == 0 || name[end - 1] != ')') return name;
+  int depth = 0;
+  for (size_t i = end; i-- > 0;) {
+    if (name[i] == ')') ++depth;
+    if (name[i] == '(' && --depth == 0) return name.substr(0, i);
+  }
+  return name;
+}
+}  // namespace
+
+bool is_region_frame_name(const std::string& name) {
+  return name.size() > 2 && name.front() == '<' && name.back() == '>' &&
+         (name.rfind("<omp parallel", 0) == 0 || name.find(": omp parallel") != std::string::npos);
+}
+
 std::string region_frame_name(const ForkInfo& fork) {
+  // Named after the function that holds the construct, as the Oracle analyzer does: a flat
+  // profile of many regions then says which function each one is.
+  const std::string function = short_function_name(fork.construct.name);
   const std::string where = text::base_name(fork.construct.file);
-  if (where.empty()) return "<omp parallel in " + fork.construct.name + ">";
-  return "<omp parallel @ " + where + ":" + std::to_string(fork.construct.line) + ">";
+  std::string name = "<";
+  if (!function.empty()) name += function + ": ";
+  name += "omp parallel";
+  if (!where.empty()) name += " @ " + where + ":" + std::to_string(fork.construct.line);
+  return name + ">";
 }
 
 FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, View view,

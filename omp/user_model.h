@@ -39,7 +39,9 @@ bool is_outlined_name(const std::string& name);
 // A system frame called from the runtime (sched_yield in a barrier) is runtime too.
 FrameStack resolve_runtime_frames(FrameStack raw);
 bool is_thread_root_name(const std::string& name);
+// "<solve: omp parallel @ solve.c:42>": a parallel region's frame in the user view.
 std::string region_frame_name(const ForkInfo& fork);
+bool is_region_frame_name(const std::string& name);
 
 // The recorded state, refined from the raw stack: a thread marked "in a taskwait" (kInTaskwait)
 // whose leaf is runtime code is waiting (kWaitTaskwait); one running a task's code works

@@ -66,9 +66,13 @@ std::string short_file(const std::string& f) {
   return text::base_name(f);
 }
 
+// Too long for its column: the middle gives way, so that both the start of a name and its end
+// (a region frame's file:line, a signature's last parameters) stay readable.
 std::string fit(const std::string& s, size_t width) {
   if (s.size() <= width) return s;
-  return s.substr(0, width > 3 ? width - 3 : 0) + "...";
+  if (width <= 3) return s.substr(0, width);
+  const size_t keep = width - 3, head = (keep + 1) / 2;
+  return s.substr(0, head) + "..." + s.substr(s.size() - (keep - head));
 }
 
 const char* view_name(omp::View v) {
@@ -237,7 +241,7 @@ Table flat_table(const Model& m, size_t top, Format format) {
     const Row& r = sorted[i];
     t.row({seconds(r.self), percent(r.self, all), seconds(r.total), percent(r.total, all),
            seconds(r.ww.work), seconds(r.ww.wait), fit(short_file(r.file), 20),
-           format == Format::kText ? fit(r.name, 50) : r.name});
+           format == Format::kText ? fit(r.name, 72) : r.name});
   }
   return t;
 }

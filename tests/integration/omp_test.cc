@@ -162,7 +162,7 @@ TEST_P(Omp, SerialFractionAndIdleWorkers) {
     if (has_frame(s.stack, "parallel_part")) {
       parallel += s.weight_ns;
       bool region = false;
-      for (const auto& f : s.stack) region |= f.name.rfind("<omp parallel", 0) == 0;
+      for (const auto& f : s.stack) region |= omp::is_region_frame_name(f.name);
       if (region) {
         parallel_in_region += s.weight_ns;
       } else {  // around the fork and join, outside the region: legitimate, but rare
@@ -214,7 +214,7 @@ TEST_P(Omp, NestedRegionsSpliceRecursively) {
       EXPECT_TRUE(has_frame(s.stack, "outer_level"));
       int regions = 0;
       for (const auto& f : s.stack) {
-        regions += f.name.rfind("<omp parallel", 0) == 0;
+        regions += omp::is_region_frame_name(f.name);
         // Each construct is labelled with its own line, never ":0" or an outlined function
         // (issue 7: clang's nested outer region showed "omp_nested.c:0", ".omp_outlined._debug__").
         EXPECT_EQ(f.name.find(":0>"), std::string::npos) << f.name;
@@ -222,10 +222,10 @@ TEST_P(Omp, NestedRegionsSpliceRecursively) {
       }
       EXPECT_EQ(regions, 2);
       // The pragma's line (gcc) or its statement's (clang).
-      EXPECT_TRUE(has_frame(s.stack, "<omp parallel @ omp_nested.c:12>") ||
-                  has_frame(s.stack, "<omp parallel @ omp_nested.c:13>"));
-      EXPECT_TRUE(has_frame(s.stack, "<omp parallel @ omp_nested.c:7>") ||
-                  has_frame(s.stack, "<omp parallel @ omp_nested.c:8>"));
+      EXPECT_TRUE(has_frame(s.stack, "<outer_level: omp parallel @ omp_nested.c:12>") ||
+                  has_frame(s.stack, "<outer_level: omp parallel @ omp_nested.c:13>"));
+      EXPECT_TRUE(has_frame(s.stack, "<inner_level: omp parallel @ omp_nested.c:7>") ||
+                  has_frame(s.stack, "<inner_level: omp parallel @ omp_nested.c:8>"));
     }
   }
   // Of the CPU time (4 threads share 2 cores here: much of their time is off the CPU).
@@ -249,7 +249,7 @@ TEST_P(Omp, TasksAppearUnderTheCreatingRegion) {
     tasks += s.weight_ns;
     threads.insert(s.thread);
     bool region = false;
-    for (const auto& f : s.stack) region |= f.name.rfind("<omp parallel", 0) == 0;
+    for (const auto& f : s.stack) region |= omp::is_region_frame_name(f.name);
     if (region && has_frame(s.stack, "spawn_tasks") && s.stack.back().name == "main")
       placed += s.weight_ns;
   }

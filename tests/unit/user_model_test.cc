@@ -49,6 +49,16 @@ struct Fixture {
   }
 };
 
+TEST(UserModel, RegionFramesAreNamedAfterTheConstructsFunction) {
+  ForkInfo f;
+  f.construct = {"CalcForce(Domain&, double*)", "/src/lulesh.cc", 782, false, false, false};
+  EXPECT_EQ(region_frame_name(f), "<CalcForce: omp parallel @ lulesh.cc:782>");
+  f.construct = {"std::vector<int>::f(int) const", "a.cc", 3, false, false, false};
+  EXPECT_EQ(region_frame_name(f), "<std::vector<int>::f: omp parallel @ a.cc:3>");
+  f.construct = {"", "", 0, false, false, false};
+  EXPECT_EQ(region_frame_name(f), "<omp parallel>");
+}
+
 TEST(UserModel, WorkerIsSplicedUnderTheConstruct) {
   Fixture fx;
   FrameStack worker = {user("kernel"),
@@ -57,11 +67,12 @@ TEST(UserModel, WorkerIsSplicedUnderTheConstruct) {
                        rt("__kmp_launch_thread"),
                        sys("start_thread"),
                        sys("clone3")};
-  EXPECT_EQ(names(build_stack(worker, 0x1, 1, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"kernel", "<omp parallel @ app.c:11>", "solve", "main"}));
+  EXPECT_EQ(
+      names(build_stack(worker, 0x1, 1, View::kUser, fx.fork_of)),
+      (std::vector<std::string>{"kernel", "<solve: omp parallel @ app.c:11>", "solve", "main"}));
   EXPECT_EQ(names(build_stack(worker, 0x1, 1, View::kExpert, fx.fork_of)),
-            (std::vector<std::string>{"kernel", ".omp_outlined.", "<omp parallel @ app.c:11>",
-                                      "solve", "main"}));
+            (std::vector<std::string>{"kernel", ".omp_outlined.",
+                                      "<solve: omp parallel @ app.c:11>", "solve", "main"}));
   EXPECT_EQ(build_stack(worker, 0x1, 1, View::kMachine, fx.fork_of).size(), worker.size());
 }
 
@@ -72,8 +83,9 @@ TEST(UserModel, MasterMergesWithWorkers) {
       rt("__kmp_fork_call"), rt("__kmpc_fork_call"),        user("solve", 12),
       user("main", 30),      sys("__libc_start_call_main"), sys("__libc_start_main"),
       sys("_start")};
-  EXPECT_EQ(names(build_stack(master, 0x1, 1, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"kernel", "<omp parallel @ app.c:11>", "solve", "main"}));
+  EXPECT_EQ(
+      names(build_stack(master, 0x1, 1, View::kUser, fx.fork_of)),
+      (std::vector<std::string>{"kernel", "<solve: omp parallel @ app.c:11>", "solve", "main"}));
 }
 
 TEST(UserModel, WaitingThreadsGetAStateLeaf) {
@@ -82,21 +94,21 @@ TEST(UserModel, WaitingThreadsGetAStateLeaf) {
   FrameStack barrier = {sys("sched_yield"),           rt("__kmp_wait"),
                         rt("__kmpc_barrier"),         user(".omp_outlined."),
                         rt("__kmp_invoke_microtask"), sys("start_thread")};
-  EXPECT_EQ(
-      names(build_stack(barrier, 0x10, 1, View::kUser, fx.fork_of)),
-      (std::vector<std::string>{"<omp:barrier>", "<omp parallel @ app.c:11>", "solve", "main"}));
+  EXPECT_EQ(names(build_stack(barrier, 0x10, 1, View::kUser, fx.fork_of)),
+            (std::vector<std::string>{"<omp:barrier>", "<solve: omp parallel @ app.c:11>", "solve",
+                                      "main"}));
   // Master at the join barrier: its own frames below the fork are not spliced twice.
   FrameStack join = {
       rt("__kmp_join_barrier"), rt("__kmp_join_call"),    rt("__kmpc_fork_call"), user("solve", 12),
       user("main", 30),         sys("__libc_start_main"), sys("_start")};
   EXPECT_EQ(names(build_stack(join, 0x13, 1, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"<omp:implicit-barrier>", "<omp parallel @ app.c:11>",
+            (std::vector<std::string>{"<omp:implicit-barrier>", "<solve: omp parallel @ app.c:11>",
                                       "solve", "main"}));
   // Worker at the join barrier after its body returned.
   FrameStack worker_join = {rt("__kmp_join_barrier"), rt("__kmp_launch_thread"),
                             sys("start_thread"), sys("clone3")};
   EXPECT_EQ(names(build_stack(worker_join, 0x13, 1, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"<omp:implicit-barrier>", "<omp parallel @ app.c:11>",
+            (std::vector<std::string>{"<omp:implicit-barrier>", "<solve: omp parallel @ app.c:11>",
                                       "solve", "main"}));
   // Idle workers are at the root, under nothing.
   EXPECT_EQ(names(build_stack(worker_join, 0x1001, 0, View::kUser, fx.fork_of)),
@@ -124,8 +136,8 @@ TEST(UserModel, NestedRegionsSpliceRecursively) {
                              sys("start_thread"),
                              sys("clone3")};
   EXPECT_EQ(names(build_stack(inner_worker, 0x1, 2, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"leaf", "<omp parallel @ app.c:4>", "inner",
-                                      "<omp parallel @ app.c:11>", "solve", "main"}));
+            (std::vector<std::string>{"leaf", "<inner: omp parallel @ app.c:4>", "inner",
+                                      "<solve: omp parallel @ app.c:11>", "solve", "main"}));
 }
 
 TEST(UserModel, SerialCodeKeepsItsStackWithoutThreadRoots) {
