@@ -23,7 +23,8 @@ module omprof
     OMPROF_MISMATCH_REPAIR = 2
 
   public :: omprof_begin, omprof_end, omprof_lookup, omprof_begin_id, omprof_end_id, &
-    omprof_reset, omprof_set_mismatch_mode, omprof_write_summary, omprof_write_summary_csv
+    omprof_reset, omprof_set_mismatch_mode, omprof_write_summary, omprof_write_summary_csv, &
+    omprof_write_mpi_summary
 
   interface
     integer(c_int) function c_begin(name) bind(C, name="omprof_region_begin")
@@ -61,6 +62,11 @@ module omprof
     integer(c_int) function c_write_csv(path) bind(C, name="omprof_write_summary_csv")
       import :: c_int, c_char
       character(kind=c_char), dimension(*), intent(in) :: path
+    end function
+    integer(c_int) function c_write_mpi(path, strict, csv) bind(C, name="omprof_write_mpi_summary")
+      import :: c_int, c_char
+      character(kind=c_char), dimension(*), intent(in) :: path
+      integer(c_int), value :: strict, csv
     end function
   end interface
 
@@ -110,6 +116,16 @@ contains
   integer function omprof_write_summary_csv(path)
     character(len=*), intent(in) :: path
     omprof_write_summary_csv = c_write_csv(trim(path) // c_null_char)
+  end function
+
+  ! Collective over MPI_COMM_WORLD (every rank calls it): the regions reduced over the ranks,
+  ! written by rank 0 to `path` ("-": standard output). With `strict`, ranks whose region trees
+  ! differ make every rank return OMPROF_ERR_MPI_INCON and nothing is written.
+  integer function omprof_write_mpi_summary(path, strict, csv)
+    character(len=*), intent(in) :: path
+    logical, intent(in) :: strict, csv
+    omprof_write_mpi_summary = c_write_mpi(trim(path) // c_null_char, &
+      merge(1_c_int, 0_c_int, strict), merge(1_c_int, 0_c_int, csv))
   end function
 
 end module omprof

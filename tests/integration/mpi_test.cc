@@ -381,9 +381,18 @@ INSTANTIATE_TEST_SUITE_P(WaitPolicies, Hybrid, testing::Values("active", "passiv
 
 TEST(MpiFortran, FortranCallsAreMeasured) {
   const std::string dir = fresh_dir("mpi_fortran");
-  const RunResult r =
-      run(mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_fortran"), "30"}));
+  const std::string summary = dir + "/api_summary.csv";
+  const RunResult r = run(
+      mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_fortran"), "30", summary}));
   ASSERT_EQ(r.status, 0) << r.err;
+  // The collective summary through the Fortran module: both ranks succeed, rank 0 writes the
+  // regions reduced over the 2 ranks (the step region, 30 calls on each).
+  EXPECT_NE(r.out.find("rank 0 mpi_summary_status 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rank 1 mpi_summary_status 0"), std::string::npos) << r.out;
+  const CsvRows rows = parse_csv(read_file(summary));
+  ASSERT_TRUE(rows.count("step")) << read_file(summary);
+  EXPECT_EQ(rows.at("step").at("ranks"), "2");
+  EXPECT_EQ(rows.at("step").at("calls_min"), "30");
   const std::vector<viewer::RankNumbers> ranks = read_ranks(dir);
   ASSERT_EQ(ranks.size(), 2u);
   static viewer::SymbolCache symbols;
