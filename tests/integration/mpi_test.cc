@@ -382,8 +382,8 @@ INSTANTIATE_TEST_SUITE_P(WaitPolicies, Hybrid, testing::Values("active", "passiv
 TEST(MpiFortran, FortranCallsAreMeasured) {
   const std::string dir = fresh_dir("mpi_fortran");
   const std::string summary = dir + "/api_summary.csv";
-  const RunResult r = run(
-      mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_fortran"), "30", summary}));
+  const RunResult r =
+      run(mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_fortran"), "30", summary}));
   ASSERT_EQ(r.status, 0) << r.err;
   // The collective summary through the Fortran module: both ranks succeed, rank 0 writes the
   // regions reduced over the 2 ranks (the step region, 30 calls on each).
