@@ -133,7 +133,8 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
       ->capture_default_str();
   cmd->add_flag(
       "--csv", [&r](int64_t) { r.format = "csv"; }, "Same as --format csv");
-  cmd->add_option("--top", rep.top, "Rows in the flat view")->capture_default_str();
+  cmd->add_option("--top", rep.top, "Rows in the flat and MPI views (0: all)")
+      ->capture_default_str();
   cmd->add_option("--min-percent", rep.min_percent, "Prune call-tree nodes below this")
       ->check(CLI::Number)
       ->check(CLI::Range(0.0, 100.0))
@@ -162,6 +163,7 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
                         viewer::SymbolCache& symbols, int status) {
   std::vector<viewer::RankNumbers> ranks;
   viewer::RankTree tree;
+  viewer::RankFlat flat;
   int64_t size = 0;
   for (const std::string& file : files) {
     try {
@@ -173,8 +175,11 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
       }
       size = std::max<int64_t>(size, p.header.mpi_size());
       ranks.push_back(viewer::rank_numbers(p));
-      if (r.options.tree)
-        tree.add_rank(p.header.mpi_rank(), viewer::build_model(p, r.options.view));
+      if (r.options.tree || r.options.flat) {
+        const viewer::Model m = viewer::build_model(p, r.options.view);
+        if (r.options.tree) tree.add_rank(p.header.mpi_rank(), m);
+        if (r.options.flat) flat.add_rank(p.header.mpi_rank(), m);
+      }
     } catch (const format::ProfileError& e) {
       std::cerr << "omprof: " << e.what() << "\n";
       status = 1;
@@ -200,6 +205,15 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
     }
   }
   const auto& o = r.options;
+  if (o.flat) {
+    std::cout << "\n";
+    if (!csv)
+      std::cout << fmt::format(
+          "Flat profile over ranks (top {} by self time summed over ranks; min/avg/max over the "
+          "ranks whose samples reached each function):\n",
+          o.top);
+    flat.table(o.top, o.format).print(std::cout, o.format);
+  }
   if (o.tree) {
     std::cout << "\n";
     if (!csv)
@@ -209,9 +223,9 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
           o.min_percent);
     tree.table(o.min_percent, o.format).print(std::cout, o.format);
   }
-  if (!csv && (o.flat || o.threads || o.states || o.parallel_regions))
-    std::cout << "\n(The flat, threads, states and parallel-regions views of several ranks are "
-                 "not merged yet: add --rank R.)\n";
+  if (!csv && (o.threads || o.states || o.parallel_regions))
+    std::cout << "\n(The threads, states and parallel-regions views of several ranks are not "
+                 "merged yet: add --rank R.)\n";
   return status;
 }
 

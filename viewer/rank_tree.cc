@@ -3,8 +3,67 @@
 #include <algorithm>
 
 #include "omp/states.h"
+#include "viewer/report.h"
 
 namespace omprof::viewer {
+
+void RankFlat::add_rank(int rank, const Model& m) {
+  ++ranks_;
+  all_ += double(m.total_weight_ns);
+  for (const auto& [name, f] : flat_rows(m)) {
+    Row& r = rows_[name];
+    const double self = double(f.self);
+    if (r.ranks == 0) {
+      r.name = f.name;
+      r.file = f.file;
+    }
+    if (r.ranks == 0 || self < r.self_min) {
+      r.self_min = self;
+      r.min_rank = rank;
+    }
+    if (r.ranks == 0 || self > r.self_max) {
+      r.self_max = self;
+      r.max_rank = rank;
+    }
+    ++r.ranks;
+    r.self += self;
+    r.total += double(f.total);
+    r.work += double(f.work);
+    r.wait += double(f.wait);
+  }
+}
+
+Table RankFlat::table(size_t top, Format format) const {
+  std::vector<const Row*> sorted;
+  for (const auto& [name, r] : rows_) sorted.push_back(&r);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Row* a, const Row* b) {
+    return a->self != b->self ? a->self > b->self : a->total > b->total;
+  });
+  if (top && sorted.size() > top) sorted.resize(top);
+  Table t({"ranks", "self_sum_s", "self%", "self_min_s", "min_rank", "self_avg_s", "self_max_s",
+           "max_rank", "total_sum_s", "work_sum_s", "wait_sum_s", "<file", "<function"});
+  if (format == Format::kText)
+    t = Table({"ranks", "self_min_s", "self_avg_s", "self_max_s", "@max", "self%", "total_s",
+               "wait%", "<function (merged over ranks)"});
+  for (const Row* r : sorted) {
+    const double avg = r->ranks ? r->self / double(r->ranks) : 0;
+    if (format == Format::kText) {
+      std::string name = r->name;
+      if (name.size() > 72) name = name.substr(0, 34) + "..." + name.substr(name.size() - 35);
+      t.row({std::to_string(r->ranks) + "/" + std::to_string(ranks_),
+             seconds(uint64_t(r->self_min)), seconds(uint64_t(avg)), seconds(uint64_t(r->self_max)),
+             std::to_string(r->max_rank), percent(r->self, all_), seconds(uint64_t(r->total)),
+             percent(r->wait, r->work + r->wait), name});
+    } else {
+      t.row({std::to_string(r->ranks), seconds(uint64_t(r->self)), percent(r->self, all_),
+             seconds(uint64_t(r->self_min)), std::to_string(r->min_rank), seconds(uint64_t(avg)),
+             seconds(uint64_t(r->self_max)), std::to_string(r->max_rank),
+             seconds(uint64_t(r->total)), seconds(uint64_t(r->work)), seconds(uint64_t(r->wait)),
+             r->file, r->name});
+    }
+  }
+  return t;
+}
 
 size_t RankTree::child(size_t parent, const std::string& name) {
   const auto it = nodes_[parent].children.find(name);

@@ -1,3 +1,5 @@
+// Call-path views of several MPI ranks, merged.
+//
 // `omprof report DIR --tree` over several MPI ranks: one top-down call tree (user, expert or
 // machine view) merged over the ranks, each node with the ranks that reached it and the min,
 // average and max of its inclusive time over them (never zero-filled, as for regions), the rank
@@ -14,6 +16,25 @@
 #include "viewer/table.h"
 
 namespace omprof::viewer {
+
+// `omprof report DIR --flat` over several ranks: per function, the ranks whose samples reached
+// it, min/avg/max of its self time over them with the ranks of min and max, and sums of self,
+// total, work and wait time. Sorted by summed self time.
+class RankFlat {
+ public:
+  void add_rank(int rank, const Model& m);
+  Table table(size_t top, Format format) const;
+
+ private:
+  struct Row {
+    std::string name, file;
+    int64_t ranks = 0, min_rank = -1, max_rank = -1;
+    double self_min = 0, self_max = 0, self = 0, total = 0, work = 0, wait = 0;
+  };
+  std::map<std::string, Row> rows_;
+  int64_t ranks_ = 0;
+  double all_ = 0;
+};
 
 class RankTree {
  public:

@@ -206,19 +206,14 @@ void print_header(std::ostream& out, const Model& m) {
   out << fmt::format("View:      {}\n", view_name(m.view));
 }
 
-Table flat_table(const Model& m, size_t top, Format format) {
-  struct Row {
-    std::string name, file;
-    uint64_t self = 0, total = 0;
-    WorkWait ww;
-  };
-  std::map<std::string, Row> rows;
+std::map<std::string, FlatRow> flat_rows(const Model& m) {
+  std::map<std::string, FlatRow> rows;
   for (const auto& s : m.samples) {
     if (s.stack.empty()) continue;
     std::set<std::string> seen;
     for (size_t i = 0; i < s.stack.size(); ++i) {
       const auto& f = s.stack[i];
-      Row& r = rows[f.name];
+      FlatRow& r = rows[f.name];
       if (r.name.empty()) {
         r.name = f.name;
         r.file = f.file;
@@ -226,21 +221,26 @@ Table flat_table(const Model& m, size_t top, Format format) {
       if (i == 0) r.self += s.weight_ns;
       if (seen.insert(f.name).second) {
         r.total += s.weight_ns;
-        r.ww.add(s.state, s.weight_ns);
+        (omp::is_wait(s.state) ? r.wait : r.work) += s.weight_ns;
       }
     }
   }
+  return rows;
+}
+
+Table flat_table(const Model& m, size_t top, Format format) {
+  using Row = FlatRow;
   std::vector<Row> sorted;
-  for (auto& [k, r] : rows) sorted.push_back(r);
+  for (auto& [k, r] : flat_rows(m)) sorted.push_back(r);
   std::sort(sorted.begin(), sorted.end(), [](const Row& a, const Row& b) {
     return a.self != b.self ? a.self > b.self : a.total > b.total;
   });
   Table t({"self_s", "self%", "total_s", "total%", "work_s", "wait_s", "<file", "<function"});
   const double all = double(m.total_weight_ns);
-  for (size_t i = 0; i < sorted.size() && i < top; ++i) {
+  for (size_t i = 0; i < sorted.size() && (top == 0 || i < top); ++i) {
     const Row& r = sorted[i];
     t.row({seconds(r.self), percent(r.self, all), seconds(r.total), percent(r.total, all),
-           seconds(r.ww.work), seconds(r.ww.wait), fit(short_file(r.file), 20),
+           seconds(r.work), seconds(r.wait), fit(short_file(r.file), 20),
            format == Format::kText ? fit(r.name, 72) : r.name});
   }
   return t;

@@ -1,6 +1,7 @@
 // `omprof report`: the header, flat, tree, thread, state and parallel-region views of a profile.
 #pragma once
 
+#include <map>
 #include <ostream>
 #include <string>
 
@@ -23,6 +24,13 @@ struct ReportOptions {
 void print_report(std::ostream& out, const format::Profile& p, const ReportOptions& opt);
 
 // Individual views (also used by tests).
+// One function of the flat view: self time (at the leaf), total time (anywhere in the stack,
+// once per sample), and the total split into work and wait.
+struct FlatRow {
+  std::string name, file;
+  uint64_t self = 0, total = 0, work = 0, wait = 0;
+};
+std::map<std::string, FlatRow> flat_rows(const Model& m);
 Table flat_table(const Model& m, size_t top, Format format);
 Table tree_table(const Model& m, double min_percent, Format format);
 Table thread_table(const Model& m);

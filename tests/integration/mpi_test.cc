@@ -275,6 +275,28 @@ TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
     EXPECT_NEAR(std::stod(c[4]), 0.92 * measured, 0.05 * measured) << line;
   }
   EXPECT_TRUE(found) << tree.out;
+
+  // The flat view merged over the ranks: time in MPI_Allreduce, exact, on every rank; rank 0
+  // (computing least) waits longest, rank 2 least; the sum is what the ranks measured.
+  const RunResult flat = run({OMPROF_BIN, "report", dir, "--flat", "--csv", "--top", "0"});
+  ASSERT_EQ(flat.status, 0) << flat.err;
+  double mpi_measured = 0;
+  for (const auto& [rank, t] : truth) mpi_measured += t.step_mpi;
+  found = false;
+  std::istringstream flat_lines(flat.out);
+  for (std::string line; std::getline(flat_lines, line);) {
+    // ranks,self_sum_s,self%,self_min_s,min_rank,self_avg_s,self_max_s,max_rank,...,function
+    std::vector<std::string> c;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) c.push_back(cell);
+    if (c.size() != 13 || c[12] != "<mpi:MPI_Allreduce>") continue;
+    found = true;
+    EXPECT_EQ(c[0], "3") << line;
+    EXPECT_EQ(c[4], "2") << "rank 2 waits least: " << line;
+    EXPECT_EQ(c[7], "0") << "rank 0 waits longest: " << line;
+    EXPECT_NEAR(std::stod(c[1]), mpi_measured, 0.05 * mpi_measured + 0.003) << line;
+  }
+  EXPECT_TRUE(found) << flat.out;
 }
 
 // One rank's MPI_Allreduce call site in exchange(), inside region "step".
