@@ -2,6 +2,7 @@
 // for a waiting thread in user-model stacks. The one definition used by every view.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -43,5 +44,22 @@ inline bool is_mpi(uint32_t state) {
 // the thread was preempted, blocked in a system call or sleeping outside any OpenMP wait. It is
 // work (the thread was not waiting for other threads), shown as <off-cpu>.
 constexpr uint32_t kStateOffCpu = format::kOffCpu;
+
+// The one rule for "in taskwait" (format::kInTaskwait: work_parallel while a taskwait or
+// taskgroup wait is open): waiting if the thread is in the OpenMP runtime, i.e. the first frame
+// from the leaf that is not a system library's (libc called from the runtime, sched_yield) is
+// the runtime's; else it runs a task, which is work. `is_runtime(i)` and `is_system(i)`
+// classify frame i from the leaf: from symbols in the viewer (omp::resolve_state), from module
+// addresses in the collector (its MPI rank snapshot).
+template <typename IsRuntime, typename IsSystem>
+uint32_t resolve_taskwait_state(uint32_t state, size_t depth, IsRuntime is_runtime,
+                                IsSystem is_system) {
+  if (state != format::kInTaskwait) return state;
+  for (size_t i = 0; i < depth; ++i) {
+    if (is_runtime(i)) return format::kWaitTaskwait;
+    if (!is_system(i)) break;
+  }
+  return format::kWorkParallel;
+}
 
 }  // namespace omprof::omp

@@ -87,10 +87,9 @@ FrameStack resolve_runtime_frames(FrameStack raw) {
 }
 
 uint32_t resolve_state(const FrameStack& raw, uint32_t state) {
-  if (state != format::kInTaskwait) return state;
-  const FrameStack resolved = resolve_runtime_frames(raw);
-  return (!resolved.empty() && resolved.front().runtime) ? format::kWaitTaskwait
-                                                         : format::kWorkParallel;
+  return resolve_taskwait_state(
+      state, raw.size(), [&](size_t i) { return raw[i].runtime; },
+      [&](size_t i) { return raw[i].system; });
 }
 
 bool is_outlined_name(const std::string& n) {

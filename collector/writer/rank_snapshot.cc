@@ -10,6 +10,7 @@
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "collector/writer/mpi_facts.h"
+#include "omp/states.h"
 #include "proto/state_codes.h"
 #include "unwind/module_kind.h"
 
@@ -17,19 +18,21 @@ namespace omprof::writer {
 
 namespace {
 
-// omp::resolve_state without symbols: "in taskwait" is a wait if the leaf frame runs in the
-// OpenMP runtime, system-library frames (libc) taking their caller's side.
+// omp::resolve_taskwait_state with frames classified by the module their address is in.
 class TaskwaitResolver {
  public:
   explicit TaskwaitResolver(std::vector<unwind::Module> modules) : modules_(std::move(modules)) {}
   uint32_t resolve(uint32_t state, const uint64_t* frames, uint32_t depth) const {
-    if (state != format::kInTaskwait) return state;
-    for (uint32_t i = 0; i < depth; ++i) {
-      const unwind::Module* m = module_of(frames[i]);
-      if (m && ompt::is_runtime_module(m->path)) return format::kWaitTaskwait;
-      if (!m || !unwind::is_system_module(m->path)) break;
-    }
-    return format::kWorkParallel;
+    return omp::resolve_taskwait_state(
+        state, depth,
+        [&](size_t i) {
+          const unwind::Module* m = module_of(frames[i]);
+          return m && ompt::is_runtime_module(m->path);
+        },
+        [&](size_t i) {
+          const unwind::Module* m = module_of(frames[i]);
+          return m && unwind::is_system_module(m->path);
+        });
   }
 
  private:
