@@ -31,6 +31,7 @@ const handler::SamplingClock& configured_clock() {
 bool arm_with(ThreadState* ts, const handler::SamplingClock& clock) {
   ts->clock = &clock;
   ts->grid_origin_ns = clock.now_ns();
+  ts->last_clock_ns = ts->grid_origin_ns;
   return clock.arm(ts, runtime().config.signo, handler::first_interval_ns(ts));
 }
 

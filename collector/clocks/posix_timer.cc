@@ -60,6 +60,7 @@ void nothing_to_release(ThreadState*) {}
 const handler::SamplingClock kCpu = {
     "cpu",
     true,
+    true,
     handler::thread_cpu_ns,
     owns_signal,
     rearm,
@@ -73,6 +74,7 @@ const handler::SamplingClock kCpu = {
 
 const handler::SamplingClock kWall = {
     "wall",
+    false,
     false,
     handler::monotonic_ns,
     owns_signal,

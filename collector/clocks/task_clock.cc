@@ -91,8 +91,8 @@ void release_in_child(ThreadState* ts) {
 }
 
 const handler::SamplingClock kTask = {
-    "task", true,       handler::thread_cpu_ns, owns_signal, rearm, arm,
-    disarm, lost_cause, release_in_child,
+    "task", true,   false,      handler::thread_cpu_ns, owns_signal, rearm,
+    arm,    disarm, lost_cause, release_in_child,
 };
 
 }  // namespace

@@ -15,6 +15,9 @@ struct ThreadState;
 struct SamplingClock {
   const char* name;  // "cpu", "wall", "task"
   bool cpu_time;     // counts the thread's CPU time (else wall time)
+  // Signals come only on kernel ticks (POSIX CPU-time timers): the handler then samples as a
+  // renewal process weighted by the clock's advance (signal_handler.cc).
+  bool on_ticks;
   // handler: the calling thread's reading of the clock being sampled.
   uint64_t (*now_ns)();
   // handler: whether this signal is this thread's sample (and not the program's own signal).

@@ -28,35 +28,49 @@ void read_context(const ThreadState* ts, SampleContext& ctx) {
 // Stratified sampling. The thread's sampling clock (its CPU time, or wall time for --clock wall)
 // is cut into strata of one period from the moment its clock is armed; each stratum gets one
 // sample at a uniformly random offset inside it (next_interval_ns). A sample stands for the
-// strata since the previous one (normally one; more when a signal came late, e.g. on the next
-// kernel tick), so per-thread totals equal the clock up to the last sample and every instant is
-// equally likely to be sampled: no phase-locking with periodic programs, no bias, and less
-// variance than independent random instants.
+// strata since the previous one (normally one; more when a signal came late), so per-thread
+// totals equal the clock up to the last sample and every instant is equally likely to be
+// sampled: no phase-locking with periodic programs, no bias, and less variance than independent
+// random instants.
+//
+// Clocks that fire only on kernel ticks (SamplingClock::on_ticks) cannot place a sample at a
+// chosen instant, and a fixed strata grid then weighs some tick positions more than others: a
+// program whose period is a multiple of the tick aliased (0.52 to 0.68 for a 0.60 share, 20 ms
+// period, HZ=250). There the samples form a renewal process instead: each next target is a
+// random 0.5 to 1.5 periods away, the signal comes on the first tick after it, and a sample
+// stands for the clock's advance since the previous one. Every tick is then equally likely to
+// be sampled in the long run, whatever the program's period, and totals still equal the clock.
 //
 // Returns the weight of a sample taken at `now` and sets `now_offset` to the position inside
 // the current stratum.
-uint64_t close_strata(ThreadState* ts, uint64_t now, uint64_t& now_offset) {
+uint64_t sample_weight(ThreadState* ts, uint64_t now, uint64_t& now_offset) {
   const uint64_t period = sampling_state().period_ns;
+  const uint64_t previous = ts->last_clock_ns;
   ts->last_clock_ns = now;  // how far the thread got, should the process die
   const uint64_t since = now > ts->grid_origin_ns ? now - ts->grid_origin_ns : 0;
   const uint64_t stratum = since / period;
   now_offset = since % period;
   const uint64_t strata = stratum + 1 > ts->strata_sampled ? stratum + 1 - ts->strata_sampled : 0;
-  ts->strata_sampled = stratum + 1;
+  ts->strata_sampled = stratum + 1;  // coverage: the strata reached, for both schemes
+  if (ts->clock->on_ticks) return now > previous ? now - previous : 0;
   return strata * period;
 }
 
-// Time from now (at `now_offset` inside the current stratum) to a uniformly random instant of
-// the next stratum (xorshift64*, one state per thread).
-uint64_t next_interval_ns(ThreadState* ts, uint64_t now_offset) {
-  uint64_t x = ts->rng_state;
+uint64_t next_random(ThreadState* ts) {
+  uint64_t x = ts->rng_state;  // xorshift64*, one state per thread
   x ^= x >> 12;
   x ^= x << 25;
   x ^= x >> 27;
   ts->rng_state = x;
-  const uint64_t r = x * 0x2545F4914F6CDD1DULL;
+  return (x * 0x2545F4914F6CDD1DULL) >> 11;
+}
+
+// Time from now to the next sample's target: a uniformly random instant of the next stratum
+// (now at `now_offset` inside the current one), or on tick clocks 0.5 to 1.5 periods from now.
+uint64_t next_interval_ns(ThreadState* ts, uint64_t now_offset) {
   const uint64_t period = sampling_state().period_ns;
-  const uint64_t ns = period - now_offset + (r >> 11) % period;
+  const uint64_t r = next_random(ts) % period;
+  const uint64_t ns = ts->clock->on_ticks ? period / 2 + r : period - now_offset + r;
   return ns ? ns : 1;  // a zero timer value would disarm
 }
 
@@ -91,7 +105,7 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
 void sample_and_rearm(ThreadState* ts, void* ucontext) {
   SamplingState& st = sampling_state();
   uint64_t now_offset = 0;
-  const uint64_t weight_ns = close_strata(ts, ts->clock->now_ns(), now_offset);
+  const uint64_t weight_ns = sample_weight(ts, ts->clock->now_ns(), now_offset);
   if (st.time_handler) {
     const uint64_t t0 = monotonic_ns();
     take_sample(ts, weight_ns, ucontext);
@@ -122,7 +136,9 @@ void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
 }
 
 uint64_t first_interval_ns(ThreadState* ts) {
-  return next_interval_ns(ts, sampling_state().period_ns);  // inside stratum 0
+  if (!ts->clock->on_ticks) return next_interval_ns(ts, sampling_state().period_ns);  // stratum 0
+  const uint64_t ns = next_random(ts) % sampling_state().period_ns;  // a random start
+  return ns ? ns : 1;
 }
 
 void take_deferred_samples(ThreadState* ts, const uint64_t* frames, uint32_t depth,

@@ -18,7 +18,7 @@ void on_profiling_signal(int signo, siginfo_t* info, void* ucontext);
 // the samples that landed meanwhile, with the stack that code captured.
 void take_deferred_samples(ThreadState* ts, const uint64_t* frames, uint32_t depth, bool truncated);
 
-// Stratified sampling: a thread's first sample is due at a random instant of its first period.
+// A thread's first sample is due at a random instant of its first period.
 uint64_t first_interval_ns(ThreadState* ts);
 
 }  // namespace omprof::handler
