@@ -6,7 +6,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${OMPROF_BUILD_DIR:-$here/build}
 asan=${OMPROF_ASAN_BUILD_DIR:-$here/build-asan}
-bash "$here/scripts/setup.sh"
+OMPROF_SETUP_TESTS=1 bash "$here/scripts/setup.sh"
 ctest --test-dir "$build" --output-on-failure -j2 "$@"
 
 cmake -S "$here" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMPROF_SANITIZE_TOOLS=ON \

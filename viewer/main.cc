@@ -1,15 +1,21 @@
-// The omprof command: run (profile a program) and report (read profiles).
+// The omprof command: run (profile a program), report (read profiles) and export (write them in
+// other tools' formats).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "proto/journal_reader.h"
 #include "proto/options.h"
 #include "proto/profile_reader.h"
+#include "viewer/export.h"
 #include "viewer/launcher.h"
 #include "viewer/mpi_sites.h"
 #include "viewer/rank_tree.h"
@@ -324,6 +330,98 @@ static int report(ReportCommand& r) {
   return status;
 }
 
+struct ExportCommand {
+  std::vector<std::string> files;
+  std::string format = "pprof", view = "user", output = "-";
+  bool state_leaf = false;
+  int rank = -1;
+};
+
+static CLI::App* add_export_command(CLI::App& app, ExportCommand& e) {
+  CLI::App* cmd = app.add_subcommand(
+      "export", "Write profiles in another tool's format (several files or ranks merge)");
+  cmd->add_option("profiles", e.files, "Profile files, or directories of them")->required();
+  cmd->add_option("--format", e.format,
+                  "pprof (gzip'd profile.proto for go tool pprof), folded (flamegraph.pl) or "
+                  "speedscope (JSON, one profile per rank and thread)")
+      ->check(CLI::IsMember({"pprof", "folded", "speedscope"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", e.output, "Output file ('-': standard output)")
+      ->capture_default_str();
+  cmd->add_option("--view", e.view, "user, expert or machine stacks")
+      ->check(CLI::IsMember({"user", "expert", "machine"}))
+      ->capture_default_str();
+  cmd->add_flag("--state-leaf", e.state_leaf,
+                "folded, speedscope: add the OpenMP state as a leaf frame ([wait_barrier])");
+  cmd->add_option("--rank", e.rank, "Of several rank profiles, export this rank's alone")
+      ->check(CLI::NonNegativeNumber);
+  return cmd;
+}
+
+// Writes to `path` through a temporary file renamed at the end, so that a failed export never
+// leaves a truncated file where a good one was expected.
+static int export_profiles(const ExportCommand& e) {
+  viewer::ExportOptions opt;
+  viewer::parse_export_format(e.format, opt.format);
+  omp::parse_view(e.view, opt.view);
+  opt.state_leaf = e.state_leaf;
+  const bool to_stdout = e.output == "-";
+  if (to_stdout && opt.format == viewer::ExportFormat::kPprof && isatty(1)) {
+    std::cerr << "omprof: export: pprof output is binary; give -o FILE\n";
+    return 2;
+  }
+  int status = 0;
+  const std::vector<std::string> files = expand_profile_arguments(e.files, status);
+  auto exporter = viewer::make_exporter(opt);
+  viewer::SymbolCache symbols;
+  size_t exported = 0;
+  for (const std::string& f : files) {
+    if (viewer::is_summary_path(f)) {
+      std::cerr << "omprof: " << f << ": an MPI job summary, not a profile; left out\n";
+      status = 1;
+      continue;
+    }
+    try {
+      const format::Profile p = viewer::load_profile(f, symbols);
+      if (e.rank >= 0 && p.header.mpi_rank() != e.rank) continue;
+      exporter->add(p, viewer::build_model(p, opt.view));
+      ++exported;
+    } catch (const format::ProfileError& err) {
+      std::cerr << "omprof: " << err.what() << "\n";
+      status = 1;
+    }
+  }
+  if (!exported) {
+    std::cerr << "omprof: export: no profile to export"
+              << (e.rank >= 0 ? " of rank " + std::to_string(e.rank) : std::string()) << "\n";
+    return 1;
+  }
+  if (to_stdout) {
+    exporter->write(std::cout);
+    std::cout.flush();
+    return std::cout ? status : 1;
+  }
+  const std::string tmp = e.output + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (out) exporter->write(out);
+    out.flush();
+    if (!out) {
+      std::cerr << "omprof: export: cannot write '" << e.output << "': " << std::strerror(errno)
+                << "\n";
+      std::remove(tmp.c_str());
+      return 1;
+    }
+  }
+  if (std::rename(tmp.c_str(), e.output.c_str()) != 0) {
+    std::cerr << "omprof: export: cannot write '" << e.output << "': " << std::strerror(errno)
+              << "\n";
+    std::remove(tmp.c_str());
+    return 1;
+  }
+  return status;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"omprof: a sampling profiler for OpenMP and MPI+OpenMP programs"};
   app.set_version_flag("--version", std::string("omprof ") + OMPROF_VERSION);
@@ -332,6 +430,8 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = add_run_command(app, run);
   ReportCommand rep;
   add_report_command(app, rep);
+  ExportCommand exp;
+  CLI::App* export_cmd = add_export_command(app, exp);
 
   // `omprof run [options] -- PROGRAM ARGS`: everything after the first "--" is the command.
   std::vector<std::string> after_dashes;
@@ -354,6 +454,7 @@ int main(int argc, char** argv) {
               << "Run 'omprof --help' or 'omprof SUBCOMMAND --help' for usage.\n";
     return 2;
   }
+  if (export_cmd->parsed()) return export_profiles(exp);
   if (!run_cmd->parsed()) return report(rep);
   run.command = run_cmd->remaining();
   run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());
