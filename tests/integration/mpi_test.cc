@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "harness.h"
@@ -297,6 +299,30 @@ TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
     EXPECT_NEAR(std::stod(c[1]), mpi_measured, 0.05 * mpi_measured + 0.003) << line;
   }
   EXPECT_TRUE(found) << flat.out;
+
+  // The speedscope export of the directory: one profile per rank, each rank's time in
+  // MPI_Allreduce (the leaf) what that rank measured around its calls.
+  const RunResult exp = run({OMPROF_BIN, "export", "--format", "speedscope", dir});
+  ASSERT_EQ(exp.status, 0) << exp.err;
+  const nlohmann::json doc = nlohmann::json::parse(exp.out);
+  const auto& frames = doc.at("shared").at("frames");
+  std::set<int> exported_ranks;
+  for (const auto& prof : doc.at("profiles")) {
+    const std::string name = prof.at("name");
+    int rank = -1;
+    ASSERT_EQ(std::sscanf(name.c_str(), "rank %d thread", &rank), 1) << name;
+    exported_ranks.insert(rank);
+    if (name.find("thread 0 ") == std::string::npos) continue;  // the MPI library's threads
+    uint64_t in_allreduce = 0;
+    for (size_t i = 0; i < prof.at("samples").size(); ++i) {
+      const auto& stack = prof.at("samples")[i];
+      if (!stack.empty() && frames[stack.back().get<size_t>()].at("name") == "<mpi:MPI_Allreduce>")
+        in_allreduce += prof.at("weights")[i].get<uint64_t>();
+    }
+    const double measured = truth.at(rank).step_mpi;
+    EXPECT_NEAR(double(in_allreduce) * 1e-9, measured, 0.05 * measured + 0.003) << name;
+  }
+  EXPECT_EQ(exported_ranks, (std::set<int>{0, 1, 2}));
 }
 
 // One rank's MPI_Allreduce call site in exchange(), inside region "step".
