@@ -1,4 +1,4 @@
-// The contract between `omprof run` (viewer/launcher.cc) and the collector (collector/config.cc):
+// The contract between `omprof run` (launcher/launcher.cc) and the collector (collector/config.cc):
 // the options the launcher passes to the collector through the environment, each with its
 // command-line flag, variable, default, range and help. Both sides read this table, so a
 // default or a range is written once. docs/usage.md lists the variables.

@@ -26,7 +26,7 @@ for f in collector/handler/*; do
 done
 
 # 2. Offline code never includes the collector.
-for f in $(git ls-files viewer omp regions proto unwind | grep -E '\.(cc|h)$'); do
+for f in $(git ls-files launcher viewer omp regions proto unwind | grep -E '\.(cc|h)$'); do
   grep -nE '^#include "collector/' "$f" | sed "s|^|layout: $f:|; s|$|: offline code includes the collector|" | grep . && status=1
 done
 

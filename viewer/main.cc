@@ -1,5 +1,6 @@
-// The omprof command: run (profile a program), report (read profiles) and export (write them in
-// other tools' formats).
+// omprof-viewer: the offline commands of `omprof` (which execs this with its arguments):
+// report (read profiles) and export (write them in other tools' formats); and `recover`, which
+// the launcher runs to turn journals into profiles after a program died (hidden).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -16,23 +17,15 @@
 #include "proto/options.h"
 #include "proto/profile_reader.h"
 #include "viewer/export.h"
-#include "viewer/launcher.h"
 #include "viewer/mpi_sites.h"
 #include "viewer/rank_tree.h"
 #include "viewer/ranks.h"
+#include "viewer/recover.h"
 #include "viewer/report.h"
 #include "viewer/summary_reader.h"
 #include "viewer/symbolize.h"
 
 using namespace omprof;
-
-// Integer options: "abc" is not a number (not "out of range"); ranges are checked after.
-static const CLI::Validator kWholeNumber(
-    [](std::string& s) {
-      const bool ok = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-      return ok ? std::string() : "'" + s + "' is not a whole number";
-    },
-    "INT");
 
 // A directory stands for the profiles in it (what `omprof run -o DIR` wrote), in name order:
 // *.omprof files, and the journals of processes that have not written theirs (still running,
@@ -59,64 +52,6 @@ static std::vector<std::string> expand_profile_arguments(const std::vector<std::
     out.insert(out.end(), found.begin(), found.end());
   }
   return out;
-}
-
-// A whole-number option of `omprof run` from the launcher/collector contract (proto/options.h).
-template <typename T>
-static void add_number(CLI::App* cmd, const options::Number& opt, const std::string& names,
-                       T& value) {
-  const std::string help =
-      std::string(opt.help) + " (" + std::to_string(opt.min) + "-" + std::to_string(opt.max) + ")";
-  cmd->add_option(names, value, help)
-      ->check(kWholeNumber)
-      ->check(CLI::Range(opt.min, opt.max))
-      ->capture_default_str();
-}
-
-static CLI::App* add_run_command(CLI::App& app, viewer::RunOptions& run) {
-  CLI::App* cmd =
-      app.add_subcommand("run", "Profile a program: omprof run [options] [--] PROGRAM [ARGS...]");
-  cmd->add_option("-o,--output", run.output_dir, "Directory for the profile files")
-      ->capture_default_str();
-  add_number(cmd, options::kRate, std::string("-r,") + options::kRate.flag, run.rate_hz);
-  cmd->add_option("--clock", run.clock,
-                  "task (thread CPU time from a perf_event task-clock: the default where "
-                  "permitted), cpu (thread CPU time, on kernel ticks: the fallback) or wall; "
-                  "see docs/usage.md")
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(options::kClockChoices),
-                                                     std::end(options::kClockChoices))));
-  cmd->add_option("--signal", run.signal, "Profiling signal (SIGPROF, SIGRTMIN+N, ...)")
-      ->check(CLI::Validator(
-          [](std::string& s) {
-            return options::usable_profiling_signal(options::parse_signal(s))
-                       ? std::string()
-                       : "not a usable signal: " + s;
-          },
-          "SIGNAL"))
-      ->capture_default_str();
-  add_number(cmd, options::kMaxDepth, options::kMaxDepth.flag, run.max_depth);
-  add_number(cmd, options::kMaxContexts, options::kMaxContexts.flag, run.max_contexts);
-  cmd->add_flag("--children", run.children, "Also profile processes the program starts");
-  cmd->add_flag("--symbolize", run.symbolize,
-                "Resolve symbols at the end of the run instead of in the viewer (for binaries "
-                "that will not exist when the profile is read)");
-  cmd->add_option("--omp-runtime", run.omp_runtime,
-                  "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
-      ->check(CLI::IsMember({"auto", "native"}))
-      ->capture_default_str();
-  cmd->add_option("--mpi", run.mpi,
-                  "auto: measure time in MPI if the program loads Open MPI; on: always (a "
-                  "script that starts an MPI program); off: never")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->capture_default_str();
-  cmd->add_flag("--region-cpu", run.region_cpu,
-                "Explicit regions also measure thread CPU time exactly (four system calls per "
-                "begin/end pair); without it, a region's CPU time is sampled");
-  cmd->add_flag("--mpi-cpu", run.mpi_cpu,
-                "Also measure each MPI call's thread CPU time exactly (two system calls per "
-                "call); without it, CPU time in MPI is sampled");
-  cmd->prefix_command();
-  return cmd;
 }
 
 struct ReportCommand {
@@ -422,25 +357,41 @@ static int export_profiles(const ExportCommand& e) {
   return status;
 }
 
+// `recover --child PID --status S --end-ns N PID:JOURNAL...`, from the launcher: exit 0 if a
+// profile was written, 1 if none.
+struct RecoverCommand {
+  int64_t child = 0, status = 0;
+  uint64_t end_ns = 0;
+  std::vector<std::string> journals;
+};
+
+static int recover(const RecoverCommand& r) {
+  std::vector<viewer::JournalOf> journals;
+  for (const std::string& j : r.journals) {
+    const size_t colon = j.find(':');
+    if (colon == std::string::npos) continue;
+    journals.push_back({pid_t(std::atol(j.substr(0, colon).c_str())), j.substr(colon + 1)});
+  }
+  const int written = viewer::recover_journals(journals, pid_t(r.child), int(r.status), r.end_ns);
+  return written > 0 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"omprof: a sampling profiler for OpenMP and MPI+OpenMP programs"};
+  app.name("omprof");
   app.set_version_flag("--version", std::string("omprof ") + OMPROF_VERSION);
   app.require_subcommand(1);
-  viewer::RunOptions run;
-  CLI::App* run_cmd = add_run_command(app, run);
   ReportCommand rep;
-  add_report_command(app, rep);
+  CLI::App* report_cmd = add_report_command(app, rep);
   ExportCommand exp;
   CLI::App* export_cmd = add_export_command(app, exp);
-
-  // `omprof run [options] -- PROGRAM ARGS`: everything after the first "--" is the command.
-  std::vector<std::string> after_dashes;
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--") {
-      after_dashes.assign(argv + i + 1, argv + argc);
-      argc = i;
-      break;
-    }
+  RecoverCommand rec;
+  CLI::App* recover_cmd = app.add_subcommand("recover", "");
+  recover_cmd->group("");  // the launcher's, not the user's
+  recover_cmd->add_option("--child", rec.child)->required();
+  recover_cmd->add_option("--status", rec.status)->required();
+  recover_cmd->add_option("--end-ns", rec.end_ns)->required();
+  recover_cmd->add_option("journals", rec.journals);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -455,8 +406,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (export_cmd->parsed()) return export_profiles(exp);
-  if (!run_cmd->parsed()) return report(rep);
-  run.command = run_cmd->remaining();
-  run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());
-  return viewer::run_program(run, argv[0]);
+  if (recover_cmd->parsed()) return recover(rec);
+  (void)report_cmd;
+  return report(rep);
 }

@@ -1,4 +1,4 @@
-#include "viewer/launcher.h"
+#include "launcher/launcher.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -18,14 +18,14 @@
 #include <sstream>
 #include <vector>
 
+#include "launcher/gomp_check.h"
+#include "launcher/mpi_check.h"
+#include "launcher/preload_check.h"
+#include "launcher/viewer_exec.h"
 #include "proto/manifest.h"
 #include "proto/options.h"
-#include "viewer/gomp_check.h"
-#include "viewer/mpi_check.h"
-#include "viewer/preload_check.h"
-#include "viewer/recover.h"
 
-namespace omprof::viewer {
+namespace omprof::launcher {
 
 namespace {
 
@@ -470,4 +470,4 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   return code;
 }
 
-}  // namespace omprof::viewer
+}  // namespace omprof::launcher

@@ -7,7 +7,7 @@
 
 #include "proto/options.h"
 
-namespace omprof::viewer {
+namespace omprof::launcher {
 
 struct RunOptions {
   std::string output_dir = ".";
@@ -28,4 +28,4 @@ struct RunOptions {
 // Returns the exit status omprof should exit with.
 int run_program(const RunOptions& opt, const std::string& self_path);
 
-}  // namespace omprof::viewer
+}  // namespace omprof::launcher

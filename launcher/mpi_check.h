@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace omprof::viewer {
+namespace omprof::launcher {
 
 struct MpiCheck {
   bool loads_mpi = false;     // the program loads the MPI library the wrappers are built for
@@ -19,4 +19,4 @@ std::string wrapped_mpi_library(const std::string& wrappers);
 // none of the program's code), with this process's environment.
 MpiCheck check_mpi(const std::string& program, const std::string& mpi_soname);
 
-}  // namespace omprof::viewer
+}  // namespace omprof::launcher

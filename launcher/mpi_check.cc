@@ -1,4 +1,4 @@
-#include "viewer/mpi_check.h"
+#include "launcher/mpi_check.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -12,7 +12,7 @@
 #include <sstream>
 #include <vector>
 
-namespace omprof::viewer {
+namespace omprof::launcher {
 
 namespace {
 
@@ -121,4 +121,4 @@ MpiCheck check_mpi(const std::string& program, const std::string& mpi_soname) {
   return r;
 }
 
-}  // namespace omprof::viewer
+}  // namespace omprof::launcher

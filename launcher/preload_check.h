@@ -4,10 +4,10 @@
 
 #include <string>
 
-namespace omprof::viewer {
+namespace omprof::launcher {
 
 // "" if LD_PRELOAD reaches the program (or it is not an ELF file: a script's interpreter is
 // checked when it runs); otherwise why not, as a clause ("is statically linked ...").
 std::string why_preload_is_ignored(const std::string& program);
 
-}  // namespace omprof::viewer
+}  // namespace omprof::launcher

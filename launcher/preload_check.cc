@@ -1,4 +1,4 @@
-#include "viewer/preload_check.h"
+#include "launcher/preload_check.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace omprof::viewer {
+namespace omprof::launcher {
 
 namespace {
 
@@ -49,4 +49,4 @@ std::string why_preload_is_ignored(const std::string& program) {
   return "";
 }
 
-}  // namespace omprof::viewer
+}  // namespace omprof::launcher

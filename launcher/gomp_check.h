@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace omprof::viewer {
+namespace omprof::launcher {
 
 struct GompCheck {
   bool needs_libgomp = false;
@@ -14,4 +14,4 @@ struct GompCheck {
 
 GompCheck check_libgomp(const std::string& program, const std::string& libomp);
 
-}  // namespace omprof::viewer
+}  // namespace omprof::launcher

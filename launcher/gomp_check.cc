@@ -1,4 +1,4 @@
-#include "viewer/gomp_check.h"
+#include "launcher/gomp_check.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <set>
 
-namespace omprof::viewer {
+namespace omprof::launcher {
 
 namespace {
 
@@ -82,4 +82,4 @@ GompCheck check_libgomp(const std::string& program, const std::string& libomp) {
   return r;
 }
 
-}  // namespace omprof::viewer
+}  // namespace omprof::launcher

@@ -1,0 +1,123 @@
+// The omprof command. It is the launcher: `omprof run` starts the program with the collector
+// preloaded (launcher.cc), and links nothing but the ELF reader, so that it starts fast (its
+// start is part of every profiled run's fixed cost). The offline commands (report, export) are
+// the viewer's: omprof execs omprof-viewer, installed next to it, with the same arguments.
+#include <CLI/CLI.hpp>
+#include <cstring>
+#include <iostream>
+
+#include "launcher/launcher.h"
+#include "launcher/viewer_exec.h"
+#include "proto/options.h"
+
+using namespace omprof;
+
+// Integer options: "abc" is not a number (not "out of range"); ranges are checked after.
+static const CLI::Validator kWholeNumber(
+    [](std::string& s) {
+      const bool ok = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+      return ok ? std::string() : "'" + s + "' is not a whole number";
+    },
+    "INT");
+
+// A whole-number option of `omprof run` from the launcher/collector contract (proto/options.h).
+template <typename T>
+static void add_number(CLI::App* cmd, const options::Number& opt, const std::string& names,
+                       T& value) {
+  const std::string help =
+      std::string(opt.help) + " (" + std::to_string(opt.min) + "-" + std::to_string(opt.max) + ")";
+  cmd->add_option(names, value, help)
+      ->check(kWholeNumber)
+      ->check(CLI::Range(opt.min, opt.max))
+      ->capture_default_str();
+}
+
+static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
+  CLI::App* cmd =
+      app.add_subcommand("run", "Profile a program: omprof run [options] [--] PROGRAM [ARGS...]");
+  cmd->add_option("-o,--output", run.output_dir, "Directory for the profile files")
+      ->capture_default_str();
+  add_number(cmd, options::kRate, std::string("-r,") + options::kRate.flag, run.rate_hz);
+  cmd->add_option("--clock", run.clock,
+                  "task (thread CPU time from a perf_event task-clock: the default where "
+                  "permitted), cpu (thread CPU time, on kernel ticks: the fallback) or wall; "
+                  "see docs/usage.md")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(options::kClockChoices),
+                                                     std::end(options::kClockChoices))));
+  cmd->add_option("--signal", run.signal, "Profiling signal (SIGPROF, SIGRTMIN+N, ...)")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            return options::usable_profiling_signal(options::parse_signal(s))
+                       ? std::string()
+                       : "not a usable signal: " + s;
+          },
+          "SIGNAL"))
+      ->capture_default_str();
+  add_number(cmd, options::kMaxDepth, options::kMaxDepth.flag, run.max_depth);
+  add_number(cmd, options::kMaxContexts, options::kMaxContexts.flag, run.max_contexts);
+  cmd->add_flag("--children", run.children, "Also profile processes the program starts");
+  cmd->add_flag("--symbolize", run.symbolize,
+                "Resolve symbols at the end of the run instead of in the viewer (for binaries "
+                "that will not exist when the profile is read)");
+  cmd->add_option("--omp-runtime", run.omp_runtime,
+                  "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
+      ->check(CLI::IsMember({"auto", "native"}))
+      ->capture_default_str();
+  cmd->add_option("--mpi", run.mpi,
+                  "auto: measure time in MPI if the program loads Open MPI; on: always (a "
+                  "script that starts an MPI program); off: never")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
+  cmd->add_flag("--region-cpu", run.region_cpu,
+                "Explicit regions also measure thread CPU time exactly (four system calls per "
+                "begin/end pair); without it, a region's CPU time is sampled");
+  cmd->add_flag("--mpi-cpu", run.mpi_cpu,
+                "Also measure each MPI call's thread CPU time exactly (two system calls per "
+                "call); without it, CPU time in MPI is sampled");
+  cmd->prefix_command();
+  return cmd;
+}
+
+int main(int argc, char** argv) {
+  // Offline commands go to the viewer before anything is parsed here (their --help included).
+  if (argc > 1 && launcher::is_viewer_command(argv[1])) return launcher::exec_viewer(argc, argv);
+  if (argc > 1 && argv[1][0] != '-' && std::strcmp(argv[1], "run") != 0) {
+    std::cerr << "omprof: unknown command '" << argv[1]
+              << "' (run, report, export; omprof --help)\n";
+    return 2;
+  }
+
+  CLI::App app{"omprof: a sampling profiler for OpenMP and MPI+OpenMP programs"};
+  app.set_version_flag("--version", std::string("omprof ") + OMPROF_VERSION);
+  app.require_subcommand(1);
+  launcher::RunOptions run;
+  CLI::App* run_cmd = add_run_command(app, run);
+  // Listed in the help; never parsed here (see above).
+  for (const auto& [name, help] : launcher::viewer_commands()) app.add_subcommand(name, help);
+
+  // `omprof run [options] -- PROGRAM ARGS`: everything after the first "--" is the command.
+  std::vector<std::string> after_dashes;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--") {
+      after_dashes.assign(argv + i + 1, argv + argc);
+      argc = i;
+      break;
+    }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "omprof: " << e.what() << "\n"
+              << "Run 'omprof --help' or 'omprof SUBCOMMAND --help' for usage.\n";
+    return 2;
+  }
+  if (!run_cmd->parsed()) return 2;  // unreachable: one subcommand is required
+  run.command = run_cmd->remaining();
+  run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());
+  return launcher::run_program(run, argv[0]);
+}

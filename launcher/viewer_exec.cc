@@ -1,0 +1,82 @@
+#include "launcher/viewer_exec.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace omprof::launcher {
+
+namespace {
+
+// omprof-viewer next to this executable (OMPROF_VIEWER overrides, for tests of a build tree).
+std::string viewer_path() {
+  if (const char* env = std::getenv("OMPROF_VIEWER")) return env;
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  std::string exe = n > 0 ? std::string(buf, size_t(n)) : std::string("omprof");
+  const size_t slash = exe.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : exe.substr(0, slash)) + "/omprof-viewer";
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& viewer_commands() {
+  static const std::vector<std::pair<std::string, std::string>> commands = {
+      {"report", "Print a profile's views (omprof report --help)"},
+      {"export", "Write profiles in another tool's format: pprof, folded, speedscope"},
+  };
+  return commands;
+}
+
+bool is_viewer_command(const char* arg) {
+  for (const auto& [name, help] : viewer_commands())
+    if (name == arg) return true;
+  return false;
+}
+
+int exec_viewer(int argc, char** argv) {
+  const std::string path = viewer_path();
+  std::vector<char*> args(argv, argv + argc);
+  args.push_back(nullptr);
+  execv(path.c_str(), args.data());
+  std::fprintf(stderr, "omprof: cannot run the viewer '%s': %s\n", path.c_str(),
+               std::strerror(errno));
+  return 2;
+}
+
+int recover_journals(const std::vector<JournalOf>& journals, pid_t child, int wait_status,
+                     uint64_t end_unix_ns) {
+  // A process that wrote its profile removed its journal: usually nothing is left to do, and
+  // the viewer is not started (all journals are passed on otherwise: their order tells endings).
+  bool any_left = false;
+  for (const JournalOf& j : journals) any_left |= access(j.path.c_str(), F_OK) == 0;
+  if (!any_left) return 0;
+  const std::string path = viewer_path();
+  std::vector<std::string> args = {"omprof",   "recover",
+                                   "--child",  std::to_string(child),
+                                   "--status", std::to_string(wait_status),
+                                   "--end-ns", std::to_string(end_unix_ns)};
+  for (const JournalOf& j : journals) args.push_back(std::to_string(j.pid) + ":" + j.path);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return 0;
+  if (pid == 0) {
+    execv(path.c_str(), argv.data());
+    std::fprintf(stderr, "omprof: no profile recovered: cannot run the viewer '%s': %s\n",
+                 path.c_str(), std::strerror(errno));
+    _exit(1);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 1 : 0;
+}
+
+}  // namespace omprof::launcher
