@@ -23,26 +23,34 @@ OffCpuShares place_off_cpu(uint64_t off_cpu_ns, const std::map<uint64_t, uint64_
                            const std::map<uint64_t, uint64_t>& accounted_ns) {
   OffCpuShares out;
   std::map<uint64_t, uint64_t> deficit;
-  uint64_t total_deficit = 0;
+  uint64_t total_deficit = 0, excess = 0;
   for (const auto& [node, wall] : self_wall_ns) {
     if (node == 0) continue;
     const auto it = accounted_ns.find(node);
     const uint64_t accounted = it == accounted_ns.end() ? 0 : it->second;
-    if (wall <= accounted) continue;
+    if (wall <= accounted) {
+      excess += accounted - wall;
+      continue;
+    }
     deficit[node] = wall - accounted;
     total_deficit += wall - accounted;
   }
-  // Every deficit in full when the budget allows; else each in proportion (rounded down, the
-  // last node taking the rounding so that the whole budget is placed).
+  // A region whose samples happen to add up to more than its exact self wall time took that
+  // excess from the thread's budget, but its deficit cannot go below zero: sampling noise would
+  // then always shortchange the other regions (a sleeping region lost up to 5% of its time).
+  // So regions may use the budget plus that excess; what lies outside them only the budget.
+  const uint64_t for_regions = off_cpu_ns + excess;
+  // Every deficit in full when that allows; else each in proportion (rounded down, the last
+  // node taking the rounding so that all of it is placed).
   uint64_t given = 0;
   size_t k = 0;
   for (const auto& [node, d] : deficit) {
     ++k;
     uint64_t share = d;
-    if (total_deficit > off_cpu_ns)
+    if (total_deficit > for_regions)
       share = k == deficit.size()
-                  ? off_cpu_ns - given
-                  : uint64_t(double(off_cpu_ns) * double(d) / double(total_deficit));
+                  ? for_regions - given
+                  : uint64_t(double(for_regions) * double(d) / double(total_deficit));
     if (share == 0) continue;
     out.by_node[node] = share;
     given += share;

@@ -3,9 +3,10 @@
 // its life minus what they account for. Explicit regions measure their self wall time exactly on
 // each thread, so a region whose self wall time exceeds what its samples and waits account for
 // was off the CPU for that difference: it gets that much first (all of it if the budget allows,
-// else in proportion). What remains is placed outside regions. Callers spread each part over
-// the thread's work samples in that part (viewer/model.cc: under an <off-cpu> leaf), or keep it
-// as one amount (mpi/summary/rank_numbers.cc). Pure: no samples, no clock.
+// else in proportion; regions whose samples exceed their self wall time return that excess,
+// which is sampling noise, to the regions' budget). What remains is placed outside regions. Callers
+// spread each part over the thread's work samples in that part (viewer/model.cc: under an <off-cpu>
+// leaf), or keep it as one amount (mpi/summary/rank_numbers.cc). Pure: no samples, no clock.
 #pragma once
 
 #include <cstdint>

@@ -268,6 +268,11 @@ TEST(OffCpu, RegionsGetTheirUnaccountedSelfTimeFirstAndTheRestGoesOutside) {
   EXPECT_EQ(s.by_node.at(1) + s.by_node.at(2), 30u);
   EXPECT_EQ(s.by_node.at(1), 20u);
   EXPECT_EQ(s.outside_ns, 0u);
+  // A region whose samples exceed its self wall (sampling noise, 30 ns here) returns that excess
+  // to the other regions' budget: node 2's full deficit fits, and nothing is left outside.
+  s = place_off_cpu(50, {{1, 100}, {2, 80}}, {{1, 130}, {2, 0}});
+  EXPECT_EQ(s.by_node, (std::map<uint64_t, uint64_t>{{2, 80}}));
+  EXPECT_EQ(s.outside_ns, 0u);
   // No regions: everything outside.
   s = place_off_cpu(77, {}, {{0, 5}});
   EXPECT_TRUE(s.by_node.empty());
