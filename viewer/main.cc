@@ -60,6 +60,8 @@ struct ReportCommand {
   std::string view = "user", format = "text";
   bool ranks = false, mpi = false;
   int rank = -1;
+  const CLI::Option* top = nullptr;  // given on the command line?
+  const CLI::Option* min_percent = nullptr;
 };
 
 static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
@@ -74,12 +76,14 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
       ->capture_default_str();
   cmd->add_flag(
       "--csv", [&r](int64_t) { r.format = "csv"; }, "Same as --format csv");
-  cmd->add_option("--top", rep.top, "Rows in the flat and MPI views (0: all)")
-      ->capture_default_str();
-  cmd->add_option("--min-percent", rep.min_percent, "Prune call-tree nodes below this")
-      ->check(CLI::Number)
-      ->check(CLI::Range(0.0, 100.0))
-      ->capture_default_str();
+  r.top = cmd->add_option("--top", rep.top,
+                          "Rows in the flat and MPI views (0: all; CSV: all unless given)")
+              ->capture_default_str();
+  r.min_percent = cmd->add_option("--min-percent", rep.min_percent,
+                                  "Prune call-tree nodes below this (CSV: none unless given)")
+                      ->check(CLI::Number)
+                      ->check(CLI::Range(0.0, 100.0))
+                      ->capture_default_str();
   cmd->add_flag("--flat", rep.flat, "Flat view of functions");
   cmd->add_flag("--tree", rep.tree, "Top-down call tree");
   cmd->add_flag("--threads", rep.threads, "Per-thread totals");
@@ -205,6 +209,11 @@ static bool other_views(const ReportCommand& r) {
 static int report(ReportCommand& r) {
   omp::parse_view(r.view, r.options.view);
   r.options.format = r.format == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
+  // Machine-readable output is complete unless the user asks for a limit.
+  if (r.options.format == viewer::Format::kCsv) {
+    if (!r.top->count()) r.options.top = 0;
+    if (!r.min_percent->count()) r.options.min_percent = 0;
+  }
   int status = 0;
   std::vector<std::string> files = expand_profile_arguments(r.files, status);
   // In-job MPI summaries (.ompsum) are printed as they are; the rest are profiles.

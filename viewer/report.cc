@@ -59,8 +59,27 @@ namespace {
 
 struct WorkWait {
   uint64_t work = 0, wait = 0;
+  Estimate work_estimate, wait_estimate;  // the same times, with their sampling error
   void add(uint32_t state, uint64_t w) { (omp::is_wait(state) ? wait : work) += w; }
+  void add(const ViewSample& s) {
+    add(s.state, s.weight_ns);
+    (omp::is_wait(s.state) ? wait_estimate : work_estimate).add(s);
+  }
+  // One standard error of the wait share, in percentage points.
+  std::string wait_error_percent() const {
+    return fmt::format("{:.1f}", 100.0 * share_error(wait_estimate, work_estimate));
+  }
+  uint64_t samples() const { return work_estimate.samples + wait_estimate.samples; }
+  // A share from fewer than kFewSamples samples is rough: "~" before it in text.
+  std::string share(uint64_t part, uint64_t whole, Format format) const {
+    const bool rough = samples() < kFewSamples && format == Format::kText;
+    return (rough ? "~" : "") + percent(double(part), double(whole));
+  }
 };
+
+std::string error_seconds(const Estimate& e) {
+  return fmt::format("{:.3f}", e.error_ns() * 1e-9);
+}
 
 std::string short_file(const std::string& f) {
   return text::base_name(f);
@@ -221,6 +240,7 @@ std::map<std::string, FlatRow> flat_rows(const Model& m) {
       if (i == 0) r.self += s.weight_ns;
       if (seen.insert(f.name).second) {
         r.total += s.weight_ns;
+        r.total_estimate.add(s);
         (omp::is_wait(s.state) ? r.wait : r.work) += s.weight_ns;
       }
     }
@@ -235,11 +255,14 @@ Table flat_table(const Model& m, size_t top, Format format) {
   std::sort(sorted.begin(), sorted.end(), [](const Row& a, const Row& b) {
     return a.self != b.self ? a.self > b.self : a.total > b.total;
   });
-  Table t({"self_s", "self%", "total_s", "total%", "work_s", "wait_s", "<file", "<function"});
+  Table t({"self_s", "self%", "total_s", "total%", "total_err_s", "samples", "work_s", "wait_s",
+           "<file", "<function"});
+  t.last_in_csv(4, 2);  // appended: the sampling error
   const double all = double(m.total_weight_ns);
   for (size_t i = 0; i < sorted.size() && (top == 0 || i < top); ++i) {
     const Row& r = sorted[i];
     t.row({seconds(r.self), percent(r.self, all), seconds(r.total), percent(r.total, all),
+           error_seconds(r.total_estimate), std::to_string(r.total_estimate.samples),
            seconds(r.work), seconds(r.wait), fit(short_file(r.file), 20),
            format == Format::kText ? fit(r.name, 72) : r.name});
   }
@@ -315,15 +338,16 @@ Table tree_table(const Model& m, double min_percent, Format format) {
   return t;
 }
 
-Table thread_table(const Model& m) {
+Table thread_table(const Model& m, Format format) {
   const format::Profile& p = *m.profile;
   std::map<uint32_t, std::pair<uint64_t, WorkWait>> per;
   for (const auto& s : m.samples) {
     per[s.thread].first += s.count;
-    per[s.thread].second.add(s.state, s.weight_ns);
+    per[s.thread].second.add(s);
   }
-  Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%", "dropped",
-           "truncated", "<kind"});
+  Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%",
+           "wait_err%", "dropped", "truncated", "<kind"});
+  t.last_in_csv(8, 1);  // appended: the sampling error
   for (const auto& [index, th] : p.threads) {
     const auto& agg = per[index];
     const uint64_t sampled = agg.second.work + agg.second.wait;
@@ -332,8 +356,9 @@ Table thread_table(const Model& m) {
     if (th.timer_failed()) kind += fmt::format(",no-timer(errno {})", th.timer_errno());
     t.row({std::to_string(index), std::to_string(th.tid()), std::to_string(agg.first),
            seconds(sampled), seconds(th.cpu_time_ns()), seconds(agg.second.work),
-           seconds(agg.second.wait), percent(agg.second.wait, sampled),
-           std::to_string(th.dropped_samples()), std::to_string(th.truncated_samples()), kind});
+           seconds(agg.second.wait), agg.second.share(agg.second.wait, sampled, format),
+           agg.second.wait_error_percent(), std::to_string(th.dropped_samples()),
+           std::to_string(th.truncated_samples()), kind});
   }
   return t;
 }
@@ -358,7 +383,7 @@ Table state_table(const Model& m) {
   return t;
 }
 
-Table parallel_region_table(const Model& m) {
+Table parallel_region_table(const Model& m, Format format) {
   const format::Profile& p = *m.profile;
   // Group fork records by construct (source location), so call paths of one construct merge.
   struct ParallelRegion {
@@ -389,7 +414,7 @@ Table parallel_region_table(const Model& m) {
       if (seen.insert(key).second) {
         ParallelRegion& r = constructs[key];
         r.incl += s.weight_ns;
-        r.ww.add(s.state, s.weight_ns);
+        r.ww.add(s);
         if (omp::is_wait(s.state))
           r.wait_by_kind[omp::describe_state(s.state).pseudo_frame] += s.weight_ns;
       }
@@ -397,7 +422,8 @@ Table parallel_region_table(const Model& m) {
     }
   }
   Table t({"<region", "instances", "<teams", "incl_s", "work_s", "wait_s", "efficiency%",
-           "barrier_s", "lock_s", "other_wait_s", "<function"});
+           "eff_err%", "samples", "barrier_s", "lock_s", "other_wait_s", "<function"});
+  t.last_in_csv(7, 2);  // appended: the sampling error
   std::vector<std::pair<std::string, ParallelRegion>> sorted(constructs.begin(), constructs.end());
   std::sort(sorted.begin(), sorted.end(),
             [](const auto& a, const auto& b) { return a.second.incl > b.second.incl; });
@@ -415,8 +441,9 @@ Table parallel_region_table(const Model& m) {
     }
     t.row({fmt::format("{}:{}", short_file(r.file), r.line), std::to_string(r.instances), teams,
            seconds(r.incl), seconds(r.ww.work), seconds(r.ww.wait),
-           percent(r.ww.work, r.ww.work + r.ww.wait), seconds(barrier), seconds(lock),
-           seconds(other), r.function});
+           r.ww.share(r.ww.work, r.ww.work + r.ww.wait, format), r.ww.wait_error_percent(),
+           std::to_string(r.ww.samples()), seconds(barrier), seconds(lock), seconds(other),
+           r.function});
   }
   return t;
 }
@@ -440,14 +467,24 @@ void print_report(std::ostream& out, const format::Profile& p, const ReportOptio
   };
   if (!csv && opt.header) print_header(out, m);
   if (flat)
-    section(fmt::format("Flat profile (top {} by self time):", opt.top).c_str(),
+    section(fmt::format("Flat profile ({} by self time; total_err_s: one standard error of "
+                        "total_s from sampling):",
+                        opt.top ? "top " + std::to_string(opt.top) : std::string("all"))
+                .c_str(),
             flat_table(m, opt.top, opt.format));
   if (tree)
     section(fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent).c_str(),
             tree_table(m, opt.min_percent, opt.format));
-  if (opt.threads) section("Threads:", thread_table(m));
+  if (opt.threads)
+    section("Threads (wait_err%: one standard error of wait% from sampling; ~: rough):",
+            thread_table(m, opt.format));
   if (opt.states) section("OpenMP states:", state_table(m));
-  if (opt.parallel_regions) section("Parallel regions:", parallel_region_table(m));
+  if (opt.parallel_regions)
+    section(fmt::format("Parallel regions (eff_err%: one standard error of the efficiency from "
+                        "sampling; ~: below {} samples, rough):",
+                        kFewSamples)
+                .c_str(),
+            parallel_region_table(m, opt.format));
   if (opt.explicit_regions) {
     const RegionCpu cpu = region_cpu_source(p);
     section(fmt::format(

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "viewer/model.h"
+#include "viewer/sampling_error.h"
 #include "viewer/table.h"
 
 namespace omprof::viewer {
@@ -29,13 +30,14 @@ void print_report(std::ostream& out, const format::Profile& p, const ReportOptio
 struct FlatRow {
   std::string name, file;
   uint64_t self = 0, total = 0, work = 0, wait = 0;
+  Estimate total_estimate;  // total's samples and sampling error (viewer/sampling_error.h)
 };
 std::map<std::string, FlatRow> flat_rows(const Model& m);
 Table flat_table(const Model& m, size_t top, Format format);
 Table tree_table(const Model& m, double min_percent, Format format);
-Table thread_table(const Model& m);
+Table thread_table(const Model& m, Format format);
 Table state_table(const Model& m);
-Table parallel_region_table(const Model& m);
+Table parallel_region_table(const Model& m, Format format);
 void print_header(std::ostream& out, const Model& m);
 
 }  // namespace omprof::viewer

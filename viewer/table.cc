@@ -14,13 +14,22 @@ std::string percent(double part, double whole) {
   return fmt::format("{:.1f}", whole > 0 ? 100.0 * part / whole : 0.0);
 }
 
+std::vector<std::string> Table::in_csv_order(std::vector<std::string> cells) const {
+  const auto [at, n] = csv_last_;
+  if (n && at + n <= cells.size())
+    std::rotate(cells.begin() + long(at), cells.begin() + long(at + n), cells.end());
+  return cells;
+}
+
 void Table::print(std::ostream& out, Format format) const {
   auto name_of = [](const std::string& c) { return c[0] == '<' ? c.substr(1) : c; };
   if (format == Format::kCsv) {
-    for (size_t i = 0; i < columns_.size(); ++i)
-      out << (i ? "," : "") << csv_quote(name_of(columns_[i]));
+    const std::vector<std::string> header = in_csv_order(columns_);
+    for (size_t i = 0; i < header.size(); ++i)
+      out << (i ? "," : "") << csv_quote(name_of(header[i]));
     out << "\n";
-    for (const auto& r : rows_) {
+    for (const auto& row : rows_) {
+      const std::vector<std::string> r = in_csv_order(row);
       for (size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << csv_quote(r[i]);
       out << "\n";
     }

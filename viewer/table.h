@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "proto/text.h"
@@ -17,10 +18,15 @@ class Table {
   // Columns whose name starts with '<' are left-aligned in text output.
   explicit Table(std::vector<std::string> columns) : columns_(std::move(columns)) {}
   void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+  // CSV columns are only ever appended (docs/format.md): columns [at, at + n), added after the
+  // others, print last in CSV, and where they read best in text.
+  void last_in_csv(size_t at, size_t n) { csv_last_ = {at, n}; }
   void print(std::ostream& out, Format format) const;
   size_t size() const { return rows_.size(); }
 
  private:
+  std::vector<std::string> in_csv_order(std::vector<std::string> cells) const;
+  std::pair<size_t, size_t> csv_last_{0, 0};
   std::vector<std::string> columns_;
   std::vector<std::vector<std::string>> rows_;
 };

@@ -207,9 +207,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       viewer::tree_table(m, 0.0, f).print(out, f);
       viewer::region_tree_table(m, f).print(out, f);
     }
-    viewer::thread_table(m).print(out, viewer::Format::kText);
+    viewer::thread_table(m, viewer::Format::kText).print(out, viewer::Format::kText);
     viewer::state_table(m).print(out, viewer::Format::kText);
-    viewer::parallel_region_table(m).print(out, viewer::Format::kText);
+    viewer::parallel_region_table(m, viewer::Format::kText).print(out, viewer::Format::kText);
   }
   return 0;
 }

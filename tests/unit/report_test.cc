@@ -74,11 +74,13 @@ TEST(Report, FlatViewSelfTotalWorkWait) {
   Model m = build_model(p, omp::View::kMachine);
   EXPECT_EQ(m.total_weight_ns, 2000000000u);
   EXPECT_EQ(csv(flat_table(m, 10, Format::kCsv)),
-            "self_s,self%,total_s,total%,work_s,wait_s,file,function\n"
-            "1.300,65.0,1.300,65.0,0.300,1.000,app.c,b\n"
-            "0.400,20.0,0.400,20.0,0.400,0.000,app.c,\"x,\"\"y\"\"\"\n"
-            "0.200,10.0,0.600,30.0,0.600,0.000,app.c,a\n"
-            "0.100,5.0,2.000,100.0,1.000,1.000,app.c,main\n");
+            "self_s,self%,total_s,total%,work_s,wait_s,file,function,total_err_s,samples\n"
+            "1.300,65.0,1.300,65.0,0.300,1.000,app.c,b,0.081,260\n"
+            "0.400,20.0,0.400,20.0,0.400,0.000,app.c,\"x,\"\"y\"\"\",0.045,80\n"
+            "0.200,10.0,0.600,30.0,0.600,0.000,app.c,a,0.055,120\n"
+            "0.100,5.0,2.000,100.0,1.000,1.000,app.c,main,0.100,400\n");
+  // total_err_s: sqrt(sum over sampled entries of weight^2 / count); b's 60 samples of 300 ms
+  // and 200 of 1000 ms: sqrt(0.09 / 60 + 1 / 200) = 0.081 s.
   EXPECT_EQ(flat_table(m, 2, Format::kCsv).size(), 2u);
 }
 
@@ -101,11 +103,13 @@ TEST(Report, TreeViewInclusiveAndPruning) {
 TEST(Report, ThreadAndStateViews) {
   format::Profile p = make_profile();
   Model m = build_model(p, omp::View::kUser);
-  std::string threads = csv(thread_table(m));
-  EXPECT_NE(threads.find(
-                "thread,tid,samples,sampled_s,cpu_s,work_s,wait_s,wait%,dropped,truncated,kind\n"),
-            std::string::npos);
-  EXPECT_NE(threads.find("0,0,400,2.000,0.000,1.000,1.000,50.0,0,0,main\n"), std::string::npos)
+  std::string threads = csv(thread_table(m, Format::kCsv));
+  EXPECT_NE(
+      threads.find("thread,tid,samples,sampled_s,cpu_s,work_s,wait_s,wait%,dropped,truncated,kind,"
+                   "wait_err%\n"),
+      std::string::npos);
+  // 200 of 400 samples wait: the binomial error sqrt(0.5 * 0.5 / 400) = 2.5 points.
+  EXPECT_NE(threads.find("0,0,400,2.000,0.000,1.000,1.000,50.0,0,0,main,2.5\n"), std::string::npos)
       << threads;
   std::string states = csv(state_table(m));
   EXPECT_NE(states.find("wait_barrier,wait,all,1.000,50.0\n"), std::string::npos) << states;
@@ -116,7 +120,8 @@ TEST(Report, UserViewShowsWaitPseudoFrame) {
   format::Profile p = make_profile();
   Model m = build_model(p, omp::View::kUser);
   std::string flat = csv(flat_table(m, 10, Format::kCsv));
-  EXPECT_NE(flat.find("1.000,50.0,1.000,50.0,0.000,1.000,,<omp:barrier>\n"), std::string::npos)
+  EXPECT_NE(flat.find("1.000,50.0,1.000,50.0,0.000,1.000,,<omp:barrier>,0.071,200\n"),
+            std::string::npos)
       << flat;
 }
 
