@@ -7,9 +7,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <tuple>
+#include <unordered_map>
 
 #include "unwind/module_kind.h"
 
@@ -76,6 +78,31 @@ struct CuIndex {
   std::vector<std::tuple<Dwarf_Addr, Dwarf_Addr, Dwarf_Off>> ranges;  // [lo, hi), CU die offset
 };
 
+namespace {
+
+// One name per function address of a module's symbol table. glibc defines one function under
+// several names (cbrt, cbrtf64, cbrtf32x; ldexp, ldexpf64, scalbn): libdw returns any of them,
+// so the same function would be named differently by version, and by an alias users never call.
+struct CanonicalNames {
+  bool built = false;
+  std::unordered_map<GElf_Addr, std::string> by_address;  // only addresses with aliases
+};
+
+// Which of two names of one function a reader knows: not a reserved name ("__cbrt"), then the
+// shortest ("cbrt" over "cbrtf64"), then the first in alphabetical order (stable).
+bool better_alias(const std::string& a, const std::string& b) {
+  auto reserved = [](const std::string& n) {
+    return n.size() > 1 && n[0] == '_' &&
+           (n[1] == '_' || std::isupper(static_cast<unsigned char>(n[1])) != 0) &&
+           n.compare(0, 2, "_Z") != 0;
+  };
+  if (reserved(a) != reserved(b)) return !reserved(a);
+  if (a.size() != b.size()) return a.size() < b.size();
+  return a < b;
+}
+
+}  // namespace
+
 struct Symbolizer::Impl {
   Dwfl* dwfl = nullptr;
   std::vector<Module> modules;
@@ -83,6 +110,38 @@ struct Symbolizer::Impl {
   std::vector<bool> names_only;
   std::vector<std::string> problems;
   mutable std::vector<CuIndex> cu_index;
+  mutable std::vector<CanonicalNames> canonical;
+
+  // The preferred name of the function symbol starting at `start` in `module` ("" if it has
+  // no aliases). Built on first use from the whole symbol table.
+  const std::string& canonical_name(size_t module, GElf_Addr start) const {
+    static const std::string none;
+    CanonicalNames& names = canonical[module];
+    if (!names.built) {
+      names.built = true;
+      Dwfl_Module* mod = handles[module];
+      std::unordered_map<GElf_Addr, std::pair<std::string, int>> best;  // name, count
+      const int n = dwfl_module_getsymtab(mod);
+      for (int i = 1; i < n; ++i) {
+        GElf_Sym sym;
+        GElf_Addr addr = 0;
+        const char* name = dwfl_module_getsym_info(mod, i, &sym, &addr, nullptr, nullptr, nullptr);
+        const int type = GELF_ST_TYPE(sym.st_info);
+        if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC)) continue;
+        std::string plain = name;
+        const size_t at = plain.find('@');
+        if (at != std::string::npos && at > 0) plain.resize(at);
+        auto [it, fresh] = best.try_emplace(addr, plain, 1);
+        if (fresh || it->second.first == plain) continue;
+        ++it->second.second;
+        if (better_alias(plain, it->second.first)) it->second.first = plain;
+      }
+      for (auto& [addr, entry] : best)
+        if (entry.second > 1) names.by_address.emplace(addr, std::move(entry.first));
+    }
+    auto it = names.by_address.find(start);
+    return it == names.by_address.end() ? none : it->second;
+  }
 
   // The CU containing `address`; *bias receives the module's DWARF bias.
   bool find_cu(size_t module, Dwarf_Addr address, Dwarf_Die* out, Dwarf_Addr* bias) const {
@@ -126,6 +185,7 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
   impl_->handles.assign(modules.size(), nullptr);
   impl_->problems.resize(modules.size());
   impl_->cu_index.resize(modules.size());
+  impl_->canonical.resize(modules.size());
   if (!impl_->dwfl) return;
   // Each module gets its own report so that unloaded modules overlapping a later load still
   // resolve: lookups go through the module we matched, not through dwfl_addrmodule.
@@ -202,13 +262,14 @@ int module_of(const std::vector<Module>& modules, uint64_t address) {
   return -1;
 }
 
-// The function from the symbol table (no file or line).
-SourceFrame symbol_frame(Dwfl_Module* mod, uint64_t address) {
+// The function from the symbol table (no file or line); *offset receives address - its start.
+SourceFrame symbol_frame(Dwfl_Module* mod, uint64_t address, uint64_t* offset_out) {
   SourceFrame f;
   GElf_Off offset = 0;
   GElf_Sym sym;
   const char* name = dwfl_module_addrinfo(mod, address, &offset, &sym, nullptr, nullptr, nullptr);
   if (!name) return f;
+  *offset_out = offset;
   // Versioned definitions read "name@@GLIBC_2.34": the version is not part of the name.
   std::string plain = name;
   const size_t at = plain.find('@');
@@ -277,7 +338,15 @@ Symbolized Symbolizer::lookup(uint64_t address) const {
   if (out.module < 0) return out;
   Dwfl_Module* mod = impl_->handles[size_t(out.module)];
   if (!mod) return out;
-  SourceFrame outer = symbol_frame(mod, address);
+  SourceFrame outer = symbol_frame(mod, address, &out.symbol_offset);
+  if (!outer.system_name.empty()) {
+    const std::string& canonical =
+        impl_->canonical_name(size_t(out.module), address - out.symbol_offset);
+    if (!canonical.empty() && canonical != outer.system_name) {
+      outer.system_name = canonical;
+      outer.function = demangle(canonical);
+    }
+  }
   Dwarf_Addr bias = 0;
   Dwarf_Die cu_die;
   if (impl_->names_only[size_t(out.module)] ||

@@ -21,6 +21,9 @@ struct SourceFrame {
 struct Symbolized {
   int module = -1;                  // index into the module list, -1 if none
   std::vector<SourceFrame> frames;  // innermost inline first; the last is the real function
+  // address - start of the function symbol holding it (0 when no symbol is known): names a code
+  // address without a line table, e.g. "main+0x1a3".
+  uint64_t symbol_offset = 0;
 };
 
 class Symbolizer {

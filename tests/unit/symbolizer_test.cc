@@ -1,6 +1,7 @@
 // Symbolization of this test's own functions, including an inlined one.
 #include "unwind/symbolizer.h"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -141,6 +142,31 @@ TEST(Symbolizer, OneFileLoadedSeveralTimes) {
 TEST(Symbolizer, UnknownAddressHasNoModule) {
   omprof::unwind::Symbolizer sym(omprof::recorded_modules());
   EXPECT_EQ(sym.lookup(8).module, -1);
+}
+
+}  // namespace
+
+namespace {
+
+// glibc's libm defines one function under several names (cbrt, cbrtf64, cbrtf32x): the profile
+// names it by the one users call, whichever libdw finds first; and says where in it we are.
+TEST(Symbolizer, AliasesGetTheNameUsersCall) {
+  void* libm = dlopen("libm.so.6", RTLD_NOW);
+  ASSERT_NE(libm, nullptr);
+  for (const auto& [name, alias] :
+       {std::pair<const char*, const char*>{"cbrt", "cbrtf64"}, {"ldexp", "ldexpf32x"}}) {
+    void* fn = dlsym(libm, name);
+    ASSERT_NE(fn, nullptr) << name;
+    if (dlsym(libm, alias) != fn)
+      GTEST_SKIP() << alias << " is not an alias of " << name << " here";
+    omprof::refresh_modules();
+    omprof::unwind::Symbolizer sym(omprof::recorded_modules());
+    auto r = sym.lookup(reinterpret_cast<uint64_t>(fn) + 3);
+    ASSERT_FALSE(r.frames.empty()) << name;
+    EXPECT_EQ(r.frames.back().function, name);
+    EXPECT_EQ(r.symbol_offset, 3u) << name;
+  }
+  dlclose(libm);
 }
 
 }  // namespace
