@@ -275,10 +275,13 @@ std::vector<regions::SummaryRow> summary_rows(const RegionData& d) {
       });
 }
 
-RegionData region_data() {
+RegionData region_data(int64_t end_ns) {
   RegionRuntime& r = rr();
   RegionData d;
-  const Timestamp t = now();
+  Timestamp t = now();
+  // Regions still open are measured up to the end the profile states (its duration), not to
+  // whenever this runs: an open region never lasts longer than the run.
+  if (end_ns >= 0 && end_ns < t.wall_ns) t.wall_ns = end_ns;
   std::vector<ThreadTimer*> threads;
   {
     std::lock_guard<std::mutex> lock(r.mu);

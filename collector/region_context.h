@@ -25,7 +25,8 @@ struct RegionData {
 // Whether regions measure thread CPU time exactly (OMPROF_REGION_CPU=1); else wall time only.
 bool region_cpu_measured();
 // Snapshot for the profile (open regions included, marked active).
-RegionData region_data();
+// Open regions are measured up to `end_ns` (since the start of the run) if given, else now.
+RegionData region_data(int64_t end_ns = -1);
 // The snapshot merged over threads (regions::summarize): the live summaries' rows.
 std::vector<regions::SummaryRow> summary_rows(const RegionData& d);
 

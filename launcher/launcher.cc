@@ -361,7 +361,13 @@ void report_run(const std::string& manifest_path, const std::string& program, pi
   profiles += recover_journals(journals, child, status, end_unix_ns);
   if (profiles != 0) return;
   const std::string cannot_preload = why_preload_is_ignored(program);
-  if (collectors_started == 0 && !cannot_preload.empty())
+  if (collectors_started == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+    // The loader's own message (above, on the program's stderr) names what is missing.
+    std::fprintf(stderr,
+                 "omprof: no profile written: %s could not start (exit status 127: the loader "
+                 "could not load it or a library it needs; see the loader's error above)\n",
+                 program.c_str());
+  else if (collectors_started == 0 && !cannot_preload.empty())
     std::fprintf(stderr, "omprof: no profile written: %s %s\n", program.c_str(),
                  cannot_preload.c_str());
   else if (collectors_started == 0)

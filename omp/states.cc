@@ -16,19 +16,23 @@ StateInfo describe_state(uint32_t s) {
     case kWorkReduction:
       return {"work_reduction", C::kWork, nullptr};
     case kWaitBarrier:
+      // libomp 14 uses this one for an explicit `omp barrier` and for the end of a worksharing
+      // construct (omp for, sections, single) alike: the runtime does not say which.
       return {"wait_barrier", C::kWait, "<omp:barrier>"};
     case kWaitBarrierImplicitParallel:
-      return {"wait_barrier_implicit_parallel", C::kWait, "<omp:implicit-barrier>"};
+      return {"wait_barrier_implicit_parallel", C::kWait, "<omp:region-end-barrier>"};
     case kWaitBarrierImplicitWorkshare:
-      return {"wait_barrier_implicit_workshare", C::kWait, "<omp:barrier>"};
+      return {"wait_barrier_implicit_workshare", C::kWait, "<omp:worksharing-end-barrier>"};
     case kWaitBarrierImplicit:
-      return {"wait_barrier_implicit", C::kWait, "<omp:implicit-barrier>"};
+      return {"wait_barrier_implicit", C::kWait, "<omp:region-end-barrier>"};
     case kWaitBarrierExplicit:
-      return {"wait_barrier_explicit", C::kWait, "<omp:barrier>"};
+      return {"wait_barrier_explicit", C::kWait, "<omp:explicit-barrier>"};
     case kWaitBarrierImplementation:
+      // A barrier the runtime did not classify: gcc builds reach every barrier through GOMP_*
+      // entry points that carry no kind (explicit barriers and worksharing ends alike).
       return {"wait_barrier_implementation", C::kWait, "<omp:barrier>"};
     case kWaitBarrierTeams:
-      return {"wait_barrier_teams", C::kWait, "<omp:barrier>"};
+      return {"wait_barrier_teams", C::kWait, "<omp:teams-barrier>"};
     case kWaitTaskwait:
       return {"wait_taskwait", C::kWait, "<omp:taskwait>"};
     case kWaitTaskgroup:

@@ -107,9 +107,6 @@ bool is_thread_root_name(const std::string& n) {
   return false;
 }
 
-namespace {
-// "solve" from "solve(int, double)": the construct's function, short enough to read in a flat
-// profile (the parameter list of a C++ name is dropped; templates keep their arguments).
 std::string short_function_name(const std::string& name) {
   // Member functions end in qualifiers after the parameter list: "f(int) const &".
   size_t end = name.size();
@@ -133,7 +130,8 @@ std::string short_function_name(const std::string& name) {
   }
   return name;
 }
-}  // namespace
+
+namespace {}  // namespace
 
 bool is_region_frame_name(const std::string& name) {
   return name.size() > 2 && name.front() == '<' && name.back() == '>' &&
@@ -144,12 +142,18 @@ std::string region_frame_name(const ForkInfo& fork) {
   // Named after the function that holds the construct, as the Oracle analyzer does: a flat
   // profile of many regions then says which function each one is.
   const std::string function = short_function_name(fork.construct.name);
-  const std::string where = text::base_name(fork.construct.file);
+  const std::string where = construct_place(fork.construct);
   std::string name = "<";
   if (!function.empty()) name += function + ": ";
   name += "omp parallel";
-  if (!where.empty()) name += " @ " + where + ":" + std::to_string(fork.construct.line);
+  if (!where.empty()) name += " @ " + where;
   return name + ">";
+}
+
+std::string construct_place(const Frame& construct) {
+  if (!construct.file.empty())
+    return text::base_name(construct.file) + ":" + std::to_string(construct.line);
+  return construct.code_place;
 }
 
 FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, View view,

@@ -24,6 +24,10 @@ struct Frame {
   bool runtime = false;  // in the OpenMP runtime (or omprof itself)
   bool system = false;   // libc, libm, the loader, the vdso: takes its caller's side
   bool pseudo = false;   // synthesized by omprof
+  // Without a line (code without debug information), where the code is: "main+0x1a3" (offset
+  // in the function) or "app+0x4a1f" (in the module file). Set for constructs, so that two
+  // constructs in one function stay apart.
+  std::string code_place;
 };
 
 // Leaf first, everywhere.
@@ -39,8 +43,14 @@ bool is_outlined_name(const std::string& name);
 // A system frame called from the runtime (sched_yield in a barrier) is runtime too.
 FrameStack resolve_runtime_frames(FrameStack raw);
 bool is_thread_root_name(const std::string& name);
-// "<solve: omp parallel @ solve.c:42>": a parallel region's frame in the user view.
+// "<solve: omp parallel @ solve.c:42>": a parallel region's frame in the user view; without a
+// line table "<solve: omp parallel @ solve+0x1a3>".
 std::string region_frame_name(const ForkInfo& fork);
+// "solve" from "solve(int, double)": the construct's function, short enough to read in a flat
+// profile (the parameter list of a C++ name is dropped; templates keep their arguments).
+std::string short_function_name(const std::string& name);
+// Where a construct is: "solve.c:42", else its code_place (no line table), else "".
+std::string construct_place(const Frame& construct);
 bool is_region_frame_name(const std::string& name);
 
 // The recorded state, refined from the raw stack: a thread marked "in a taskwait" (kInTaskwait)

@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "omprof.pb.h"
@@ -35,6 +36,9 @@ struct Profile {
   // Added by readers, not stored: what the viewer could not do (e.g. a module whose file
   // changed since the run, so its addresses stay unnamed).
   std::vector<std::string> notes;
+  // Added by the viewer's symbolizer: by location id, the address's offset from the start of
+  // its function symbol, for locations with no line table (a construct is then "main+0x1a3").
+  std::unordered_map<uint64_t, uint64_t> function_offsets;
 
   const std::string& str(uint64_t i) const { return strings.at(i); }
   const v1::Location& location(uint64_t id) const { return locations.at(id - 1); }

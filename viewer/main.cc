@@ -2,6 +2,7 @@
 // report (read profiles) and export (write them in other tools' formats); and `recover`, which
 // the launcher runs to turn journals into profiles after a program died (hidden).
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -62,6 +63,7 @@ struct ReportCommand {
   int rank = -1;
   const CLI::Option* top = nullptr;  // given on the command line?
   const CLI::Option* min_percent = nullptr;
+  const CLI::Option* width = nullptr;
 };
 
 static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
@@ -84,6 +86,9 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
                       ->check(CLI::Number)
                       ->check(CLI::Range(0.0, 100.0))
                       ->capture_default_str();
+  r.width = cmd->add_option("--width", rep.width,
+                            "Text: fit lines to this many columns, shortening names in the "
+                            "middle (0: full names; default: the terminal's width, else 0)");
   cmd->add_flag("--flat", rep.flat, "Flat view of functions");
   cmd->add_flag("--tree", rep.tree, "Top-down call tree");
   cmd->add_flag("--threads", rep.threads, "Per-thread totals");
@@ -138,7 +143,7 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
   if (!csv) ranks::write_header(std::cout, job);
   if (r.ranks || !r.options.explicit_regions) {
     if (!csv) std::cout << "\nRanks:\n";
-    viewer::ranks_table(ranks).print(std::cout, r.options.format);
+    viewer::ranks_table(ranks).print(std::cout, r.options.format, r.options.width);
   }
   if (r.options.explicit_regions) {
     if (csv) {
@@ -157,7 +162,7 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
           "Flat profile over ranks (top {} by self time summed over ranks; min/avg/max over the "
           "ranks whose samples reached each function):\n",
           o.top);
-    flat.table(o.top, o.format).print(std::cout, o.format);
+    flat.table(o.top, o.format).print(std::cout, o.format, o.width);
   }
   if (o.tree) {
     std::cout << "\n";
@@ -166,7 +171,7 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
           "Call tree over ranks (min/avg/max of inclusive time over the ranks that reached "
           "each node; nodes >= {}% of the total):\n",
           o.min_percent);
-    tree.table(o.min_percent, o.format).print(std::cout, o.format);
+    tree.table(o.min_percent, o.format).print(std::cout, o.format, o.width);
   }
   if (!csv && (o.threads || o.states || o.parallel_regions))
     std::cout << "\n(The threads, states and parallel-regions views of several ranks are not "
@@ -206,6 +211,14 @@ static bool other_views(const ReportCommand& r) {
          o.explicit_regions;
 }
 
+// Columns of the terminal on standard output; 0 when it is not a terminal (a file, a pipe):
+// then names are never shortened.
+static size_t terminal_width() {
+  winsize ws{};
+  if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0) return 0;
+  return ws.ws_col;
+}
+
 static int report(ReportCommand& r) {
   omp::parse_view(r.view, r.options.view);
   r.options.format = r.format == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
@@ -214,6 +227,7 @@ static int report(ReportCommand& r) {
     if (!r.top->count()) r.options.top = 0;
     if (!r.min_percent->count()) r.options.min_percent = 0;
   }
+  if (!r.width->count()) r.options.width = terminal_width();
   int status = 0;
   std::vector<std::string> files = expand_profile_arguments(r.files, status);
   // In-job MPI summaries (.ompsum) are printed as they are; the rest are profiles.

@@ -1,5 +1,7 @@
 #include "viewer/model.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -244,6 +246,24 @@ uint64_t add_thread(const format::Profile& p, uint32_t index, const v1::ThreadPr
 
 }  // namespace
 
+// libomp 14 reports the barrier at the end of a worksharing construct (omp for, sections,
+// single) with the same kind as the barrier ending the parallel region. The region's own end
+// barrier has the construct's code pointer (the master: the fork's) or none (a worker's join);
+// an exact barrier wait at any other code pointer inside the region ends a worksharing
+// construct.
+static uint32_t refine_implicit_barrier(const format::Profile& p, const v1::Sample& s,
+                                        uint32_t state) {
+  if (state != format::kWaitBarrierImplicit || s.stack_id() == 0 || s.fork_id() == 0 ||
+      s.fork_id() > p.forks.size())
+    return state;
+  const v1::Stack& stack = p.stack(s.stack_id());
+  const uint64_t fork_location = p.forks[s.fork_id() - 1].codeptr_location_id();
+  if (stack.location_id_size() == 0 || fork_location == 0) return state;
+  const bool at_construct =
+      p.location(stack.location_id(0)).address() == p.location(fork_location).address();
+  return at_construct ? state : uint32_t(format::kWaitBarrierImplicitWorkshare);
+}
+
 omp::FrameStack expand_stack(const format::Profile& p, uint64_t stack_id) {
   omp::FrameStack out;
   for (uint64_t loc : p.stack(stack_id).location_id()) {
@@ -258,6 +278,17 @@ omp::Frame construct_frame(const format::Profile& p, const v1::ForkRecord& f) {
   if (f.codeptr_location_id() == 0) return fr;
   omp::FrameStack lines = expand_location(p, f.codeptr_location_id());
   if (!lines.empty()) fr = lines.front();  // innermost: where the construct is written
+  if (fr.line == 0) {
+    // No line table: the offset in the function (symbolized here), else in the module file (a
+    // profile symbolized by the collector, --symbolize), so that constructs stay apart.
+    const v1::Location& loc = p.location(f.codeptr_location_id());
+    auto off = p.function_offsets.find(f.codeptr_location_id());
+    if (off != p.function_offsets.end() && !fr.name.empty() && fr.name[0] != '[')
+      fr.code_place = fmt::format("{}+0x{:x}", omp::short_function_name(fr.name), off->second);
+    else if (const v1::Mapping* m = p.mapping(loc.mapping_id()))
+      fr.code_place = fmt::format("{}+0x{:x}", text::base_name(p.str(m->filename())),
+                                  loc.address() - m->load_bias());
+  }
   return fr;
 }
 
@@ -285,6 +316,7 @@ Model build_model(const format::Profile& p, omp::View view) {
     v.count = exact ? 0 : s.count();
     v.weight_ns = s.weight_ns();
     v.state = omp::resolve_state(raw, s.omp_state());
+    if (exact) v.state = refine_implicit_barrier(p, s, v.state);
     // Exact waits replace the samples that saw the same waits spinning.
     if (exact_waits && !exact && omp::is_measured_exactly(v.state)) return uint64_t(0);
     v.exact = exact;

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "omp/states.h"
 #include "regions/names.h"
+#include "viewer/sampling_error.h"
 
 namespace omprof::viewer {
 
@@ -80,6 +82,78 @@ void add_sampled_cpu(const format::Profile& p, std::vector<RegionRow>& rows) {
   }
 }
 
+// Exact region CPU times come from the clocks of the threads that opened the region. Team
+// workers that inherited it (a region around a parallel loop) spent CPU in it too: their CPU-clock
+// samples add it, with its sampling error, so that cpu_s covers the same threads as work/wait.
+void add_inherited_cpu(const format::Profile& p, std::vector<RegionRow>& rows) {
+  if (p.header.clock() == v1::CLOCK_WALL) return;  // samples are wall time: no CPU to add
+  const size_t n_nodes = p.region_nodes.size();
+  std::set<std::pair<uint32_t, uint64_t>> opened;  // (thread, node)
+  for (const auto& s : p.region_stats) opened.emplace(s.thread_index(), s.node_id());
+  std::vector<uint64_t> ns(n_nodes + 1), count(n_nodes + 1);
+  for (const auto& [index, t] : p.threads) {
+    if (t.mpi_library_thread()) continue;
+    for (const auto& s : t.sample()) {
+      // Every enclosing region this thread did not open itself gets the sample.
+      for (size_t node = s.region_node() <= n_nodes ? size_t(s.region_node()) : 0, hops = 0;
+           node != 0 && hops < 4096; ++hops) {
+        if (!opened.count({index, node})) {
+          ns[node] += s.weight_ns();
+          count[node] += s.count();
+        }
+        const size_t parent = size_t(p.region_nodes[node - 1].parent_id());
+        node = parent < node ? parent : 0;
+      }
+    }
+  }
+  const double period = double(p.header.period_ns());
+  for (RegionRow& r : rows) {
+    const size_t node = r.timing.node <= n_nodes ? size_t(r.timing.node) : 0;
+    if (node == 0) continue;
+    r.cpu_ns += ns[node];
+    r.cpu_err_ns = uint64_t(std::sqrt(double(count[node])) * period);
+  }
+}
+
+// Per region (inclusive) and thread, the sampled work; imbalance over the threads seen in it.
+void add_imbalance(const Model& m, std::vector<RegionRow>& rows) {
+  const format::Profile& p = *m.profile;
+  const size_t n_nodes = p.region_nodes.size();
+  struct PerThread {
+    uint64_t work = 0, samples = 0;
+  };
+  std::vector<std::map<uint32_t, PerThread>> by_node(n_nodes + 1);
+  for (const auto& s : m.samples) {
+    // Idle workers are outside every region's work: not members of its team at that moment.
+    if (omp::is_idle(s.state)) continue;
+    for (size_t node = s.region_node <= n_nodes ? size_t(s.region_node) : 0, hops = 0; hops < 4096;
+         ++hops) {
+      PerThread& t = by_node[node][s.thread];
+      if (!omp::is_wait(s.state)) t.work += s.weight_ns;
+      t.samples += s.count;
+      if (node == 0) break;
+      const size_t parent = size_t(p.region_nodes[node - 1].parent_id());
+      node = parent < node ? parent : 0;
+      if (node == 0) break;  // the root row ("<no region>") is samples outside every region
+    }
+  }
+  for (RegionRow& r : rows) {
+    const size_t node = r.timing.node <= n_nodes ? size_t(r.timing.node) : 0;
+    const auto& threads = by_node[node];
+    uint64_t max = 0, sum = 0;
+    r.samples = 0;
+    for (const auto& [thread, t] : threads) {
+      max = std::max(max, t.work);
+      sum += t.work;
+      r.samples += t.samples;
+    }
+    r.sampled_threads = uint32_t(threads.size());
+    r.imbalance = threads.size() > 1 && max > 0
+                      ? (double(max) - double(sum) / double(threads.size())) / double(max)
+                      : 0.0;
+  }
+}
+
 }  // namespace
 
 std::vector<RegionRow> region_rows(const Model& m) {
@@ -120,6 +194,7 @@ std::vector<RegionRow> region_rows(const Model& m) {
   switch (region_cpu_source(p)) {
     case RegionCpu::kExact:
       for (RegionRow& r : rows) r.cpu_ns = uint64_t(std::max<int64_t>(0, r.timing.cpu_sum_ns));
+      add_inherited_cpu(p, rows);
       break;
     case RegionCpu::kSampled:
       add_sampled_cpu(p, rows);
@@ -127,10 +202,15 @@ std::vector<RegionRow> region_rows(const Model& m) {
     case RegionCpu::kNone:
       break;
   }
+  add_imbalance(m, rows);
   return rows;
 }
 
 Table region_tree_table(const Model& m, Format format) {
+  auto imbalance_text = [](const RegionRow& r) {
+    if (r.sampled_threads < 2) return std::string(r.samples ? "0.0" : "n/a");
+    return (r.samples < kFewSamples ? "~" : "") + fmt::format("{:.1f}", 100.0 * r.imbalance);
+  };
   const auto& h = m.profile->header;
   const double window =
       double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
@@ -142,13 +222,19 @@ Table region_tree_table(const Model& m, Format format) {
   auto cpu_text = [&](const RegionRow& r) {
     return cpu == RegionCpu::kNone ? std::string("-") : seconds(r.cpu_ns);
   };
+  // Exact CPU has an error only for the part added from inheriting workers' samples.
   auto err_text = [&](const RegionRow& r) {
-    return cpu == RegionCpu::kSampled ? seconds(r.cpu_err_ns) : std::string("-");
+    return cpu == RegionCpu::kSampled || (cpu == RegionCpu::kExact && r.cpu_err_ns)
+               ? seconds(r.cpu_err_ns)
+               : std::string("-");
   };
   if (format == Format::kCsv) {
-    Table t({"node_id",    "parent_id",  "depth",  "name",       "calls",      "threads",  "incl_s",
-             "incl_min_s", "incl_avg_s", "self_s", "cpu_s",      "pct",        "work_s",   "wait_s",
-             "efficiency", "imbalance",  "active", "mpi_wait_s", "cpu_source", "cpu_err_s"});
+    Table t({"node_id",        "parent_id",       "depth",      "name",
+             "calls",          "threads",         "incl_s",     "incl_min_s",
+             "incl_avg_s",     "self_s",          "cpu_s",      "pct",
+             "work_s",         "wait_s",          "efficiency", "imbalance",
+             "active",         "mpi_wait_s",      "cpu_source", "cpu_err_s",
+             "imbalance_wall", "sampled_threads", "samples"});
     for (const auto& r : rows) {
       const auto& x = r.timing;
       t.row({std::to_string(x.node),
@@ -165,14 +251,17 @@ Table region_tree_table(const Model& m, Format format) {
              percent(double(x.wall_max_ns), window),
              seconds(r.work_ns),
              seconds(r.wait_ns),
-             fmt::format("{:.3f}", r.work_ns + r.wait_ns
-                                       ? double(r.work_ns) / double(r.work_ns + r.wait_ns)
-                                       : 0.0),
-             fmt::format("{:.3f}", x.imbalance()),
+             r.work_ns + r.wait_ns
+                 ? fmt::format("{:.3f}", double(r.work_ns) / double(r.work_ns + r.wait_ns))
+                 : "",
+             fmt::format("{:.3f}", r.imbalance),
              x.active ? "true" : "false",
              seconds(r.mpi_ns),
              source,
-             err_text(r)});
+             err_text(r),
+             fmt::format("{:.3f}", x.imbalance()),
+             std::to_string(r.sampled_threads),
+             std::to_string(r.samples)});
     }
     return t;
   }
@@ -184,13 +273,14 @@ Table region_tree_table(const Model& m, Format format) {
     std::string label = root ? x.name
                              : std::string(size_t(2 * std::min(x.depth + 1, 20)), ' ') +
                                    regions::escape_name(x.name) + (x.active ? " [active]" : "");
-    t.row({root ? "" : std::to_string(x.calls), root ? "" : std::to_string(x.threads),
-           root ? "" : seconds(uint64_t(x.wall_max_ns)),
-           root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), cpu_text(r),
-           err_text(r), root ? "" : percent(double(x.wall_max_ns), window), seconds(r.work_ns),
-           seconds(r.wait_ns),
-           r.work_ns + r.wait_ns ? percent(double(r.work_ns), double(r.work_ns + r.wait_ns)) : "",
-           root ? "" : fmt::format("{:.1f}", 100.0 * x.imbalance()), label});
+    t.row(
+        {root ? "" : std::to_string(x.calls), root ? "" : std::to_string(x.threads),
+         root ? "" : seconds(uint64_t(x.wall_max_ns)),
+         root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), cpu_text(r),
+         err_text(r), root ? "" : percent(double(x.wall_max_ns), window), seconds(r.work_ns),
+         seconds(r.wait_ns),
+         r.work_ns + r.wait_ns ? percent(double(r.work_ns), double(r.work_ns + r.wait_ns)) : "n/a",
+         root ? "" : imbalance_text(r), label});
   }
   return t;
 }

@@ -18,6 +18,12 @@ struct RegionRow {
   // CPU time: exact (timing.cpu_sum_ns) or estimated from the CPU-clock samples taken in the
   // region (inclusive), with one standard error (sqrt(samples) periods).
   uint64_t cpu_ns = 0, cpu_err_ns = 0;
+  // Load imbalance over the threads that ran in the region (those that opened it and the team
+  // workers that inherited it), from each one's sampled work in it: (max - mean) / max, 0 with
+  // fewer than two threads. Rough below kFewSamples samples.
+  double imbalance = 0;
+  uint32_t sampled_threads = 0;
+  uint64_t samples = 0;
 };
 
 // How a profile knows its regions' CPU time: measured at begin/end (OMPROF_REGION_CPU=1, and

@@ -67,11 +67,13 @@ struct WorkWait {
   }
   // One standard error of the wait share, in percentage points.
   std::string wait_error_percent() const {
+    if (samples() == 0 && work + wait == 0) return "";
     return fmt::format("{:.1f}", 100.0 * share_error(wait_estimate, work_estimate));
   }
   uint64_t samples() const { return work_estimate.samples + wait_estimate.samples; }
   // A share from fewer than kFewSamples samples is rough: "~" before it in text.
   std::string share(uint64_t part, uint64_t whole, Format format) const {
+    if (whole == 0) return format == Format::kText ? "n/a" : "";  // nothing measured: no share
     const bool rough = samples() < kFewSamples && format == Format::kText;
     return (rough ? "~" : "") + percent(double(part), double(whole));
   }
@@ -83,15 +85,6 @@ std::string error_seconds(const Estimate& e) {
 
 std::string short_file(const std::string& f) {
   return text::base_name(f);
-}
-
-// Too long for its column: the middle gives way, so that both the start of a name and its end
-// (a region frame's file:line, a signature's last parameters) stay readable.
-std::string fit(const std::string& s, size_t width) {
-  if (s.size() <= width) return s;
-  if (width <= 3) return s.substr(0, width);
-  const size_t keep = width - 3, head = (keep + 1) / 2;
-  return s.substr(0, head) + "..." + s.substr(s.size() - (keep - head));
 }
 
 const char* view_name(omp::View v) {
@@ -263,8 +256,8 @@ Table flat_table(const Model& m, size_t top, Format format) {
     const Row& r = sorted[i];
     t.row({seconds(r.self), percent(r.self, all), seconds(r.total), percent(r.total, all),
            error_seconds(r.total_estimate), std::to_string(r.total_estimate.samples),
-           seconds(r.work), seconds(r.wait), fit(short_file(r.file), 20),
-           format == Format::kText ? fit(r.name, 72) : r.name});
+           seconds(r.work), seconds(r.wait),
+           format == Format::kText ? fit(short_file(r.file), 20) : short_file(r.file), r.name});
   }
   return t;
 }
@@ -327,7 +320,7 @@ Table tree_table(const Model& m, double min_percent, Format format) {
     if (format == Format::kText) {
       std::string label = std::string(size_t(2 * std::min(v.depth, 20)), ' ') + c.name;
       t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self), percent(c.ww.wait, c.incl),
-             fit(label, 64)});
+             label});
     } else {
       t.row({std::to_string(v.node), std::to_string(v.parent), std::to_string(v.depth),
              seconds(c.incl), percent(c.incl, all), seconds(c.self), seconds(c.ww.work),
@@ -387,8 +380,7 @@ Table parallel_region_table(const Model& m, Format format) {
   const format::Profile& p = *m.profile;
   // Group fork records by construct (source location), so call paths of one construct merge.
   struct ParallelRegion {
-    std::string function, file;
-    int64_t line = 0;
+    std::string function, place;
     uint64_t instances = 0, incl = 0;
     std::set<uint32_t> teams;
     WorkWait ww;
@@ -398,11 +390,13 @@ Table parallel_region_table(const Model& m, Format format) {
   std::unordered_map<uint64_t, std::string> key_of;
   for (const auto& f : p.forks) {
     omp::Frame c = construct_frame(p, f);
-    std::string key = fmt::format("{}@{}:{}", c.name, c.file, c.line);
+    // Without a line table the offset in the function tells constructs apart.
+    std::string key = fmt::format("{}@{}:{}+{}", c.name, c.file, c.line, c.code_place);
     ParallelRegion& r = constructs[key];
     r.function = c.name;
-    r.file = c.file;
-    r.line = c.line;
+    r.place =
+        c.file.empty() ? omp::construct_place(c) : fmt::format("{}:{}", short_file(c.file), c.line);
+    if (r.place.empty()) r.place = "?";
     r.instances += f.instances();
     for (uint32_t s : f.team_sizes()) r.teams.insert(s);
     key_of[f.id()] = key;
@@ -439,11 +433,10 @@ Table parallel_region_table(const Model& m, Format format) {
       else
         other += ns;
     }
-    t.row({fmt::format("{}:{}", short_file(r.file), r.line), std::to_string(r.instances), teams,
-           seconds(r.incl), seconds(r.ww.work), seconds(r.ww.wait),
-           r.ww.share(r.ww.work, r.ww.work + r.ww.wait, format), r.ww.wait_error_percent(),
-           std::to_string(r.ww.samples()), seconds(barrier), seconds(lock), seconds(other),
-           r.function});
+    t.row({r.place, std::to_string(r.instances), teams, seconds(r.incl), seconds(r.ww.work),
+           seconds(r.ww.wait), r.ww.share(r.ww.work, r.ww.work + r.ww.wait, format),
+           r.ww.wait_error_percent(), std::to_string(r.ww.samples()), seconds(barrier),
+           seconds(lock), seconds(other), r.function});
   }
   return t;
 }
@@ -463,7 +456,7 @@ void print_report(std::ostream& out, const format::Profile& p, const ReportOptio
       return;
     }
     out << "\n" << title << "\n";
-    t.print(out, Format::kText);
+    t.print(out, Format::kText, opt.width);
   };
   if (!csv && opt.header) print_header(out, m);
   if (flat)

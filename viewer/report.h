@@ -20,6 +20,8 @@ struct ReportOptions {
   bool parallel_regions = false;  // --parallel-regions: OpenMP constructs
   bool explicit_regions = false;  // --regions: the annotation API's regions
   bool header = true;
+  // Text: lines at most this wide, names shortened in the middle; 0 = full names.
+  size_t width = 0;
 };
 
 void print_report(std::ostream& out, const format::Profile& p, const ReportOptions& opt);

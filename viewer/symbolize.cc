@@ -93,6 +93,9 @@ void SymbolCache::symbolize(format::Profile& p) {
     }
     auto hit = ms.lookups.find(rel);
     if (hit == ms.lookups.end()) hit = ms.lookups.emplace(rel, ms.symbolizer->lookup(rel)).first;
+    const auto& frames = hit->second.frames;
+    if (hit->second.symbol_offset && !frames.empty() && frames.back().line == 0)
+      p.function_offsets[loc.id()] = hit->second.symbol_offset;
     for (const auto& fr : hit->second.frames) {
       if (fr.function.empty() && fr.file.empty()) continue;
       v1::Line* line = loc.add_line();

@@ -14,6 +14,13 @@ std::string percent(double part, double whole) {
   return fmt::format("{:.1f}", whole > 0 ? 100.0 * part / whole : 0.0);
 }
 
+std::string fit(const std::string& s, size_t width) {
+  if (s.size() <= width) return s;
+  if (width <= 3) return s.substr(0, width);
+  const size_t keep = width - 3, head = (keep + 1) / 2;
+  return s.substr(0, head) + "..." + s.substr(s.size() - (keep - head));
+}
+
 std::vector<std::string> Table::in_csv_order(std::vector<std::string> cells) const {
   const auto [at, n] = csv_last_;
   if (n && at + n <= cells.size())
@@ -21,7 +28,7 @@ std::vector<std::string> Table::in_csv_order(std::vector<std::string> cells) con
   return cells;
 }
 
-void Table::print(std::ostream& out, Format format) const {
+void Table::print(std::ostream& out, Format format, size_t max_width) const {
   auto name_of = [](const std::string& c) { return c[0] == '<' ? c.substr(1) : c; };
   if (format == Format::kCsv) {
     const std::vector<std::string> header = in_csv_order(columns_);
@@ -40,11 +47,18 @@ void Table::print(std::ostream& out, Format format) const {
   for (const auto& r : rows_)
     for (size_t i = 0; i < r.size() && i < width.size(); ++i)
       if (i + 1 < columns_.size()) width[i] = std::max(width[i], r[i].size());
+  // What the columns before the last take: the rest of the line is the last column's.
+  size_t before_last = 0;
+  for (size_t i = 0; i + 1 < columns_.size(); ++i) before_last += width[i] + 2;
+  const size_t last_width =
+      max_width ? std::max<size_t>(16, max_width - std::min(max_width, before_last)) : 0;
   auto line = [&](const std::vector<std::string>& cells, bool header) {
     std::string s;
     for (size_t i = 0; i < cells.size(); ++i) {
       const bool left = columns_[i][0] == '<';
-      const std::string& c = header ? name_of(cells[i]) : cells[i];
+      const std::string c = header                                     ? name_of(cells[i])
+                            : (last_width && i + 1 == columns_.size()) ? fit(cells[i], last_width)
+                                                                       : cells[i];
       if (i) s += "  ";
       if (i + 1 == cells.size() && left) {
         s += c;

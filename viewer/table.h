@@ -21,7 +21,8 @@ class Table {
   // CSV columns are only ever appended (docs/format.md): columns [at, at + n), added after the
   // others, print last in CSV, and where they read best in text.
   void last_in_csv(size_t at, size_t n) { csv_last_ = {at, n}; }
-  void print(std::ostream& out, Format format) const;
+  // In text, `max_width` > 0 shortens the last column (a name) in the middle so that lines fit.
+  void print(std::ostream& out, Format format, size_t max_width = 0) const;
   size_t size() const { return rows_.size(); }
 
  private:
@@ -34,5 +35,8 @@ class Table {
 using text::csv_quote;
 std::string seconds(uint64_t ns);                // "1.234"
 std::string percent(double part, double whole);  // "12.3"
+// Too long for `width`: the middle gives way, so that both the start of a name and its end (a
+// region frame's file:line, a signature's last parameters) stay readable.
+std::string fit(const std::string& s, size_t width);
 
 }  // namespace omprof::viewer

@@ -166,7 +166,7 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   writer::add_stack_records(body, stacks, symbols.location_ids);
   for (const auto& t : threads) writer::add_thread_records(body, t);
   writer::add_fork_records(body, forks, fork_stack_ids, symbols.location_ids);
-  const RegionData regions = region_data();
+  const RegionData regions = region_data(int64_t(duration_ns));
   writer::add_region_records(body, regions, strings);
 
   writer::HeaderFacts facts;

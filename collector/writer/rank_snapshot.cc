@@ -51,7 +51,7 @@ ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
   std::vector<unwind::Module> modules = recorded_modules();
   const bool exact_waits = ompt::runtime_status(modules).ompt_active;
   const TaskwaitResolver taskwait(std::move(modules));
-  const RegionData region_snapshot = region_data();
+  const RegionData region_snapshot = region_data(int64_t(duration_ns));
   ranks::RankBuilder b(exact_waits, runtime().config.clock != ClockKind::kWall, duration_ns);
   b.set_window(mpi_facts().init_end_ns, duration_ns);
   for (uint32_t i = 0; i < thread_count(); ++i) {

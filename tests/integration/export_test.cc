@@ -223,7 +223,7 @@ TEST(Export, GoToolPprofReadsIt) {
   RunResult top = run({go, "tool", "pprof", "-top", "-nodecount=40", file}, env);
   ASSERT_EQ(top.status, 0) << top.err;
   EXPECT_NE(top.out.find("spin_cpu"), std::string::npos) << top.out;
-  EXPECT_NE(top.out.find("[omp:implicit-barrier]"), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("[omp:region-end-barrier]"), std::string::npos) << top.out;
   EXPECT_NE(top.out.find("imbalanced_step"), std::string::npos) << top.out;
   RunResult tags = run({go, "tool", "pprof", "-tags", file}, env);
   ASSERT_EQ(tags.status, 0) << tags.err;

@@ -70,6 +70,11 @@ TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   EXPECT_NEAR(double(solve->timing.wall_max_ns), solve_s * 1e9, 0.05 * solve_s * 1e9);
   const double wait_share = double(solve->wait_ns) / double(solve->work_ns + solve->wait_ns);
   EXPECT_NEAR(wait_share, 0.25, 0.05) << "work " << solve->work_ns << " wait " << solve->wait_ns;
+  // Opened by the master alone, run by both threads (thread 1 works twice thread 0's units):
+  // the report's imbalance is over the threads that ran in it, from their sampled work.
+  EXPECT_EQ(solve->timing.threads, 1);
+  EXPECT_EQ(solve->sampled_threads, 2u);
+  EXPECT_NEAR(solve->imbalance, 0.25, 0.07) << solve->samples << " samples";
 
   // Worker regions nest under the master's region: one row, both threads, every call.
   const auto* assemble = row(rows, "solve/assemble");
@@ -101,7 +106,7 @@ TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   EXPECT_EQ(
       rcsv.out.rfind("node_id,parent_id,depth,name,calls,threads,incl_s,incl_min_s,incl_avg_s,"
                      "self_s,cpu_s,pct,work_s,wait_s,efficiency,imbalance,active,mpi_wait_s,"
-                     "cpu_source,cpu_err_s\n",
+                     "cpu_source,cpu_err_s,imbalance_wall,sampled_threads,samples\n",
                      0),
       0u)
       << rcsv.out;

@@ -1,7 +1,8 @@
-/* Three kinds of barrier with designed waits (500, 200 and 350 units: a swap of names fails), each measured by the program itself (wall time
- * from a thread's arrival to its departure, summed over threads): the end of an `omp for`
- * (thread 1 waits for thread 0's longer iteration), an explicit `omp barrier` (thread 1 waits
- * again) and the end of the parallel region (thread 0 waits). omprof must name each one. */
+/* Three kinds of barrier with designed waits (500, 200 and 350 units: a swap of names fails), each
+ * measured by the program itself (wall time from a thread's arrival to its departure, summed over
+ * threads): the end of an `omp for` (thread 1 waits for thread 0's longer iteration), an explicit
+ * `omp barrier` (thread 1 waits again) and the end of the parallel region (thread 0 waits). omprof
+ * must name each one. */
 #include <omp.h>
 #include <stdio.h>
 

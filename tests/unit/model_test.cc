@@ -90,7 +90,7 @@ TEST(Model, ExactWaitsReplaceSpinningSamplesAndOffCpuTimeFillsTheThread) {
   for (const auto& s : m.samples)
     if (s.state == 0x14) {
       EXPECT_TRUE(s.exact);
-      EXPECT_EQ(s.stack.front().name, "<omp:barrier>");
+      EXPECT_EQ(s.stack.front().name, "<omp:explicit-barrier>");
     }
 }
 

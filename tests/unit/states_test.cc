@@ -12,7 +12,7 @@ TEST(States, WorkAndWaitClassification) {
     EXPECT_TRUE(is_wait(s)) << s;
   EXPECT_STREQ(describe_state(0x41).pseudo_frame, "<omp:lock-wait>");
   EXPECT_STREQ(describe_state(0x42).pseudo_frame, "<omp:lock-wait>");
-  EXPECT_STREQ(describe_state(0x13).pseudo_frame, "<omp:implicit-barrier>");
+  EXPECT_STREQ(describe_state(0x13).pseudo_frame, "<omp:region-end-barrier>");
   EXPECT_STREQ(describe_state(0x10).pseudo_frame, "<omp:barrier>");
   EXPECT_STREQ(describe_state(0x1001).pseudo_frame, "<omp:idle>");
   EXPECT_EQ(describe_state(0x1).pseudo_frame, nullptr);

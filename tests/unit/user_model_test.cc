@@ -7,13 +7,13 @@ namespace omprof::omp {
 namespace {
 
 Frame user(const std::string& n, int line = 0) {
-  return Frame{n, "app.c", line, false, false, false};
+  return Frame{n, "app.c", line, false, false, false, ""};
 }
 Frame rt(const std::string& n) {
-  return Frame{n, "", 0, true, false, false};
+  return Frame{n, "", 0, true, false, false, ""};
 }
 Frame sys(const std::string& n) {
-  return Frame{n, "", 0, false, true, false};
+  return Frame{n, "", 0, false, true, false, ""};
 }
 
 std::vector<std::string> names(const FrameStack& s) {
@@ -51,12 +51,15 @@ struct Fixture {
 
 TEST(UserModel, RegionFramesAreNamedAfterTheConstructsFunction) {
   ForkInfo f;
-  f.construct = {"CalcForce(Domain&, double*)", "/src/lulesh.cc", 782, false, false, false};
+  f.construct = {"CalcForce(Domain&, double*)", "/src/lulesh.cc", 782, false, false, false, ""};
   EXPECT_EQ(region_frame_name(f), "<CalcForce: omp parallel @ lulesh.cc:782>");
-  f.construct = {"std::vector<int>::f(int) const", "a.cc", 3, false, false, false};
+  f.construct = {"std::vector<int>::f(int) const", "a.cc", 3, false, false, false, ""};
   EXPECT_EQ(region_frame_name(f), "<std::vector<int>::f: omp parallel @ a.cc:3>");
-  f.construct = {"", "", 0, false, false, false};
+  f.construct = {"", "", 0, false, false, false, ""};
   EXPECT_EQ(region_frame_name(f), "<omp parallel>");
+  // Without a line table: where the code is, so that two constructs in main stay apart.
+  f.construct = {"main", "", 0, false, false, false, "main+0x4d"};
+  EXPECT_EQ(region_frame_name(f), "<main: omp parallel @ main+0x4d>");
 }
 
 TEST(UserModel, WorkerIsSplicedUnderTheConstruct) {
@@ -102,14 +105,14 @@ TEST(UserModel, WaitingThreadsGetAStateLeaf) {
       rt("__kmp_join_barrier"), rt("__kmp_join_call"),    rt("__kmpc_fork_call"), user("solve", 12),
       user("main", 30),         sys("__libc_start_main"), sys("_start")};
   EXPECT_EQ(names(build_stack(join, 0x13, 1, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"<omp:implicit-barrier>", "<solve: omp parallel @ app.c:11>",
-                                      "solve", "main"}));
+            (std::vector<std::string>{"<omp:region-end-barrier>",
+                                      "<solve: omp parallel @ app.c:11>", "solve", "main"}));
   // Worker at the join barrier after its body returned.
   FrameStack worker_join = {rt("__kmp_join_barrier"), rt("__kmp_launch_thread"),
                             sys("start_thread"), sys("clone3")};
   EXPECT_EQ(names(build_stack(worker_join, 0x13, 1, View::kUser, fx.fork_of)),
-            (std::vector<std::string>{"<omp:implicit-barrier>", "<solve: omp parallel @ app.c:11>",
-                                      "solve", "main"}));
+            (std::vector<std::string>{"<omp:region-end-barrier>",
+                                      "<solve: omp parallel @ app.c:11>", "solve", "main"}));
   // Idle workers are at the root, under nothing.
   EXPECT_EQ(names(build_stack(worker_join, 0x1001, 0, View::kUser, fx.fork_of)),
             (std::vector<std::string>{"<omp:idle>"}));
