@@ -22,6 +22,6 @@ for clock in task cpu; do
         $col["function"] ~ /^phase_a/ { split(t, a, /[= ]/); print a[2], $col["total_s"], $col["total_err_s"] }' \
         >>"$out/rows"
   done
-  awk -v clock="$clock" '{ d = $2 - $1; if (d < 0) d = -d; n++; if (d <= 2 * $3) c2++; if (d <= $3) c1++; err += $3 }
-    END { printf "%s clock: 2 standard errors cover the truth in %d of %d runs, 1 in %d of %d; mean error bar %.4f s\n", clock, c2, n, c1, n, err / n }' "$out/rows"
+  awk -v clock="$clock" '{ d = $2 - $1; if (d < 0) d = -d; n++; if (d <= 2 * $3) c2++; if (d <= $3) c1++; err += $3; dev += d; dev2 += d * d; truth += $1 }
+    END { printf "%s clock: 2 standard errors cover the truth in %d of %d runs, 1 in %d of %d; mean error bar %.4f s, rms error %.4f s, mean |error| %.4f s (truth %.3f s)\n", clock, c2, n, c1, n, err / n, sqrt(dev2 / n), dev / n, truth / n }' "$out/rows"
 done
