@@ -21,6 +21,8 @@
 #include "harness.h"
 #include "omp/states.h"
 #include "pprof.pb.h"
+#include "viewer/report.h"
+#include "viewer/symbolize.h"
 
 namespace omprof::test {
 namespace {
@@ -266,6 +268,44 @@ TEST(Export, BadInputAndOutputAreClearErrors) {
   RunResult format = run({OMPROF_BIN, "export", "--format", "svg", e.dir});
   EXPECT_EQ(format.status, 2);
   EXPECT_NE(format.err.find("svg"), std::string::npos) << format.err;
+}
+
+// Machine-readable output is complete unless a limit is asked for (issue 16): on the golden
+// profile, each view's CSV has one row per function, call-tree node, thread and region of the
+// model, and --top / --min-percent limit it only when given.
+TEST(MachineReadable, CsvOfEveryViewHasEveryRow) {
+  const std::string file = TEST_SOURCE_DIR "/data/regions_app.omprof";
+  viewer::SymbolCache symbols;
+  format::Profile p = viewer::load_profile(file, symbols);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  std::set<std::vector<std::string>> nodes;  // every root-to-node path
+  for (const auto& s : m.samples) {
+    std::vector<std::string> path;
+    for (auto f = s.stack.rbegin(); f != s.stack.rend(); ++f) {
+      path.push_back(f->name);
+      nodes.insert(path);
+    }
+  }
+  auto rows = [&](std::vector<std::string> args) {
+    std::vector<std::string> argv = {OMPROF_BIN, "report", file};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const RunResult r = run(argv);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return size_t(std::count(r.out.begin(), r.out.end(), '\n')) - 1;  // minus the header
+  };
+  const size_t functions = viewer::flat_rows(m).size();
+  ASSERT_GT(functions, 20u) << "the text view's default limit must cut something";
+  EXPECT_EQ(rows({"--flat", "--csv"}), functions);
+  EXPECT_EQ(rows({"--flat", "--csv", "--top", "5"}), 5u);
+  EXPECT_EQ(rows({"--tree", "--csv"}), nodes.size());
+  EXPECT_LT(rows({"--tree", "--csv", "--min-percent", "5"}), nodes.size());
+  EXPECT_EQ(rows({"--threads", "--csv"}), p.threads.size());
+  EXPECT_EQ(rows({"--regions", "--csv"}), p.region_nodes.size() + 1);  // and "<no region>"
+  // Text: 20 rows by default, every row with --top 0.
+  const RunResult all = run({OMPROF_BIN, "report", file, "--flat", "--top", "0"});
+  EXPECT_EQ(all.status, 0) << all.err;
+  for (const auto& [key, row] : viewer::flat_rows(m))
+    EXPECT_NE(all.out.find(row.name), std::string::npos) << row.name;
 }
 
 }  // namespace
