@@ -29,11 +29,12 @@ inline bool is_idle(uint32_t state) {
 // Waits that omprof measures exactly from OMPT callbacks (barriers, taskwait and taskgroup,
 // locks, critical, atomic, ordered, idle, and fork/join overhead). In profiles with exact waits,
 // samples in these states only repeat what the intervals measured, and readers use the intervals.
-inline bool is_measured_exactly(uint32_t state) {
+// `taskwait_exact`: the profile measured taskwait and taskgroup waits too (before format 1.7).
+inline bool is_measured_exactly(uint32_t state, bool taskwait_exact) {
   using namespace format;
-  return (state >= kWaitBarrier && state <= kWaitBarrierTeams) || state == kWaitTaskwait ||
-         state == kWaitTaskgroup || (state >= kWaitMutex && state <= kWaitOrdered) ||
-         is_idle(state) || state == kOverhead;
+  return (state >= kWaitBarrier && state <= kWaitBarrierTeams) ||
+         (taskwait_exact && (state == kWaitTaskwait || state == kWaitTaskgroup)) ||
+         (state >= kWaitMutex && state <= kWaitOrdered) || is_idle(state) || state == kOverhead;
 }
 // Inside an intercepted MPI call (proto/mpi_calls.h): waiting for other ranks, measured
 // exactly by omprof's MPI wrappers (Header.mpi_calls_exact).

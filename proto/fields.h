@@ -54,6 +54,7 @@ constexpr uint32_t kMpiInitEndNs = 29;
 constexpr uint32_t kMpiFinalizeStartNs = 30;
 constexpr uint32_t kMpiCpuExact = 31;
 constexpr uint32_t kRegionCpuExact = 32;
+constexpr uint32_t kTaskwaitSampled = 33;
 }  // namespace Header
 
 namespace Ending {

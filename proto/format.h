@@ -21,7 +21,7 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // recovered profiles; 1.5: MPI; 1.6: the POP window (Header.mpi_init_end_ns,
 // mpi_finalize_start_ns), exact CPU time of MPI calls (Sample.cpu_ns).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 6;
+constexpr uint32_t kMinor = 7;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

@@ -94,9 +94,10 @@ std::map<uint64_t, uint64_t> self_wall_of(const format::Profile& p, uint32_t thr
 // preempted (a busy machine), blocked in a system call, sleeping. Explicit regions know their
 // self wall time, so each region first gets what its samples and waits do not account for
 // (regions/off_cpu.h); the rest goes outside regions. Each part is spread over the thread's
-// sampled work in that part, in proportion, under an <off-cpu> leaf (on the assumption that a
-// thread loses the CPU evenly over its work there); a part without work samples gets it at the
-// root. The same placement is made by mpi/summary/rank_numbers.cc.
+// sampled work and sampled waits in that part, in proportion, under an <off-cpu> leaf for work
+// (on the assumption that a thread loses the CPU evenly over what it does there); a part
+// without such samples gets it at the root. The same placement is made by
+// mpi/summary/rank_numbers.cc.
 void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uint64_t duration_ns,
                       uint64_t accounted_ns) {
   const uint64_t end = t.end_ns() ? t.end_ns() : duration_ns;
@@ -123,16 +124,21 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
       v.region_node = like->region_node;
       v.stack = like->stack;
     }
-    v.stack.insert(v.stack.begin(), leaf);
+    // Off the CPU in a sampled wait (a taskwait) is still that wait; elsewhere it is <off-cpu>.
+    if (like && omp::is_wait(like->state))
+      v.state = like->state;
+    else
+      v.stack.insert(v.stack.begin(), leaf);
     m.total_weight_ns += ns;
     m.samples.push_back(std::move(v));
   };
-  // The thread's work samples, by region node (indices: `add` grows m.samples).
+  // The thread's sampled work and sampled waits (a taskwait), by region node: what it did on
+  // the CPU (indices: `add` grows m.samples).
   std::map<uint64_t, std::vector<size_t>> work;
   std::vector<size_t> all_work;
   for (size_t i = 0; i < m.samples.size(); ++i) {
     const ViewSample& s = m.samples[i];
-    if (s.thread != thread || s.exact || omp::is_wait(s.state)) continue;
+    if (s.thread != thread || s.exact) continue;
     work[s.region_node].push_back(i);
     all_work.push_back(i);
   }
@@ -318,7 +324,8 @@ Model build_model(const format::Profile& p, omp::View view) {
     v.state = omp::resolve_state(raw, s.omp_state());
     if (exact) v.state = refine_implicit_barrier(p, s, v.state);
     // Exact waits replace the samples that saw the same waits spinning.
-    if (exact_waits && !exact && omp::is_measured_exactly(v.state)) return uint64_t(0);
+    if (exact_waits && !exact && omp::is_measured_exactly(v.state, !p.header.taskwait_sampled()))
+      return uint64_t(0);
     v.exact = exact;
     v.fork_id = s.fork_id();
     v.omp_thread_num = s.omp_thread_num();

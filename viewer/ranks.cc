@@ -14,6 +14,7 @@ RankNumbers rank_numbers(const format::Profile& p) {
   ranks::RankBuilder b(p.header.exact_waits(), p.header.clock() != v1::CLOCK_WALL,
                        p.header.duration_ns());
   b.set_window(p.header.mpi_init_end_ns(), p.header.mpi_finalize_start_ns());
+  b.set_taskwait_exact(!p.header.taskwait_sampled());
   // Only "in taskwait" depends on the stack (omp::resolve_state); its stacks are expanded once.
   std::unordered_map<uint64_t, uint32_t> taskwait_state;
   auto state_of = [&](const v1::Sample& s) {

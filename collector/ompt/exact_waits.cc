@@ -1,5 +1,7 @@
 #include "collector/ompt/exact_waits.h"
 
+#include <cstdlib>
+
 #include "collector/runtime.h"
 #include "proto/state_codes.h"
 
@@ -138,6 +140,16 @@ void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const voi
   ++ts->open_wait_depth;  // last: complete before shutdown may look at it
 }
 
+bool taskwait_exact() {
+  // Read once (first taskwait, outside signal context); the setting is for comparisons
+  // (bench/), the default is sampled.
+  static const bool exact = [] {
+    const char* v = std::getenv("OMPROF_EXACT_TASKWAIT");
+    return v && *v == '1';
+  }();
+  return exact;
+}
+
 void wait_end_sync(ThreadState* ts) {
   drop_failed_test_lock(ts);
   if (ts->open_wait_depth == 0) return;  // its begin did not fit, or came before the tool
@@ -169,12 +181,13 @@ void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_
   if (ts->open_wait_depth == 0) return;
   OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
   if (w.is_mutex) return;
-  const uint64_t now = monotonic_ns();
+  // The clock is read only when the waiting task itself is switched out or back in: task
+  // switches between other tasks (undeferred tasks inside a stolen one) cost no clock read.
   if (w.start_ns && prior_task == w.task && next_task != w.task) {
-    w.done_ns += now - w.start_ns;  // its thread runs another task: work
+    w.done_ns += monotonic_ns() - w.start_ns;  // its thread runs another task: work
     w.start_ns = 0;
   } else if (!w.start_ns && next_task == w.task) {
-    w.start_ns = now;  // back to the waiting task
+    w.start_ns = monotonic_ns();  // back to the waiting task
   }
 }
 

@@ -311,6 +311,8 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
       ++ts->taskwait_depth;
     else if (ts->taskwait_depth > 0)
       --ts->taskwait_depth;
+    // Sampled, not timed: a task-heavy program calls this twice per task (docs/semantics.md).
+    if (!taskwait_exact()) return;
   }
   if (endpoint != ompt_scope_begin) {
     wait_end_sync(ts);

@@ -12,6 +12,7 @@
 
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
+#include "collector/ompt/exact_waits.h"
 #include "collector/ompt/ompt_tool.h"
 #include "collector/region_context.h"
 #include "collector/run_report.h"
@@ -177,6 +178,7 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   facts.symbolize_offline = !in_process;
   facts.region_window_start_ns = regions.window_start_ns;
   facts.region_cpu_exact = region_cpu_measured();
+  facts.taskwait_sampled = !ompt::taskwait_exact();
   facts.omp = ompt::runtime_status(modules);
   facts.ending_kind = ending.kind;
   facts.exit_status = ending.exit_status;

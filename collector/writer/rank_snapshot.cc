@@ -54,6 +54,7 @@ ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
   const RegionData region_snapshot = region_data(int64_t(duration_ns));
   ranks::RankBuilder b(exact_waits, runtime().config.clock != ClockKind::kWall, duration_ns);
   b.set_window(mpi_facts().init_end_ns, duration_ns);
+  b.set_taskwait_exact(ompt::taskwait_exact());
   for (uint32_t i = 0; i < thread_count(); ++i) {
     const ThreadState* ts = thread_at(i);
     if (!ts || ts->mpi_library_thread) continue;

@@ -100,6 +100,7 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.boolean(H::kSymbolizeOffline, facts.symbolize_offline);
   h.u64(H::kRegionWindowStartNs, uint64_t(facts.region_window_start_ns));
   h.boolean(H::kRegionCpuExact, facts.region_cpu_exact);
+  h.boolean(H::kTaskwaitSampled, facts.taskwait_sampled);
   if (facts.ending_kind) {
     wire::Encoder e;
     e.u64(fields::Ending::kKind, facts.ending_kind);

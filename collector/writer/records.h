@@ -38,6 +38,7 @@ struct HeaderFacts {
   bool symbolize_offline = true;
   int64_t region_window_start_ns = 0;
   bool region_cpu_exact = false;
+  bool taskwait_sampled = false;
   ompt::RuntimeStatus omp;
   uint32_t ending_kind = 0;  // Ending.Kind; 0: not written
   int exit_status = 0;

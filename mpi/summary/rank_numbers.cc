@@ -98,14 +98,15 @@ void RankBuilder::end_thread() {
       account(s);
       continue;
     }
-    if (exact_waits_ && omp::is_measured_exactly(s.state)) continue;  // repeats an exact wait
+    if (exact_waits_ && omp::is_measured_exactly(s.state, taskwait_exact_))
+      continue;  // repeats an exact wait
     add(s.node, s.state, s.weight_ns);
     sample_count_ += s.count;
     account(s);
-    if (!omp::is_wait(s.state)) {
-      work[s.node].push_back(&s);
-      all_work.push_back(&s);
-    }
+    // Off-CPU time spreads over what the thread was doing on the CPU: work, and sampled waits
+    // (a taskwait, sampled since format 1.7), which stay waits off the CPU.
+    work[s.node].push_back(&s);
+    all_work.push_back(&s);
   }
   for (const Item& w : waits_) {
     if (!omp::is_mpi(w.state) && !exact_waits_) continue;
@@ -134,7 +135,9 @@ void RankBuilder::end_thread() {
       return;
     }
     const std::vector<uint64_t> parts = regions::proportional_parts(ns, weights);
-    for (size_t k = 0; k < over.size(); ++k) add(over[k]->node, omp::kStateOffCpu, parts[k]);
+    for (size_t k = 0; k < over.size(); ++k)
+      add(over[k]->node, omp::is_wait(over[k]->state) ? over[k]->state : omp::kStateOffCpu,
+          parts[k]);
   };
   for (const auto& [node, ns] : shares.by_node) spread(work[node], node, ns);
   if (shares.outside_ns) {

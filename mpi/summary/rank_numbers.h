@@ -65,6 +65,8 @@ class RankBuilder {
   // in the regions first (regions/off_cpu.h).
   void region_self_wall(uint64_t region_node, uint64_t ns);
   void end_thread();
+  // Whether the profile measured taskwait waits exactly (before format 1.7) or sampled them.
+  void set_taskwait_exact(bool exact) { taskwait_exact_ = exact; }
   // `rows`: the region summary (regions::summarize: preorder, parents first).
   RankNumbers finish(int rank, const std::vector<regions::SummaryRow>& rows) const;
 
@@ -76,6 +78,7 @@ class RankBuilder {
   void add(uint64_t node, uint32_t state, uint64_t ns);
 
   bool exact_waits_, cpu_clock_;
+  bool taskwait_exact_ = false;
   uint64_t duration_ns_, window_start_ns_ = 0, window_end_ns_;
   uint64_t setup_ns_ = 0;
   uint64_t start_ns_ = 0, end_ns_ = 0;

@@ -220,8 +220,11 @@ TEST_P(WaitPolicy, TaskwaitIsTheTimeTheMasterWaited) {
   for (const auto& s : m.samples)
     if (s.stack.front().name == "<omp:taskwait>" && p.threads.at(s.thread).is_main())
       taskwait += s.weight_ns;
-  // Exact waits: the same clock around the same construct, up to its entry and exit.
-  EXPECT_NEAR(double(taskwait) * 1e-9, waited, 0.03 * waited + 0.005);
+  // Taskwait is sampled (format 1.7): each of the 5 visits is off by less than a period
+  // (stratified sampling, sd <= P/2 each), time off the CPU in it stays a taskwait; four
+  // standard deviations, and 3% for the program's own clock reads around the construct.
+  const double period_s = double(p.header.period_ns()) * 1e-9;
+  EXPECT_NEAR(double(taskwait) * 1e-9, waited, 0.03 * waited + 4 * period_s * std::sqrt(5.0) / 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, WaitPolicy,

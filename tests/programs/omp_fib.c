@@ -1,0 +1,37 @@
+/* Recursive tasks far too fine for the runtime: every fib(n) call creates two tasks (deferred
+ * for n > 18, undeferred if(0) below) and waits for them. Prints the same arithmetic without
+ * OpenMP and with tasks, each timed by the program itself. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static long fib(int n) {
+  if (n < 2) return n;
+  long a, b;
+#pragma omp task shared(a) if (n > 18)
+  a = fib(n - 1);
+#pragma omp task shared(b) if (n > 18)
+  b = fib(n - 2);
+#pragma omp taskwait
+  return a + b;
+}
+
+static long fib_serial(int n) {
+  return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2);
+}
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? atoi(argv[1]) : 30;
+  double t0 = omp_get_wtime();
+  const long serial = fib_serial(n);
+  const double serial_s = omp_get_wtime() - t0;
+  long tasks = 0;
+  t0 = omp_get_wtime();
+#pragma omp parallel
+#pragma omp single
+  tasks = fib(n);
+  const double tasks_s = omp_get_wtime() - t0;
+  printf("fib(%d) = %ld %s serial_s=%.6f tasks_s=%.6f\n", n, tasks,
+         tasks == serial ? "ok" : "WRONG", serial_s, tasks_s);
+  return tasks == serial ? 0 : 1;
+}
