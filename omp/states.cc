@@ -55,6 +55,17 @@ StateInfo describe_state(uint32_t s) {
       return {"idle", C::kWait, "<omp:idle>"};
     case kOverhead:
       return {"overhead", C::kWait, "<omp:overhead>"};
+    // Overhead is Wait (the Sun collector API's definition), told apart from waiting.
+    case kOverheadTask:
+      return {"overhead_task", C::kWait, "<omp:task-overhead>"};
+    case kOverheadFork:
+      return {"overhead_fork", C::kWait, "<omp:fork-overhead>"};
+    case kOverheadLoop:
+      return {"overhead_loop", C::kWait, "<omp:loop-overhead>"};
+    case kOverheadReduction:
+      return {"overhead_reduction", C::kWait, "<omp:reduction-overhead>"};
+    case kOverheadRuntime:
+      return {"overhead_runtime", C::kWait, "<omp:overhead>"};
     case kUndefined:
       return {"undefined", C::kWork, nullptr};
     case kNotOpenMP:
@@ -68,6 +79,40 @@ StateInfo describe_state(uint32_t s) {
       if (is_mpi_state(s)) return {"mpi", C::kWait, mpi_pseudo_frame(mpi_call_of(s))};
       return {"unknown", C::kWait, "<omp:unknown-wait>"};
   }
+}
+
+namespace {
+bool starts_with(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+}  // namespace
+
+// What the runtime does for the program when entered at `entry` (the runtime function the
+// program's code called): LLVM's __kmpc_* and GNU's GOMP_* entry points.
+uint32_t overhead_of_entry(const std::string& entry) {
+  using namespace format;
+  if (entry == "__kmpc_omp_taskwait" || entry == "GOMP_taskwait" ||
+      entry == "__kmpc_end_taskgroup" || entry == "GOMP_taskgroup_end")
+    return kWaitTaskwait;  // waiting for child tasks (dispatching them is not told apart)
+  if (starts_with(entry, "__kmpc_omp_task") || starts_with(entry, "GOMP_task") ||
+      starts_with(entry, "__kmpc_taskloop") || entry == "__kmpc_taskgroup" ||
+      starts_with(entry, "__kmpc_omp_target_task"))
+    return kOverheadTask;
+  if (starts_with(entry, "__kmpc_fork_") || starts_with(entry, "GOMP_parallel") ||
+      starts_with(entry, "__kmpc_serialized_parallel") ||
+      starts_with(entry, "__kmpc_end_serialized_parallel") ||
+      starts_with(entry, "__kmpc_push_num_threads") || starts_with(entry, "GOMP_teams"))
+    return kOverheadFork;
+  if (starts_with(entry, "__kmpc_for_static_") || starts_with(entry, "__kmpc_dispatch_") ||
+      starts_with(entry, "__kmpc_dist_") || starts_with(entry, "GOMP_loop_") ||
+      starts_with(entry, "__kmpc_sections_") || starts_with(entry, "GOMP_sections") ||
+      starts_with(entry, "__kmpc_single") || starts_with(entry, "__kmpc_end_single") ||
+      starts_with(entry, "GOMP_single"))
+    return kOverheadLoop;
+  if (starts_with(entry, "__kmpc_reduce") || starts_with(entry, "__kmpc_end_reduce"))
+    return kOverheadReduction;
+  return kOverheadRuntime;
 }
 
 }  // namespace omprof::omp

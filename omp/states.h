@@ -23,6 +23,12 @@ StateInfo describe_state(uint32_t state);
 inline bool is_wait(uint32_t state) {
   return describe_state(state).cls == StateClass::kWait;
 }
+// The OpenMP runtime doing bookkeeping for the program (creating, dispatching and completing
+// tasks, forking and joining, scheduling loop chunks, reductions): Wait, but not waiting.
+inline bool is_overhead(uint32_t state) {
+  return state == format::kOverhead ||
+         (state >= format::kOverheadTask && state <= format::kOverheadRuntime);
+}
 inline bool is_idle(uint32_t state) {
   return state == format::kIdle || state == format::kIdleDerived;
 }
@@ -61,6 +67,38 @@ uint32_t resolve_taskwait_state(uint32_t state, size_t depth, IsRuntime is_runti
     if (!is_system(i)) break;
   }
   return format::kWorkParallel;
+}
+
+// The OpenMP runtime entered at `entry` (the runtime function the program's code called):
+// kOverheadTask, kOverheadFork, kOverheadLoop, kOverheadReduction, kWaitTaskwait (a taskwait),
+// else kOverheadRuntime. docs/semantics.md "Work and Wait".
+uint32_t overhead_of_entry(const std::string& entry);
+
+// A sample's state refined from its stack (frame i from the leaf): "in taskwait" as above, then
+// work (or a taskwait wait) whose leaf is runtime code, past the system functions it called, is
+// the runtime's overhead, named after its entry point: the outermost runtime frame of that
+// leaf segment. omprof's own code is left alone. Used with symbols by the viewer
+// (omp::resolve_state) and with dladdr names by the collector's MPI rank snapshot.
+template <typename IsRuntime, typename IsSystem, typename NameOf>
+uint32_t resolve_sampled_state(uint32_t state, size_t depth, IsRuntime is_runtime,
+                               IsSystem is_system, NameOf name_of) {
+  using namespace format;
+  state = resolve_taskwait_state(state, depth, is_runtime, is_system);
+  const bool work = state == kWorkSerial || state == kWorkParallel || state == kWorkReduction;
+  if (!work && state != kWaitTaskwait) return state;
+  size_t i = 0;
+  while (i < depth && is_system(i) && !is_runtime(i)) ++i;
+  if (i == depth || !is_runtime(i)) return state;
+  size_t entry = i;
+  for (size_t j = i; j < depth && (is_runtime(j) || is_system(j)); ++j)
+    if (is_runtime(j)) entry = j;
+  if (entry + 1 == depth) return state == kWaitTaskwait ? state : uint32_t(kOverheadRuntime);
+  const std::string& name = name_of(entry);
+  if (name.rfind("omprof_", 0) == 0 || name.rfind("omprof::", 0) == 0) return state;
+  const uint32_t kind = overhead_of_entry(name);
+  // A taskwait's own spinning stays waiting; task creation inside a running task is overhead.
+  if (state == kWaitTaskwait) return kind == kOverheadTask ? kind : state;
+  return kind;
 }
 
 }  // namespace omprof::omp

@@ -36,6 +36,15 @@ enum StateCode : uint32_t {
   kIdleDerived = 0x1001,  // a worker waiting for work between regions
   kInTaskwait = 0x1002,   // work_parallel inside a taskwait/taskgroup wait (resolved offline)
   kOffCpu = 0x1003,       // thread time neither sampled on a CPU nor an exact wait
+  // Runtime overhead, derived by readers from a sample's stack (never written): runtime code
+  // entered from the program through a task, fork/join, loop-scheduling or reduction entry point
+  // (omp::resolve_state), or any other runtime code (kOverheadRuntime). kOverhead (0x101) is
+  // OMPT's own state, measured exactly by omprof for fork and join.
+  kOverheadTask = 0x1004,
+  kOverheadFork = 0x1005,
+  kOverheadLoop = 0x1006,
+  kOverheadReduction = 0x1007,
+  kOverheadRuntime = 0x1008,  // other runtime code in a work state (kOverhead is exact fork/join)
   // Inside an intercepted MPI call: kMpiFirst + the call's number (proto/mpi_calls.h).
   kMpiFirst = 0x2000,
 };

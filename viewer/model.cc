@@ -323,6 +323,8 @@ Model build_model(const format::Profile& p, omp::View view) {
     v.weight_ns = s.weight_ns();
     v.state = omp::resolve_state(raw, s.omp_state());
     if (exact) v.state = refine_implicit_barrier(p, s, v.state);
+    // The collector measures exactly only fork and join bookkeeping as overhead.
+    if (exact && v.state == format::kOverhead) v.state = format::kOverheadFork;
     // Exact waits replace the samples that saw the same waits spinning.
     if (exact_waits && !exact && omp::is_measured_exactly(v.state, !p.header.taskwait_sampled()))
       return uint64_t(0);

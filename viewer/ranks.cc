@@ -15,15 +15,17 @@ RankNumbers rank_numbers(const format::Profile& p) {
                        p.header.duration_ns());
   b.set_window(p.header.mpi_init_end_ns(), p.header.mpi_finalize_start_ns());
   b.set_taskwait_exact(!p.header.taskwait_sampled());
-  // Only "in taskwait" depends on the stack (omp::resolve_state); its stacks are expanded once.
-  std::unordered_map<uint64_t, uint32_t> taskwait_state;
+  // "In taskwait" and runtime overhead depend on the stack (omp::resolve_state), as in the
+  // other views; each (stack, state) is resolved once.
+  std::map<std::pair<uint64_t, uint32_t>, uint32_t> resolved;
   auto state_of = [&](const v1::Sample& s) {
-    if (s.omp_state() != format::kInTaskwait) return s.omp_state();
-    auto it = taskwait_state.find(s.stack_id());
-    if (it == taskwait_state.end())
-      it = taskwait_state
-               .emplace(s.stack_id(),
-                        omp::resolve_state(expand_stack(p, s.stack_id()), s.omp_state()))
+    const uint32_t state = s.omp_state();
+    if (state > format::kWorkReduction && state != format::kInTaskwait) return state;
+    auto it = resolved.find({s.stack_id(), state});
+    if (it == resolved.end())
+      it = resolved
+               .emplace(std::make_pair(s.stack_id(), state),
+                        omp::resolve_state(expand_stack(p, s.stack_id()), state))
                .first;
     return it->second;
   };

@@ -168,21 +168,25 @@ std::vector<RegionRow> region_rows(const Model& m) {
   // than their children (checked by the reader), so one pass from the last node up adds each
   // node's inclusive time to its parent, however deep the nesting.
   const size_t n_nodes = p.region_nodes.size();
-  std::vector<uint64_t> work(n_nodes + 1), wait(n_nodes + 1), mpi(n_nodes + 1);
+  std::vector<uint64_t> work(n_nodes + 1), wait(n_nodes + 1), mpi(n_nodes + 1),
+      overhead(n_nodes + 1);
   for (const auto& s : m.samples) {
     const size_t node = s.region_node <= n_nodes ? size_t(s.region_node) : 0;
     (omp::is_wait(s.state) ? wait : work)[node] += s.weight_ns;
     if (omp::is_mpi(s.state)) mpi[node] += s.weight_ns;
+    if (omp::is_overhead(s.state)) overhead[node] += s.weight_ns;
   }
   rows[0].work_ns = work[0];
   rows[0].wait_ns = wait[0];
   rows[0].mpi_ns = mpi[0];
+  rows[0].overhead_ns = overhead[0];
   for (size_t n = n_nodes; n >= 1; --n) {
     const size_t parent = size_t(p.region_nodes[n - 1].parent_id());
     if (parent == 0 || parent >= n) continue;
     work[parent] += work[n];
     wait[parent] += wait[n];
     mpi[parent] += mpi[n];
+    overhead[parent] += overhead[n];
   }
   for (size_t i = 1; i < rows.size(); ++i) {
     const uint32_t node = rows[i].timing.node;
@@ -190,6 +194,7 @@ std::vector<RegionRow> region_rows(const Model& m) {
     rows[i].work_ns = work[node];
     rows[i].wait_ns = wait[node];
     rows[i].mpi_ns = mpi[node];
+    rows[i].overhead_ns = overhead[node];
   }
   switch (region_cpu_source(p)) {
     case RegionCpu::kExact:
@@ -234,7 +239,7 @@ Table region_tree_table(const Model& m, Format format) {
              "incl_avg_s",     "self_s",          "cpu_s",      "pct",
              "work_s",         "wait_s",          "efficiency", "imbalance",
              "active",         "mpi_wait_s",      "cpu_source", "cpu_err_s",
-             "imbalance_wall", "sampled_threads", "samples"});
+             "imbalance_wall", "sampled_threads", "samples",    "overhead_s"});
     for (const auto& r : rows) {
       const auto& x = r.timing;
       t.row({std::to_string(x.node),
@@ -261,12 +266,13 @@ Table region_tree_table(const Model& m, Format format) {
              err_text(r),
              fmt::format("{:.3f}", x.imbalance()),
              std::to_string(r.sampled_threads),
-             std::to_string(r.samples)});
+             std::to_string(r.samples),
+             seconds(r.overhead_ns)});
     }
     return t;
   }
-  Table t({"calls", "thr", "incl_s", "self_s", "cpu_s", "cpu_err", "%", "work_s", "wait_s", "eff%",
-           "imb%", "<region"});
+  Table t({"calls", "thr", "incl_s", "self_s", "cpu_s", "cpu_err", "%", "work_s", "wait_s", "ovh_s",
+           "eff%", "imb%", "<region"});
   for (const auto& r : rows) {
     const auto& x = r.timing;
     const bool root = x.node == 0;
@@ -278,7 +284,7 @@ Table region_tree_table(const Model& m, Format format) {
          root ? "" : seconds(uint64_t(x.wall_max_ns)),
          root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), cpu_text(r),
          err_text(r), root ? "" : percent(double(x.wall_max_ns), window), seconds(r.work_ns),
-         seconds(r.wait_ns),
+         seconds(r.wait_ns), seconds(r.overhead_ns),
          r.work_ns + r.wait_ns ? percent(double(r.work_ns), double(r.work_ns + r.wait_ns)) : "n/a",
          root ? "" : imbalance_text(r), label});
   }

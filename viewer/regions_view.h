@@ -14,7 +14,8 @@ struct RegionRow {
   regions::SummaryRow timing;
   uint64_t work_ns = 0;  // sampled, inclusive of nested regions
   uint64_t wait_ns = 0;
-  uint64_t mpi_ns = 0;  // the part of wait_ns inside MPI calls
+  uint64_t mpi_ns = 0;       // the part of wait_ns inside MPI calls
+  uint64_t overhead_ns = 0;  // the part of wait_ns that is OpenMP runtime bookkeeping
   // CPU time: exact (timing.cpu_sum_ns) or estimated from the CPU-clock samples taken in the
   // region (inclusive), with one standard error (sqrt(samples) periods).
   uint64_t cpu_ns = 0, cpu_err_ns = 0;

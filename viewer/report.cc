@@ -59,10 +59,12 @@ namespace {
 
 struct WorkWait {
   uint64_t work = 0, wait = 0;
+  uint64_t overhead = 0;                  // the part of wait that is the runtime's bookkeeping
   Estimate work_estimate, wait_estimate;  // the same times, with their sampling error
   void add(uint32_t state, uint64_t w) { (omp::is_wait(state) ? wait : work) += w; }
   void add(const ViewSample& s) {
     add(s.state, s.weight_ns);
+    if (omp::is_overhead(s.state)) overhead += s.weight_ns;
     (omp::is_wait(s.state) ? wait_estimate : work_estimate).add(s);
   }
   // One standard error of the wait share, in percentage points.
@@ -339,8 +341,8 @@ Table thread_table(const Model& m, Format format) {
     per[s.thread].second.add(s);
   }
   Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%",
-           "wait_err%", "dropped", "truncated", "<kind"});
-  t.last_in_csv(8, 1);  // appended: the sampling error
+           "wait_err%", "overhead_s", "overhead%", "dropped", "truncated", "<kind"});
+  t.last_in_csv(8, 3);  // appended: the sampling error, then the overhead part of wait
   for (const auto& [index, th] : p.threads) {
     const auto& agg = per[index];
     const uint64_t sampled = agg.second.work + agg.second.wait;
@@ -350,8 +352,9 @@ Table thread_table(const Model& m, Format format) {
     t.row({std::to_string(index), std::to_string(th.tid()), std::to_string(agg.first),
            seconds(sampled), seconds(th.cpu_time_ns()), seconds(agg.second.work),
            seconds(agg.second.wait), agg.second.share(agg.second.wait, sampled, format),
-           agg.second.wait_error_percent(), std::to_string(th.dropped_samples()),
-           std::to_string(th.truncated_samples()), kind});
+           agg.second.wait_error_percent(), seconds(agg.second.overhead),
+           agg.second.share(agg.second.overhead, sampled, format),
+           std::to_string(th.dropped_samples()), std::to_string(th.truncated_samples()), kind});
   }
   return t;
 }
@@ -416,8 +419,9 @@ Table parallel_region_table(const Model& m, Format format) {
     }
   }
   Table t({"<region", "instances", "<teams", "incl_s", "work_s", "wait_s", "efficiency%",
-           "eff_err%", "samples", "barrier_s", "lock_s", "other_wait_s", "<function"});
-  t.last_in_csv(7, 2);  // appended: the sampling error
+           "eff_err%", "samples", "overhead_s", "barrier_s", "lock_s", "other_wait_s",
+           "<function"});
+  t.last_in_csv(7, 3);  // appended: the sampling error, then the overhead part of wait
   std::vector<std::pair<std::string, ParallelRegion>> sorted(constructs.begin(), constructs.end());
   std::sort(sorted.begin(), sorted.end(),
             [](const auto& a, const auto& b) { return a.second.incl > b.second.incl; });
@@ -426,6 +430,7 @@ Table parallel_region_table(const Model& m, Format format) {
     for (uint32_t s : r.teams) teams += (teams.empty() ? "" : " ") + std::to_string(s);
     uint64_t barrier = 0, lock = 0, other = 0;
     for (const auto& [kind, ns] : r.wait_by_kind) {
+      if (kind.find("overhead") != std::string::npos) continue;  // its own column
       if (kind.find("barrier") != std::string::npos)
         barrier += ns;
       else if (kind.find("lock") != std::string::npos)
@@ -435,8 +440,8 @@ Table parallel_region_table(const Model& m, Format format) {
     }
     t.row({r.place, std::to_string(r.instances), teams, seconds(r.incl), seconds(r.ww.work),
            seconds(r.ww.wait), r.ww.share(r.ww.work, r.ww.work + r.ww.wait, format),
-           r.ww.wait_error_percent(), std::to_string(r.ww.samples()), seconds(barrier),
-           seconds(lock), seconds(other), r.function});
+           r.ww.wait_error_percent(), std::to_string(r.ww.samples()), seconds(r.ww.overhead),
+           seconds(barrier), seconds(lock), seconds(other), r.function});
   }
   return t;
 }

@@ -1,5 +1,9 @@
 #include "collector/writer/rank_snapshot.h"
 
+#include <dlfcn.h>
+
+#include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -18,12 +22,14 @@ namespace omprof::writer {
 
 namespace {
 
-// omp::resolve_taskwait_state with frames classified by the module their address is in.
+// omp::resolve_sampled_state with frames classified by the module their address is in, and
+// named as the dynamic linker knows them (dladdr: exported symbols, which is what the viewer
+// finds in a stripped runtime too). Runs at MPI_Finalize, outside signal context.
 class TaskwaitResolver {
  public:
   explicit TaskwaitResolver(std::vector<unwind::Module> modules) : modules_(std::move(modules)) {}
   uint32_t resolve(uint32_t state, const uint64_t* frames, uint32_t depth) const {
-    return omp::resolve_taskwait_state(
+    return omp::resolve_sampled_state(
         state, depth,
         [&](size_t i) {
           const unwind::Module* m = module_of(frames[i]);
@@ -32,7 +38,8 @@ class TaskwaitResolver {
         [&](size_t i) {
           const unwind::Module* m = module_of(frames[i]);
           return m && unwind::is_system_module(m->path);
-        });
+        },
+        [&](size_t i) -> const std::string& { return name_of(frames[i] - (i ? 1 : 0)); });
   }
 
  private:
@@ -41,7 +48,16 @@ class TaskwaitResolver {
       if (m.contains(pc)) return &m;
     return nullptr;
   }
+  const std::string& name_of(uint64_t pc) const {
+    auto it = names_.find(pc);
+    if (it != names_.end()) return it->second;
+    Dl_info info{};
+    std::string name;
+    if (dladdr(reinterpret_cast<void*>(pc), &info) && info.dli_sname) name = info.dli_sname;
+    return names_.emplace(pc, std::move(name)).first->second;
+  }
   std::vector<unwind::Module> modules_;
+  mutable std::unordered_map<uint64_t, std::string> names_;
 };
 
 }  // namespace

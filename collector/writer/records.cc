@@ -1,7 +1,10 @@
 #include "collector/writer/records.h"
 
 #include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include "collector/runtime.h"
 #include "collector/sampling.h"
@@ -121,6 +124,22 @@ void add_string_records(wire::RecordStream& out, const StringTable& strings) {
   }
 }
 
+namespace {
+
+// The file readers will open for a module's symbols. An OpenMP runtime loaded through a symlink
+// is named by its target: the libgomp.so.1 that `omprof run` points at LLVM libomp for gcc-built
+// programs lives in a scratch directory removed when the run ends.
+std::string file_to_read(const std::string& path) {
+  struct stat st;
+  if (path.empty() || path[0] != '/' || lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode) ||
+      !ompt::is_runtime_module(path))
+    return path;
+  char resolved[PATH_MAX];
+  return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
+}
+
+}  // namespace
+
 void add_mapping_records(wire::RecordStream& out, const std::vector<unwind::Module>& modules,
                          StringTable& strings) {
   namespace M = fields::Mapping;
@@ -131,7 +150,7 @@ void add_mapping_records(wire::RecordStream& out, const std::vector<unwind::Modu
     mp.u64(M::kStart, m.start());
     mp.u64(M::kLimit, m.limit());
     mp.u64(M::kFileOffset, m.segments.empty() ? 0 : m.segments.front().file_offset);
-    mp.u64(M::kFilename, strings.index(m.path));
+    mp.u64(M::kFilename, strings.index(file_to_read(m.path)));
     mp.u64(M::kBuildId, strings.index(m.build_id));
     mp.u64(M::kLoadBias, m.load_bias);
     mp.boolean(M::kUnloaded, m.unloaded);

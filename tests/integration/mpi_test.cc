@@ -150,10 +150,14 @@ void expect_in_job_summary_equals_offline(const std::string& dir, int threads_pe
     SCOPED_TRACE(path);
     ASSERT_TRUE(in_job.count(path));
     const auto& in = in_job.at(path);
-    for (const char* exact : {"ranks", "missing_ranks", "incl_min_s", "incl_min_rank", "incl_avg_s",
-                              "incl_max_s", "incl_max_rank", "self_avg_s", "calls_min", "calls_avg",
-                              "calls_max", "omp_wait_avg_s", "mpi_wait_avg_s"})
+    for (const char* exact :
+         {"ranks", "missing_ranks", "incl_min_s", "incl_min_rank", "incl_avg_s", "incl_max_s",
+          "incl_max_rank", "self_avg_s", "calls_min", "calls_avg", "calls_max", "mpi_wait_avg_s"})
       EXPECT_EQ(in.at(exact), row.at(exact)) << exact;
+    // Off-CPU time spread over sampled waits (format 1.7) is split per sample in the viewer
+    // and per aggregated context in the job: the same time, rounded differently by a few ns per
+    // part (microseconds over a run), far below one sample's weight.
+    EXPECT_NEAR(std::stod(in.at("omp_wait_avg_s")), std::stod(row.at("omp_wait_avg_s")), 1e-5);
     EXPECT_NEAR(std::stod(in.at("work_avg_s")), std::stod(row.at("work_avg_s")), work_tol);
     for (const char* comp : {"comp_min_s", "comp_avg_s", "comp_max_s"})
       EXPECT_NEAR(std::stod(in.at(comp)), std::stod(row.at(comp)), work_tol) << comp;

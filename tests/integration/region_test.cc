@@ -106,7 +106,7 @@ TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   EXPECT_EQ(
       rcsv.out.rfind("node_id,parent_id,depth,name,calls,threads,incl_s,incl_min_s,incl_avg_s,"
                      "self_s,cpu_s,pct,work_s,wait_s,efficiency,imbalance,active,mpi_wait_s,"
-                     "cpu_source,cpu_err_s,imbalance_wall,sampled_threads,samples\n",
+                     "cpu_source,cpu_err_s,imbalance_wall,sampled_threads,samples,overhead_s\n",
                      0),
       0u)
       << rcsv.out;

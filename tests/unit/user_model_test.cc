@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "omp/states.h"
+#include "proto/state_codes.h"
+
 namespace omprof::omp {
 namespace {
 
@@ -161,6 +164,43 @@ TEST(UserModel, OutlinedNamesOfBothCompilers) {
   EXPECT_TRUE(is_outlined_name(".omp_outlined..3"));
   EXPECT_TRUE(is_outlined_name("solve._omp_fn.0"));
   EXPECT_FALSE(is_outlined_name("solve"));
+}
+
+}  // namespace
+}  // namespace omprof::omp
+
+namespace omprof::omp {
+namespace {
+
+// Runtime code entered from the program in a work state is overhead, named after the entry
+// point; the program's own code is work; a taskwait's spinning stays waiting.
+TEST(ResolveState, RuntimeCodeIsOverheadNamedAfterItsEntryPoint) {
+  using namespace omprof::format;
+  auto in = [](const std::string& entry) {
+    return FrameStack{rt("[libomp.so.5]"), rt(entry), user("fib"), user("main")};
+  };
+  EXPECT_EQ(resolve_state(in("__kmpc_omp_task_alloc"), kWorkParallel), kOverheadTask);
+  EXPECT_EQ(resolve_state(in("GOMP_task"), kWorkParallel), kOverheadTask);
+  EXPECT_EQ(resolve_state(in("__kmpc_fork_call"), kWorkSerial), kOverheadFork);
+  EXPECT_EQ(resolve_state(in("__kmpc_dispatch_next_4"), kWorkParallel), kOverheadLoop);
+  EXPECT_EQ(resolve_state(in("GOMP_loop_dynamic_next"), kWorkParallel), kOverheadLoop);
+  EXPECT_EQ(resolve_state(in("__kmpc_reduce_nowait"), kWorkParallel), kOverheadReduction);
+  EXPECT_EQ(resolve_state(in("[libomp.so.5]"), kWorkParallel), kOverheadRuntime);
+  // sched_yield called by the runtime: still the runtime's.
+  FrameStack yield = in("__kmpc_omp_task_alloc");
+  yield.insert(yield.begin(), sys("sched_yield"));
+  EXPECT_EQ(resolve_state(yield, kWorkParallel), kOverheadTask);
+  // The program's own code, and a libc call it made, are work.
+  EXPECT_EQ(resolve_state({user("fib"), user("main")}, kWorkParallel), kWorkParallel);
+  EXPECT_EQ(resolve_state({sys("memcpy"), user("fib"), user("main")}, kWorkParallel),
+            kWorkParallel);
+  // In a taskwait: spinning in it is waiting, creating tasks inside a task it runs is overhead.
+  EXPECT_EQ(resolve_state(in("__kmpc_omp_taskwait"), kInTaskwait), kWaitTaskwait);
+  EXPECT_EQ(resolve_state(in("__kmpc_omp_task_alloc"), kInTaskwait), kOverheadTask);
+  // Waits measured or classified by OMPT stay what they are.
+  EXPECT_EQ(resolve_state(in("__kmpc_barrier"), kWaitBarrier), kWaitBarrier);
+  EXPECT_TRUE(is_overhead(kOverheadTask) && is_wait(kOverheadTask));
+  EXPECT_FALSE(is_overhead(kWaitTaskwait));
 }
 
 }  // namespace
