@@ -146,7 +146,9 @@ void expect_work_share_of_omp_work_wait(WaitPolicy& t) {
   for (const auto& s : m.samples) (omp::is_wait(s.state) ? wait : work) += s.weight_ns;
   const double share = double(work) / double(work + wait);
   EXPECT_NEAR(share, truth, 0.05) << "work " << work * 1e-9 << " s, wait " << wait * 1e-9 << " s";
-  EXPECT_NEAR(truth, 0.6, 0.08) << "the program did not run as designed";
+  // A sanity check of the design only (the assertion above compares with what the program
+  // measured): an overloaded machine stretches the work phases of one thread and not the other.
+  EXPECT_NEAR(truth, 0.6, 0.15) << "the program did not run as designed";
 }
 
 TEST_P(WaitPolicy, WorkAndWaitAreSharesOfThreadTime) {

@@ -54,6 +54,10 @@ TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   ASSERT_EQ(r.status, 0) << r.err;
   auto out = parse_lines(r.out);
   const double solve_s = std::stod(out["solve_seconds"]);
+  // Designed 0.25 (thread CPU 1:2); the program measures what its threads' wall times were, as
+  // a busy machine stretches them.
+  const double imbalance = std::stod(out["assemble_imbalance"]);
+  EXPECT_NEAR(imbalance, 0.25, 0.15) << "the program did not run as designed";
   EXPECT_EQ(out["summary"], "0");
   EXPECT_EQ(out["summary_csv"], "0");
   format::Profile p = only_profile(dir);
@@ -69,19 +73,21 @@ TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   ASSERT_TRUE(solve);
   EXPECT_NEAR(double(solve->timing.wall_max_ns), solve_s * 1e9, 0.05 * solve_s * 1e9);
   const double wait_share = double(solve->wait_ns) / double(solve->work_ns + solve->wait_ns);
-  EXPECT_NEAR(wait_share, 0.25, 0.05) << "work " << solve->work_ns << " wait " << solve->wait_ns;
+  // With two threads the barrier wait's share of solve is its imbalance.
+  EXPECT_NEAR(wait_share, imbalance, 0.05)
+      << "work " << solve->work_ns << " wait " << solve->wait_ns;
   // Opened by the master alone, run by both threads (thread 1 works twice thread 0's units):
   // the report's imbalance is over the threads that ran in it, from their sampled work.
   EXPECT_EQ(solve->timing.threads, 1);
   EXPECT_EQ(solve->sampled_threads, 2u);
-  EXPECT_NEAR(solve->imbalance, 0.25, 0.07) << solve->samples << " samples";
+  EXPECT_NEAR(solve->imbalance, imbalance, 0.07) << solve->samples << " samples";
 
   // Worker regions nest under the master's region: one row, both threads, every call.
   const auto* assemble = row(rows, "solve/assemble");
   ASSERT_TRUE(assemble);
   EXPECT_EQ(assemble->timing.threads, 2);
   EXPECT_EQ(assemble->timing.calls, 200);
-  EXPECT_NEAR(assemble->timing.imbalance(), 0.25, 0.07);
+  EXPECT_NEAR(assemble->timing.imbalance(), imbalance, 0.03);
   for (const auto& x : rows) EXPECT_NE(x.timing.name == "assemble" && x.timing.depth == 0, true);
 
   // Samples outside every region go to the implicit root.
@@ -145,6 +151,7 @@ TEST_P(RegionCpu, SampledByDefaultExactOnRequest) {
   auto out = parse_lines(r.out);
   const double compute_cpu = std::stod(out["compute_cpu"]), nap_cpu = std::stod(out["nap_cpu"]);
   const double nap_wall = std::stod(out["nap_wall"]);
+  const double compute_wall = std::stod(out["compute_wall"]);
   format::Profile p = only_profile(dir);
   EXPECT_EQ(viewer::region_cpu_source(p),
             c.exact ? viewer::RegionCpu::kExact : viewer::RegionCpu::kSampled);
@@ -175,9 +182,11 @@ TEST_P(RegionCpu, SampledByDefaultExactOnRequest) {
   // sleeping region's time is its own, not spread over the computing one.
   const double nap_time = double(nap->work_ns + nap->wait_ns) / 1e9;
   EXPECT_NEAR(nap_time, nap_wall, 0.02 * nap_wall + 2 * period);
+  // Work and wait are shares of thread time: the threads' wall time in the region (equal to
+  // its CPU time on an idle machine, longer when the threads are preempted).
   const double compute_time = double(compute->work_ns + compute->wait_ns) / 1e9;
-  EXPECT_NEAR(compute_time, compute_cpu,
-              4 * std::sqrt(compute_cpu / period) * period + 0.02 * compute_cpu);
+  EXPECT_NEAR(compute_time, compute_wall,
+              4 * std::sqrt(compute_wall / period) * period + 0.02 * compute_wall);
   std::printf("%s: compute CPU %.4f s measured by the program, %.4f +- %.4f s by omprof\n",
               c.name.c_str(), compute_cpu, got, double(compute->cpu_err_ns) / 1e9);
   // The live and offline text say how CPU time is known.

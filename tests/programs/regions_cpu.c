@@ -2,7 +2,8 @@
  * team of 2 OpenMP threads each opens "compute" and burns (t+1) units of its own thread CPU
  * clock; then the main thread opens "nap" and sleeps one unit (wall time, next to no CPU).
  * Every thread reads its CPU clock around its own "compute" and the main thread around "nap";
- * the program prints the sums: the regions' CPU time, summed over threads, as omprof defines it.
+ * the program prints the sums: the regions' CPU time, summed over threads, as omprof defines it,
+ * and their wall time (longer than the CPU time when the machine is busy).
  * Usage: regions_cpu UNIT_MS STEPS */
 #include <omp.h>
 #include <omprof/omprof.h>
@@ -15,16 +16,17 @@
 int main(int argc, char** argv) {
   const double unit = (argc > 1 ? atof(argv[1]) : 10) * 1e-3;
   const int steps = argc > 2 ? atoi(argv[2]) : 20;
-  double compute_cpu = 0, nap_cpu = 0, nap_wall = 0;
+  double compute_cpu = 0, compute_wall = 0, nap_cpu = 0, nap_wall = 0;
   for (int s = 0; s < steps; ++s) {
     omprof_region_begin("phase");
-#pragma omp parallel num_threads(2) reduction(+ : compute_cpu)
+#pragma omp parallel num_threads(2) reduction(+ : compute_cpu, compute_wall)
     {
-      const double c0 = thread_cpu_seconds();
+      const double c0 = thread_cpu_seconds(), w0 = clock_seconds(CLOCK_MONOTONIC);
       omprof_region_begin("compute");
       spin_for(CLOCK_THREAD_CPUTIME_ID, unit * (omp_get_thread_num() + 1));
       omprof_region_end("compute");
       compute_cpu += thread_cpu_seconds() - c0;
+      compute_wall += clock_seconds(CLOCK_MONOTONIC) - w0;
     }
     omprof_region_end("phase");
     const double c0 = thread_cpu_seconds(), w0 = clock_seconds(CLOCK_MONOTONIC);
@@ -35,6 +37,7 @@ int main(int argc, char** argv) {
     nap_cpu += thread_cpu_seconds() - c0;
     nap_wall += clock_seconds(CLOCK_MONOTONIC) - w0;
   }
-  printf("compute_cpu %.6f\nnap_cpu %.6f\nnap_wall %.6f\n", compute_cpu, nap_cpu, nap_wall);
+  printf("compute_cpu %.6f\ncompute_wall %.6f\nnap_cpu %.6f\nnap_wall %.6f\n", compute_cpu,
+         compute_wall, nap_cpu, nap_wall);
   return 0;
 }
