@@ -77,11 +77,12 @@ uint32_t overhead_of_entry(const std::string& entry);
 // A sample's state refined from its stack (frame i from the leaf): "in taskwait" as above, then
 // work (or a taskwait wait) whose leaf is runtime code, past the system functions it called, is
 // the runtime's overhead, named after its entry point: the outermost runtime frame of that
-// leaf segment. omprof's own code is left alone. Used with symbols by the viewer
+// leaf segment. A segment through omprof's own code (its libraries count as runtime modules)
+// is left alone. Used with symbols by the viewer
 // (omp::resolve_state) and with dladdr names by the collector's MPI rank snapshot.
-template <typename IsRuntime, typename IsSystem, typename NameOf>
+template <typename IsRuntime, typename IsSystem, typename NameOf, typename IsOmprof>
 uint32_t resolve_sampled_state(uint32_t state, size_t depth, IsRuntime is_runtime,
-                               IsSystem is_system, NameOf name_of) {
+                               IsSystem is_system, NameOf name_of, IsOmprof is_omprof) {
   using namespace format;
   state = resolve_taskwait_state(state, depth, is_runtime, is_system);
   const bool work = state == kWorkSerial || state == kWorkParallel || state == kWorkReduction;
@@ -90,12 +91,12 @@ uint32_t resolve_sampled_state(uint32_t state, size_t depth, IsRuntime is_runtim
   while (i < depth && is_system(i) && !is_runtime(i)) ++i;
   if (i == depth || !is_runtime(i)) return state;
   size_t entry = i;
-  for (size_t j = i; j < depth && (is_runtime(j) || is_system(j)); ++j)
+  for (size_t j = i; j < depth && (is_runtime(j) || is_system(j)); ++j) {
+    if (is_omprof(j)) return state;  // omprof's own code (MPI wrappers, region API)
     if (is_runtime(j)) entry = j;
+  }
   if (entry + 1 == depth) return state == kWaitTaskwait ? state : uint32_t(kOverheadRuntime);
-  const std::string& name = name_of(entry);
-  if (name.rfind("omprof_", 0) == 0 || name.rfind("omprof::", 0) == 0) return state;
-  const uint32_t kind = overhead_of_entry(name);
+  const uint32_t kind = overhead_of_entry(name_of(entry));
   // A taskwait's own spinning stays waiting; task creation inside a running task is overhead.
   if (state == kWaitTaskwait) return kind == kOverheadTask ? kind : state;
   return kind;

@@ -90,7 +90,8 @@ uint32_t resolve_state(const FrameStack& raw, uint32_t state) {
   return resolve_sampled_state(
       state, raw.size(), [&](size_t i) { return raw[i].runtime; },
       [&](size_t i) { return raw[i].system; },
-      [&](size_t i) -> const std::string& { return raw[i].name; });
+      [&](size_t i) -> const std::string& { return raw[i].name; },
+      [&](size_t i) { return raw[i].omprof; });
 }
 
 bool is_outlined_name(const std::string& n) {

@@ -28,6 +28,7 @@ struct Frame {
   // in the function) or "app+0x4a1f" (in the module file). Set for constructs, so that two
   // constructs in one function stay apart.
   std::string code_place;
+  bool omprof = false;  // omprof's own code (its libraries count as runtime, never as overhead)
 };
 
 // Leaf first, everywhere.

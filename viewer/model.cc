@@ -51,6 +51,7 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
   const v1::Location& loc = p.location(loc_id);
   const v1::Mapping* m = p.mapping(loc.mapping_id());
   const bool runtime = m && m->is_omp_runtime();
+  const bool omprof = m && text::base_name(p.str(m->filename())).rfind("libomprof", 0) == 0;
   const bool system = m && unwind::is_system_module(p.str(m->filename()));
   if (loc.line_size() == 0) {
     // Not symbolized: name the module, so that its frames still aggregate.
@@ -58,6 +59,7 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
     omp::Frame f;
     f.name = module.empty() ? "??" : module[0] == '[' ? module : "[" + module + "]";
     f.runtime = runtime;
+    f.omprof = omprof;
     f.system = system;
     out.push_back(f);
     return out;
@@ -75,6 +77,7 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
     f.file = p.str(fn.filename());
     f.line = line.line();
     f.runtime = runtime;
+    f.omprof = omprof;
     f.system = system;
     out.push_back(f);
   }

@@ -16,6 +16,7 @@
 #include "collector/writer/mpi_facts.h"
 #include "omp/states.h"
 #include "proto/state_codes.h"
+#include "proto/text.h"
 #include "unwind/module_kind.h"
 
 namespace omprof::writer {
@@ -39,7 +40,11 @@ class TaskwaitResolver {
           const unwind::Module* m = module_of(frames[i]);
           return m && unwind::is_system_module(m->path);
         },
-        [&](size_t i) -> const std::string& { return name_of(frames[i] - (i ? 1 : 0)); });
+        [&](size_t i) -> const std::string& { return name_of(frames[i] - (i ? 1 : 0)); },
+        [&](size_t i) {
+          const unwind::Module* m = module_of(frames[i]);
+          return m && text::base_name(m->path).rfind("libomprof", 0) == 0;
+        });
   }
 
  private:

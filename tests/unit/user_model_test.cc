@@ -10,13 +10,13 @@ namespace omprof::omp {
 namespace {
 
 Frame user(const std::string& n, int line = 0) {
-  return Frame{n, "app.c", line, false, false, false, ""};
+  return Frame{n, "app.c", line, false, false, false, "", false};
 }
 Frame rt(const std::string& n) {
-  return Frame{n, "", 0, true, false, false, ""};
+  return Frame{n, "", 0, true, false, false, "", false};
 }
 Frame sys(const std::string& n) {
-  return Frame{n, "", 0, false, true, false, ""};
+  return Frame{n, "", 0, false, true, false, "", false};
 }
 
 std::vector<std::string> names(const FrameStack& s) {
@@ -54,14 +54,15 @@ struct Fixture {
 
 TEST(UserModel, RegionFramesAreNamedAfterTheConstructsFunction) {
   ForkInfo f;
-  f.construct = {"CalcForce(Domain&, double*)", "/src/lulesh.cc", 782, false, false, false, ""};
+  f.construct = {
+      "CalcForce(Domain&, double*)", "/src/lulesh.cc", 782, false, false, false, "", false};
   EXPECT_EQ(region_frame_name(f), "<CalcForce: omp parallel @ lulesh.cc:782>");
-  f.construct = {"std::vector<int>::f(int) const", "a.cc", 3, false, false, false, ""};
+  f.construct = {"std::vector<int>::f(int) const", "a.cc", 3, false, false, false, "", false};
   EXPECT_EQ(region_frame_name(f), "<std::vector<int>::f: omp parallel @ a.cc:3>");
-  f.construct = {"", "", 0, false, false, false, ""};
+  f.construct = {"", "", 0, false, false, false, "", false};
   EXPECT_EQ(region_frame_name(f), "<omp parallel>");
   // Without a line table: where the code is, so that two constructs in main stay apart.
-  f.construct = {"main", "", 0, false, false, false, "main+0x4d"};
+  f.construct = {"main", "", 0, false, false, false, "main+0x4d", false};
   EXPECT_EQ(region_frame_name(f), "<main: omp parallel @ main+0x4d>");
 }
 
