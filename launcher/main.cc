@@ -8,6 +8,7 @@
 
 #include "launcher/launcher.h"
 #include "launcher/viewer_exec.h"
+#include "proto/cli_parse.h"
 #include "proto/options.h"
 
 using namespace omprof;
@@ -103,19 +104,7 @@ int main(int argc, char** argv) {
       argc = i;
       break;
     }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "omprof: " << e.what() << "\n"
-              << "Run 'omprof --help' or 'omprof SUBCOMMAND --help' for usage.\n";
-    return 2;
-  }
+  if (const int status = cli::parse(app, argc, argv); status >= 0) return status;
   if (!run_cmd->parsed()) return 2;  // unreachable: one subcommand is required
   run.command = run_cmd->remaining();
   run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "proto/cli_parse.h"
 #include "proto/journal_reader.h"
 #include "proto/options.h"
 #include "proto/profile_reader.h"
@@ -415,19 +416,7 @@ int main(int argc, char** argv) {
   recover_cmd->add_option("--status", rec.status)->required();
   recover_cmd->add_option("--end-ns", rec.end_ns)->required();
   recover_cmd->add_option("journals", rec.journals);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "omprof: " << e.what() << "\n"
-              << "Run 'omprof --help' or 'omprof SUBCOMMAND --help' for usage.\n";
-    return 2;
-  }
+  if (const int status = cli::parse(app, argc, argv); status >= 0) return status;
   if (export_cmd->parsed()) return export_profiles(exp);
   if (recover_cmd->parsed()) return recover(rec);
   (void)report_cmd;
