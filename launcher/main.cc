@@ -107,6 +107,12 @@ int main(int argc, char** argv) {
   if (const int status = cli::parse(app, argc, argv); status >= 0) return status;
   if (!run_cmd->parsed()) return 2;  // unreachable: one subcommand is required
   run.command = run_cmd->remaining();
+  // The program starts at the first word that is not an option: a dash there is a typo.
+  if (!run.command.empty() && run.command[0].size() > 1 && run.command[0][0] == '-') {
+    std::cerr << "omprof: unknown option '" << run.command[0]
+              << "' for 'omprof run' (omprof run --help)\n";
+    return 2;
+  }
   run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());
   return launcher::run_program(run, argv[0]);
 }

@@ -133,6 +133,8 @@ TEST(Run, BadOptionsAreUsageErrors) {
         {"run", "--clock", "sundial", "--", "/bin/true"},
         {"run", "--signal", "SIGKILL", "--", "/bin/true"},
         {"run", "--max-depth", "2", "--", "/bin/true"},
+        {"run", "--rat", "100", "/bin/true"},
+        {"run", "--typo", "--", "/bin/true"},
         {"report"},
         {"frobnicate"}}) {
     args.insert(args.begin(), OMPROF_BIN);
