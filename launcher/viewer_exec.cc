@@ -28,6 +28,7 @@ const std::vector<std::pair<std::string, std::string>>& viewer_commands() {
   static const std::vector<std::pair<std::string, std::string>> commands = {
       {"report", "Print a profile's views (omprof report --help)"},
       {"export", "Write profiles in another tool's format: pprof, folded, speedscope"},
+      {"diff", "Compare two runs: function and region deltas (omprof diff BASE NEW)"},
   };
   return commands;
 }

@@ -13,11 +13,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "proto/cli_parse.h"
 #include "proto/journal_reader.h"
 #include "proto/options.h"
 #include "proto/profile_reader.h"
+#include "viewer/diff.h"
 #include "viewer/export.h"
 #include "viewer/mpi_sites.h"
 #include "viewer/rank_tree.h"
@@ -67,6 +69,33 @@ struct ReportCommand {
   const CLI::Option* width = nullptr;
 };
 
+// The sample filters (viewer/filter.h), shared by the commands that read samples.
+static void add_filter_options(CLI::App* cmd, viewer::FilterOptions& f) {
+  cmd->add_option("--thread", f.threads,
+                  "Count only this thread's samples (the threads view's index; repeatable)");
+  cmd->add_option("--state", f.states,
+                  "Count only samples in this state: work, wait, overhead, or a state's name "
+                  "(wait_barrier_implicit_parallel, mpi, ...; --states lists them; repeatable)");
+  cmd->add_option("--region", f.regions,
+                  "Count only samples in this explicit region (a name, or a path outer/inner; "
+                  "nested regions included; repeatable)");
+  cmd->add_option("--focus", f.focus,
+                  "Count only samples with a frame whose name matches this regular expression");
+  cmd->add_option("--ignore", f.ignore,
+                  "Leave out samples with a frame whose name matches this regular expression");
+}
+
+// A filter that cannot work (a bad regular expression, an unknown state) is a usage error.
+static bool valid_filter(const viewer::FilterOptions& f) {
+  try {
+    viewer::SampleFilter check(f);
+    return true;
+  } catch (const viewer::FilterError& e) {
+    std::cerr << "omprof: " << e.what() << "\n";
+    return false;
+  }
+}
+
 static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
   viewer::ReportOptions& rep = r.options;
   CLI::App* cmd = app.add_subcommand("report", "Print a profile's views");
@@ -74,11 +103,15 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
   cmd->add_option("--view", r.view, "user, expert or machine stacks")
       ->check(CLI::IsMember({"user", "expert", "machine"}))
       ->capture_default_str();
-  cmd->add_option("--format", r.format, "text or csv")
-      ->check(CLI::IsMember({"text", "csv"}))
+  cmd->add_option("--format", r.format,
+                  "text, csv or json (one document: an object with an array per view; "
+                  "docs/format.md)")
+      ->check(CLI::IsMember({"text", "csv", "json"}))
       ->capture_default_str();
   cmd->add_flag(
       "--csv", [&r](int64_t) { r.format = "csv"; }, "Same as --format csv");
+  cmd->add_flag(
+      "--json", [&r](int64_t) { r.format = "json"; }, "Same as --format json");
   r.top = cmd->add_option("--top", rep.top,
                           "Rows in the flat and MPI views (0: all; CSV: all unless given)")
               ->capture_default_str();
@@ -92,6 +125,15 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
                             "middle (0: full names; default: the terminal's width, else 0)");
   cmd->add_flag("--flat", rep.flat, "Flat view of functions");
   cmd->add_flag("--tree", rep.tree, "Top-down call tree");
+  cmd->add_flag("--lines", rep.lines,
+                "Time by source line (file:line; inlined frames resolved): self and total");
+  cmd->add_option("--callers", rep.callers,
+                  "Bottom-up: the callers of FUNC up to the roots (a function's name, else a "
+                  "regular expression over names)")
+      ->type_name("FUNC");
+  cmd->add_option("--callees", rep.callees,
+                  "The call tree below FUNC, merged over its call sites (a name or a regex)")
+      ->type_name("FUNC");
   cmd->add_flag("--threads", rep.threads, "Per-thread totals");
   cmd->add_flag("--states", rep.states, "Time by OpenMP state, total and per thread");
   cmd->add_flag("--parallel-regions", rep.parallel_regions, "Parallel regions with work and wait");
@@ -105,13 +147,14 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
                 "ranks: min/avg/max");
   cmd->add_option("--rank", r.rank, "Of several rank profiles, report this rank's alone")
       ->check(CLI::NonNegativeNumber);
+  add_filter_options(cmd, rep.filter);
   return cmd;
 }
 
 // Several MPI ranks' profiles: each is reduced to its numbers as it is read (memory grows with
 // ranks x region paths, not samples), then the cross-rank summary and the requested views.
 static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
-                        viewer::SymbolCache& symbols, int status) {
+                        viewer::SymbolCache& symbols, viewer::ReportOutput& out, int status) {
   std::vector<viewer::RankNumbers> ranks;
   viewer::RankTree tree;
   viewer::RankFlat flat;
@@ -127,7 +170,8 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
       size = std::max<int64_t>(size, p.header.mpi_size());
       ranks.push_back(viewer::rank_numbers(p));
       if (r.options.tree || r.options.flat) {
-        const viewer::Model m = viewer::build_model(p, r.options.view);
+        viewer::Model m = viewer::build_model(p, r.options.view);
+        viewer::apply_filter(m, viewer::SampleFilter(r.options.filter));
         if (r.options.tree) tree.add_rank(p.header.mpi_rank(), m);
         if (r.options.flat) flat.add_rank(p.header.mpi_rank(), m);
       }
@@ -140,43 +184,41 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
             [](const auto& a, const auto& b) { return a.rank < b.rank; });
   const ranks::JobSummary job =
       ranks::summarize_ranks(ranks, std::max<int64_t>(size, int64_t(ranks.size())));
-  const bool csv = r.options.format == viewer::Format::kCsv;
-  if (!csv) ranks::write_header(std::cout, job);
-  if (r.ranks || !r.options.explicit_regions) {
-    if (!csv) std::cout << "\nRanks:\n";
-    viewer::ranks_table(ranks).print(std::cout, r.options.format, r.options.width);
+  const auto& o = r.options;
+  {
+    std::ostringstream text;
+    ranks::write_header(text, job);
+    out.text_out() << text.str();
   }
-  if (r.options.explicit_regions) {
-    if (csv) {
-      if (r.ranks) std::cout << "\n";
-      ranks::write_regions_csv(std::cout, job);
+  if (r.ranks || !o.explicit_regions) out.section("ranks", "Ranks:", viewer::ranks_table(ranks));
+  if (o.explicit_regions) {
+    if (out.text()) {
+      out.text_out() << "\n";
+      ranks::write_regions_text(out.text_out(), job);
+    } else if (out.format() == viewer::Format::kCsv) {
+      out.section_csv_text([&](std::ostream& csv) { ranks::write_regions_csv(csv, job); });
     } else {
-      std::cout << "\n";
-      ranks::write_regions_text(std::cout, job);
+      std::ostringstream csv;
+      ranks::write_regions_csv(csv, job);
+      out.section("regions", "", viewer::Table::from_csv(csv.str(), {"path"}));
     }
   }
-  const auto& o = r.options;
-  if (o.flat) {
-    std::cout << "\n";
-    if (!csv)
-      std::cout << fmt::format(
-          "Flat profile over ranks (top {} by self time summed over ranks; min/avg/max over the "
-          "ranks whose samples reached each function):\n",
-          o.top);
-    flat.table(o.top, o.format).print(std::cout, o.format, o.width);
-  }
-  if (o.tree) {
-    std::cout << "\n";
-    if (!csv)
-      std::cout << fmt::format(
-          "Call tree over ranks (min/avg/max of inclusive time over the ranks that reached "
-          "each node; nodes >= {}% of the total):\n",
-          o.min_percent);
-    tree.table(o.min_percent, o.format).print(std::cout, o.format, o.width);
-  }
-  if (!csv && (o.threads || o.states || o.parallel_regions))
-    std::cout << "\n(The threads, states and parallel-regions views of several ranks are not "
-                 "merged yet: add --rank R.)\n";
+  if (o.flat)
+    out.section("flat",
+                fmt::format("Flat profile over ranks (top {} by self time summed over ranks; "
+                            "min/avg/max over the ranks whose samples reached each function):",
+                            o.top),
+                flat.table(o.top, o.format));
+  if (o.tree)
+    out.section("tree",
+                fmt::format("Call tree over ranks (min/avg/max of inclusive time over the ranks "
+                            "that reached each node; nodes >= {}% of the total):",
+                            o.min_percent),
+                tree.table(o.min_percent, o.format));
+  if (o.threads || o.states || o.parallel_regions || o.lines || !o.callers.empty() ||
+      !o.callees.empty())
+    out.text_out() << "\n(The threads, states, parallel-regions, lines, callers and callees "
+                      "views of several ranks are not merged yet: add --rank R.)\n";
   return status;
 }
 
@@ -192,7 +234,7 @@ static bool several_ranks(const std::vector<std::string>& files, viewer::SymbolC
 
 // `--mpi`: each profile is reduced to its call sites as it is read.
 static int report_mpi_sites(const ReportCommand& r, const std::vector<std::string>& files,
-                            viewer::SymbolCache& symbols, int status) {
+                            viewer::SymbolCache& symbols, viewer::ReportOutput& out, int status) {
   std::vector<viewer::RankMpiSites> ranks;
   for (const std::string& file : files) {
     try {
@@ -202,14 +244,17 @@ static int report_mpi_sites(const ReportCommand& r, const std::vector<std::strin
       status = 1;
     }
   }
+  if (out.format() == viewer::Format::kJson) {
+    out.section("mpi", "", viewer::mpi_sites_table(ranks, r.options.top));
+    return status;
+  }
   viewer::print_mpi_sites(std::cout, ranks, r.options.top, r.options.format);
   return status;
 }
 
 static bool other_views(const ReportCommand& r) {
   const auto& o = r.options;
-  return r.ranks || o.flat || o.tree || o.threads || o.states || o.parallel_regions ||
-         o.explicit_regions;
+  return r.ranks || viewer::any_view(o);
 }
 
 // Columns of the terminal on standard output; 0 when it is not a terminal (a file, a pipe):
@@ -220,15 +265,7 @@ static size_t terminal_width() {
   return ws.ws_col;
 }
 
-static int report(ReportCommand& r) {
-  omp::parse_view(r.view, r.options.view);
-  r.options.format = r.format == "csv" ? viewer::Format::kCsv : viewer::Format::kText;
-  // Machine-readable output is complete unless the user asks for a limit.
-  if (r.options.format == viewer::Format::kCsv) {
-    if (!r.top->count()) r.options.top = 0;
-    if (!r.min_percent->count()) r.options.min_percent = 0;
-  }
-  if (!r.width->count()) r.options.width = terminal_width();
+static int report_to(ReportCommand& r, viewer::ReportOutput& out) {
   int status = 0;
   std::vector<std::string> files = expand_profile_arguments(r.files, status);
   // In-job MPI summaries (.ompsum) are printed as they are; the rest are profiles.
@@ -240,10 +277,15 @@ static int report(ReportCommand& r) {
     }
     try {
       const ranks::JobSummary s = viewer::read_summary_file(f);
-      if (r.options.format == viewer::Format::kCsv)
-        ranks::write_regions_csv(std::cout, s);
-      else
+      if (out.text()) {
         ranks::write_text(std::cout, s);
+      } else if (out.format() == viewer::Format::kCsv) {
+        out.section_csv_text([&](std::ostream& csv) { ranks::write_regions_csv(csv, s); });
+      } else {
+        std::ostringstream csv;
+        ranks::write_regions_csv(csv, s);
+        out.section("summary", "", viewer::Table::from_csv(csv.str(), {"path"}));
+      }
     } catch (const format::ProfileError& e) {
       std::cerr << "omprof: " << e.what() << "\n";
       status = 1;
@@ -269,18 +311,21 @@ static int report(ReportCommand& r) {
     files = of_rank;
   }
   if (r.mpi) {
-    status = report_mpi_sites(r, files, symbols, status);
+    status = report_mpi_sites(r, files, symbols, out, status);
     if (!other_views(r)) return status;
-    std::cout << "\n";
+    out.text_out() << "\n";
   }
-  if (r.rank < 0 && (r.ranks || several_ranks(files, symbols))) {
-    return report_ranks(r, files, symbols, status);
-  }
-  for (size_t i = 0; i < files.size(); ++i) {
+  if (r.rank < 0 && (r.ranks || several_ranks(files, symbols)))
+    return report_ranks(r, files, symbols, out, status);
+  for (const std::string& file : files) {
     try {
-      format::Profile p = viewer::load_profile(files[i], symbols);
-      if (i) std::cout << "\n";
-      viewer::print_report(std::cout, p, r.options);
+      format::Profile p = viewer::load_profile(file, symbols);
+      if (files.size() > 1) out.next_profile();
+      viewer::print_report(out, p, r.options);
+    } catch (const viewer::FilterError& e) {
+      std::cout.flush();
+      std::cerr << "omprof: " << e.what() << "\n";
+      status = 1;
     } catch (const format::ProfileError& e) {
       std::cerr << "omprof: " << e.what() << "\n";
       status = 1;
@@ -289,11 +334,30 @@ static int report(ReportCommand& r) {
   return status;
 }
 
+static int report(ReportCommand& r) {
+  omp::parse_view(r.view, r.options.view);
+  r.options.format = r.format == "csv"    ? viewer::Format::kCsv
+                     : r.format == "json" ? viewer::Format::kJson
+                                          : viewer::Format::kText;
+  // Machine-readable output is complete unless the user asks for a limit.
+  if (viewer::machine_readable(r.options.format)) {
+    if (!r.top->count()) r.options.top = 0;
+    if (!r.min_percent->count()) r.options.min_percent = 0;
+  }
+  if (!r.width->count()) r.options.width = terminal_width();
+  if (!valid_filter(r.options.filter)) return 2;
+  viewer::ReportOutput out(std::cout, r.options.format, r.options.width);
+  const int status = report_to(r, out);
+  out.finish();
+  return status;
+}
+
 struct ExportCommand {
   std::vector<std::string> files;
   std::string format = "pprof", view = "user", output = "-";
   bool state_leaf = false;
   int rank = -1;
+  viewer::FilterOptions filter;
 };
 
 static CLI::App* add_export_command(CLI::App& app, ExportCommand& e) {
@@ -314,6 +378,7 @@ static CLI::App* add_export_command(CLI::App& app, ExportCommand& e) {
                 "folded, speedscope: add the OpenMP state as a leaf frame ([wait_barrier])");
   cmd->add_option("--rank", e.rank, "Of several rank profiles, export this rank's alone")
       ->check(CLI::NonNegativeNumber);
+  add_filter_options(cmd, e.filter);
   return cmd;
 }
 
@@ -329,6 +394,8 @@ static int export_profiles(const ExportCommand& e) {
     std::cerr << "omprof: export: pprof output is binary; give -o FILE\n";
     return 2;
   }
+  if (!valid_filter(e.filter)) return 2;
+  const viewer::SampleFilter filter(e.filter);
   int status = 0;
   const std::vector<std::string> files = expand_profile_arguments(e.files, status);
   auto exporter = viewer::make_exporter(opt);
@@ -343,7 +410,9 @@ static int export_profiles(const ExportCommand& e) {
     try {
       const format::Profile p = viewer::load_profile(f, symbols);
       if (e.rank >= 0 && p.header.mpi_rank() != e.rank) continue;
-      exporter->add(p, viewer::build_model(p, opt.view));
+      viewer::Model m = viewer::build_model(p, opt.view);
+      viewer::apply_filter(m, filter);
+      exporter->add(p, m);
       ++exported;
     } catch (const format::ProfileError& err) {
       std::cerr << "omprof: " << err.what() << "\n";
@@ -381,6 +450,102 @@ static int export_profiles(const ExportCommand& e) {
   return status;
 }
 
+// `diff BASE NEW`: each side a profile, or a directory of them (the ranks of one job, or
+// repeated runs), reduced to its totals as its files are read.
+struct DiffCommand {
+  std::string base, now;
+  std::string view = "user", format = "text", sort = "self";
+  size_t top = 20;
+  const CLI::Option* top_option = nullptr;
+  viewer::FilterOptions filter;
+};
+
+static CLI::App* add_diff_command(CLI::App& app, DiffCommand& d) {
+  CLI::App* cmd =
+      app.add_subcommand("diff", "Compare two runs: what changed per function and region");
+  cmd->add_option("base", d.base, "The run to compare against: a profile or a directory")
+      ->required();
+  cmd->add_option("new", d.now, "The run to compare: a profile or a directory")->required();
+  cmd->add_option("--view", d.view, "user, expert or machine stacks")
+      ->check(CLI::IsMember({"user", "expert", "machine"}))
+      ->capture_default_str();
+  cmd->add_option("--format", d.format, "text, csv or json")
+      ->check(CLI::IsMember({"text", "csv", "json"}))
+      ->capture_default_str();
+  cmd->add_flag(
+      "--csv", [&d](int64_t) { d.format = "csv"; }, "Same as --format csv");
+  cmd->add_flag(
+      "--json", [&d](int64_t) { d.format = "json"; }, "Same as --format json");
+  d.top_option =
+      cmd->add_option("--top", d.top, "Function rows (0: all; CSV, JSON: all unless given)")
+          ->capture_default_str();
+  cmd->add_option("--sort", d.sort, "Order functions by the change of their self or total time")
+      ->check(CLI::IsMember({"self", "total"}))
+      ->capture_default_str();
+  add_filter_options(cmd, d.filter);
+  return cmd;
+}
+
+static bool read_diff_side(const std::string& arg, omp::View view,
+                           const viewer::SampleFilter& filter, viewer::SymbolCache& symbols,
+                           viewer::DiffSide& side) {
+  int status = 0;
+  for (const std::string& f : expand_profile_arguments({arg}, status)) {
+    if (viewer::is_summary_path(f)) continue;  // an MPI job summary: no samples
+    try {
+      const format::Profile p = viewer::load_profile(f, symbols);
+      viewer::Model m = viewer::build_model(p, view);
+      viewer::apply_filter(m, filter);
+      side.add(m);
+    } catch (const format::ProfileError& e) {
+      std::cerr << "omprof: " << e.what() << "\n";
+      return false;
+    }
+  }
+  side.finish();
+  if (status == 0 && side.profiles == 0)
+    std::cerr << "omprof: diff: " << arg << ": no profile in it\n";
+  return status == 0 && side.profiles > 0;
+}
+
+static int diff(DiffCommand& d) {
+  omp::View view = omp::View::kUser;
+  omp::parse_view(d.view, view);
+  const viewer::Format format = d.format == "csv"    ? viewer::Format::kCsv
+                                : d.format == "json" ? viewer::Format::kJson
+                                                     : viewer::Format::kText;
+  if (viewer::machine_readable(format) && !d.top_option->count()) d.top = 0;
+  if (!valid_filter(d.filter)) return 2;
+  const viewer::SampleFilter filter(d.filter);
+  viewer::SymbolCache symbols;
+  viewer::DiffSide base, now;
+  if (!read_diff_side(d.base, view, filter, symbols, base) ||
+      !read_diff_side(d.now, view, filter, symbols, now))
+    return 1;
+  viewer::ReportOutput out(std::cout, format, terminal_width());
+  out.text_out() << fmt::format("Base:      {} ({} profile{})\nNew:       {} ({} profile{})\n",
+                                d.base, base.profiles, base.profiles == 1 ? "" : "s", d.now,
+                                now.profiles, now.profiles == 1 ? "" : "s");
+  if (!d.filter.empty()) out.text_out() << "Filter:    " << d.filter.describe() << "\n";
+  out.value("base", {{"input", d.base}, {"profiles", base.profiles}});
+  out.value("new", {{"input", d.now}, {"profiles", now.profiles}});
+  out.section("totals", "Totals (thread time: sampled and measured, summed over threads):",
+              viewer::diff_totals_table(base, now, format));
+  out.section("functions",
+              fmt::format("Functions ({} by change of {} time; delta = new - base):",
+                          d.top ? "top " + std::to_string(d.top) : std::string("all"), d.sort),
+              viewer::diff_functions_table(base, now, d.top, d.sort == "total", format));
+  if (!base.regions.empty() || !now.regions.empty())
+    out.section("regions",
+                "Explicit regions (incl: the slowest thread's inclusive wall time, averaged "
+                "over profiles; calls summed):",
+                viewer::diff_regions_table(base, now, format));
+  else
+    out.text_out() << "\n(No explicit regions in either run.)\n";
+  out.finish();
+  return 0;
+}
+
 // `recover --child PID --status S --end-ns N PID:JOURNAL...`, from the launcher: exit 0 if a
 // profile was written, 1 if none.
 struct RecoverCommand {
@@ -409,6 +574,8 @@ int main(int argc, char** argv) {
   CLI::App* report_cmd = add_report_command(app, rep);
   ExportCommand exp;
   CLI::App* export_cmd = add_export_command(app, exp);
+  DiffCommand dif;
+  CLI::App* diff_cmd = add_diff_command(app, dif);
   RecoverCommand rec;
   CLI::App* recover_cmd = app.add_subcommand("recover", "");
   recover_cmd->group("");  // the launcher's, not the user's
@@ -418,6 +585,7 @@ int main(int argc, char** argv) {
   recover_cmd->add_option("journals", rec.journals);
   if (const int status = cli::parse(app, argc, argv); status >= 0) return status;
   if (export_cmd->parsed()) return export_profiles(exp);
+  if (diff_cmd->parsed()) return diff(dif);
   if (recover_cmd->parsed()) return recover(rec);
   (void)report_cmd;
   return report(rep);

@@ -33,6 +33,10 @@ struct Model {
   std::unordered_map<uint64_t, omp::ForkInfo> forks;
   uint64_t total_weight_ns = 0;
   uint64_t total_samples = 0;
+  // After a filter (viewer/filter.h): what the kept samples weigh. The totals above stay the
+  // whole profile's.
+  bool filtered = false;
+  uint64_t kept_weight_ns = 0, kept_samples = 0;
 };
 
 Model build_model(const format::Profile& profile, omp::View view);

@@ -199,21 +199,10 @@ Table sites_table(const std::vector<const MergedSite*>& rows, MpiCpu cpu, double
 
 }  // namespace
 
-void print_mpi_sites(std::ostream& out, const std::vector<RankMpiSites>& ranks, size_t top,
-                     Format format) {
-  const bool csv = format == Format::kCsv;
-  const bool any_exact =
-      std::any_of(ranks.begin(), ranks.end(), [](const RankMpiSites& r) { return r.exact; });
+Table mpi_sites_table(const std::vector<RankMpiSites>& ranks, size_t top) {
   const MpiCpu cpu = common_cpu(ranks);
-  if (!any_exact) {
-    // A view for data the profile lacks says so (CSV: the header alone).
-    if (csv)
-      sites_table({}, cpu, 0).print(out, format);
-    else
-      out << "No time in MPI was measured: the program made no MPI call omprof intercepts, or "
-             "ran with --mpi=off.\n";
-    return;
-  }
+  if (std::none_of(ranks.begin(), ranks.end(), [](const RankMpiSites& r) { return r.exact; }))
+    return sites_table({}, cpu, 0);  // nothing measured: no rows
   const std::map<MpiSite, MergedSite> merged = merge(ranks, cpu);
   std::vector<const MergedSite*> rows;
   double total_wall = 0;
@@ -225,14 +214,29 @@ void print_mpi_sites(std::ostream& out, const std::vector<RankMpiSites>& ranks, 
     return a->wall_sum > b->wall_sum;
   });
   if (top && rows.size() > top) rows.resize(top);
-  if (!csv)
+  return sites_table(rows, cpu, total_wall);
+}
+
+void print_mpi_sites(std::ostream& out, const std::vector<RankMpiSites>& ranks, size_t top,
+                     Format format) {
+  const bool any_exact =
+      std::any_of(ranks.begin(), ranks.end(), [](const RankMpiSites& r) { return r.exact; });
+  if (format == Format::kText) {
+    if (!any_exact) {
+      // A view for data the profile lacks says so (machine-readable: the header alone).
+      out << "No time in MPI was measured: the program made no MPI call omprof intercepts, or "
+             "ran with --mpi=off.\n";
+      return;
+    }
+    const MpiCpu cpu = common_cpu(ranks);
     out << "Time in MPI by call site (" << ranks.size() << (ranks.size() == 1 ? " rank" : " ranks")
         << "; wall time exact; CPU time "
         << (cpu == MpiCpu::kExact     ? "exact (--mpi-cpu)"
             : cpu == MpiCpu::kSampled ? "sampled, +- one standard error"
                                       : "unknown (wall-clock sampling; use --mpi-cpu)")
         << "):\n";
-  sites_table(rows, cpu, total_wall).print(out, format);
+  }
+  mpi_sites_table(ranks, top).print(out, format);
 }
 
 }  // namespace omprof::viewer

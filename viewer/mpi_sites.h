@@ -52,6 +52,8 @@ RankMpiSites mpi_sites(const format::Profile& p);
 
 // The merged table, sorted by total wall time; `top` rows (0: all). Text output says first how
 // CPU time was measured; CSV columns are in docs/format.md.
+// The merged call sites, by wall time (no rows when no MPI call was measured).
+Table mpi_sites_table(const std::vector<RankMpiSites>& ranks, size_t top);
 void print_mpi_sites(std::ostream& out, const std::vector<RankMpiSites>& ranks, size_t top,
                      Format format);
 

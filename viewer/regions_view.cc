@@ -233,13 +233,12 @@ Table region_tree_table(const Model& m, Format format) {
                ? seconds(r.cpu_err_ns)
                : std::string("-");
   };
-  if (format == Format::kCsv) {
-    Table t({"node_id",        "parent_id",       "depth",      "name",
-             "calls",          "threads",         "incl_s",     "incl_min_s",
-             "incl_avg_s",     "self_s",          "cpu_s",      "pct",
-             "work_s",         "wait_s",          "efficiency", "imbalance",
-             "active",         "mpi_wait_s",      "cpu_source", "cpu_err_s",
-             "imbalance_wall", "sampled_threads", "samples",    "overhead_s"});
+  if (machine_readable(format)) {
+    Table t(
+        {"node_id",    "parent_id",  "depth",          "<name",           "calls",   "threads",
+         "incl_s",     "incl_min_s", "incl_avg_s",     "self_s",          "cpu_s",   "pct",
+         "work_s",     "wait_s",     "efficiency",     "imbalance",       "active",  "mpi_wait_s",
+         "cpu_source", "cpu_err_s",  "imbalance_wall", "sampled_threads", "samples", "overhead_s"});
     for (const auto& r : rows) {
       const auto& x = r.timing;
       t.row({std::to_string(x.node),

@@ -12,7 +12,10 @@
 #include "omp/states.h"
 #include "proto/coverage.h"
 #include "proto/text.h"
+#include "viewer/call_views.h"
+#include "viewer/path_tree.h"
 #include "viewer/regions_view.h"
+#include "viewer/report_output.h"
 
 namespace omprof::viewer {
 
@@ -220,6 +223,15 @@ void print_header(std::ostream& out, const Model& m) {
   out << fmt::format("View:      {}\n", view_name(m.view));
 }
 
+void print_filter_line(std::ostream& out, const Model& m, const FilterOptions& filter) {
+  if (!m.filtered) return;
+  out << fmt::format(
+      "Filter:    {} keeps {} samples, {} s of {} s ({}%); shares are of the "
+      "whole profile\n",
+      filter.describe(), m.kept_samples, seconds(m.kept_weight_ns), seconds(m.total_weight_ns),
+      percent(m.kept_weight_ns, m.total_weight_ns));
+}
+
 std::map<std::string, FlatRow> flat_rows(const Model& m) {
   std::map<std::string, FlatRow> rows;
   for (const auto& s : m.samples) {
@@ -265,72 +277,14 @@ Table flat_table(const Model& m, size_t top, Format format) {
 }
 
 Table tree_table(const Model& m, double min_percent, Format format) {
-  struct Node {
-    std::string name;
-    uint64_t incl = 0, self = 0;
-    WorkWait ww;
-    std::map<std::string, size_t> children;
-  };
-  std::vector<Node> nodes(1);
-  nodes[0].name = "<root>";
+  PathTree tree("<root>");
+  std::vector<const std::string*> path;
   for (const auto& s : m.samples) {
-    size_t cur = 0;
-    nodes[0].incl += s.weight_ns;
-    nodes[0].ww.add(s.state, s.weight_ns);
-    for (size_t i = s.stack.size(); i-- > 0;) {
-      const std::string& name = s.stack[i].name;
-      auto it = nodes[cur].children.find(name);
-      size_t next;
-      if (it == nodes[cur].children.end()) {
-        next = nodes.size();
-        nodes[cur].children.emplace(name, next);
-        nodes.push_back(Node{name, 0, 0, {}, {}});
-      } else {
-        next = it->second;
-      }
-      cur = next;
-      nodes[cur].incl += s.weight_ns;
-      nodes[cur].ww.add(s.state, s.weight_ns);
-    }
-    nodes[cur].self += s.weight_ns;
+    path.clear();
+    for (size_t i = s.stack.size(); i-- > 0;) path.push_back(&s.stack[i].name);
+    tree.add(path, s.weight_ns, omp::is_wait(s.state));
   }
-  const double all = double(m.total_weight_ns);
-  Table t(
-      {"node_id", "parent_id", "depth", "incl_s", "incl%", "self_s", "work_s", "wait_s", "<name"});
-  if (format == Format::kText) t = Table({"incl_s", "incl%", "self_s", "wait%", "<call tree"});
-  // Depth-first with an explicit stack: stacks may be deeper than the C stack allows.
-  // CSV rows carry their node's id and its parent's (0: the root): a path per row would grow
-  // with the square of the depth.
-  struct Visit {
-    size_t node, parent;
-    int depth;
-  };
-  std::vector<Visit> todo;
-  auto push_children = [&](size_t n, int depth) {
-    std::vector<size_t> kids;
-    for (const auto& [name, idx] : nodes[n].children)
-      if (100.0 * double(nodes[idx].incl) >= min_percent * all) kids.push_back(idx);
-    std::sort(kids.begin(), kids.end(),
-              [&](size_t a, size_t b) { return nodes[a].incl > nodes[b].incl; });
-    for (size_t i = kids.size(); i-- > 0;) todo.push_back({kids[i], n, depth});
-  };
-  push_children(0, 0);
-  while (!todo.empty()) {
-    const Visit v = todo.back();
-    todo.pop_back();
-    const Node& c = nodes[v.node];
-    if (format == Format::kText) {
-      std::string label = std::string(size_t(2 * std::min(v.depth, 20)), ' ') + c.name;
-      t.row({seconds(c.incl), percent(c.incl, all), seconds(c.self), percent(c.ww.wait, c.incl),
-             label});
-    } else {
-      t.row({std::to_string(v.node), std::to_string(v.parent), std::to_string(v.depth),
-             seconds(c.incl), percent(c.incl, all), seconds(c.self), seconds(c.ww.work),
-             seconds(c.ww.wait), c.name});
-    }
-    push_children(v.node, v.depth + 1);
-  }
-  return t;
+  return tree.table(min_percent, m.total_weight_ns, format);
 }
 
 Table thread_table(const Model& m, Format format) {
@@ -345,6 +299,7 @@ Table thread_table(const Model& m, Format format) {
   t.last_in_csv(8, 3);  // appended: the sampling error, then the overhead part of wait
   for (const auto& [index, th] : p.threads) {
     const auto& agg = per[index];
+    if (m.filtered && agg.second.work + agg.second.wait == 0) continue;  // filtered out
     const uint64_t sampled = agg.second.work + agg.second.wait;
     std::string kind = th.is_main() ? "main" : th.mpi_library_thread() ? "mpi-library" : "thread";
     if (th.is_omp_thread()) kind += ",openmp";
@@ -446,54 +401,106 @@ Table parallel_region_table(const Model& m, Format format) {
   return t;
 }
 
-void print_report(std::ostream& out, const format::Profile& p, const ReportOptions& opt) {
+nlohmann::json header_json(const Model& m, const FilterOptions& filter) {
+  const format::Profile& p = *m.profile;
+  const auto& h = p.header;
+  nlohmann::json j;
+  j["profile"] = p.path;
+  j["program"] = h.program();
+  j["argv"] = std::vector<std::string>(h.argv().begin(), h.argv().end());
+  j["pid"] = h.pid();
+  j["host"] = h.hostname();
+  j["duration_s"] = double(h.duration_ns()) * 1e-9;
+  j["clock"] = h.clock() == v1::CLOCK_WALL ? "wall" : h.clock() == v1::CLOCK_TASK ? "task" : "cpu";
+  j["rate_hz"] = h.rate_hz();
+  j["samples"] = m.total_samples;
+  j["sampled_s"] = double(m.total_weight_ns) * 1e-9;
+  j["threads"] = p.threads.size();
+  uint64_t dropped = 0, truncated = 0;
+  for (const auto& [i, t] : p.threads) {
+    dropped += t.dropped_samples();
+    truncated += t.truncated_samples();
+  }
+  j["dropped_samples"] = dropped;
+  j["truncated_samples"] = truncated;
+  j["mpi_rank"] = h.mpi_rank();
+  j["view"] = view_name(m.view);
+  if (m.filtered) {
+    j["filter"] = filter.describe();
+    j["kept_samples"] = m.kept_samples;
+    j["kept_s"] = double(m.kept_weight_ns) * 1e-9;
+  }
+  return j;
+}
+
+bool any_view(const ReportOptions& opt) {
+  return opt.flat || opt.tree || opt.threads || opt.states || opt.parallel_regions ||
+         opt.explicit_regions || opt.lines || !opt.callers.empty() || !opt.callees.empty();
+}
+
+void print_report(ReportOutput& out, const format::Profile& p, const ReportOptions& opt) {
   Model m = build_model(p, opt.view);
-  const bool any = opt.flat || opt.tree || opt.threads || opt.states || opt.parallel_regions ||
-                   opt.explicit_regions;
-  const bool csv = opt.format == Format::kCsv;
+  apply_filter(m, SampleFilter(opt.filter));
+  const bool any = any_view(opt);
   const bool flat = opt.flat || !any;
-  const bool tree = opt.tree || (!any && !csv);
-  int printed = 0;
-  auto section = [&](const char* title, const Table& t) {
-    if (csv) {
-      if (printed++) out << "\n";
-      t.print(out, Format::kCsv);
-      return;
-    }
-    out << "\n" << title << "\n";
-    t.print(out, Format::kText, opt.width);
-  };
-  if (!csv && opt.header) print_header(out, m);
+  const bool tree = opt.tree || (!any && opt.format != Format::kCsv);
+  const std::string top = opt.top ? "top " + std::to_string(opt.top) : std::string("all");
+  if (opt.header) {
+    print_header(out.text_out(), m);
+    print_filter_line(out.text_out(), m, opt.filter);
+    out.value("header", header_json(m, opt.filter));
+  }
   if (flat)
-    section(fmt::format("Flat profile ({} by self time; total_err_s: one standard error of "
-                        "total_s from sampling):",
-                        opt.top ? "top " + std::to_string(opt.top) : std::string("all"))
-                .c_str(),
-            flat_table(m, opt.top, opt.format));
+    out.section("flat",
+                fmt::format("Flat profile ({} by self time; total_err_s: one standard error of "
+                            "total_s from sampling):",
+                            top),
+                flat_table(m, opt.top, opt.format));
   if (tree)
-    section(fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent).c_str(),
-            tree_table(m, opt.min_percent, opt.format));
+    out.section("tree", fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent),
+                tree_table(m, opt.min_percent, opt.format));
+  if (opt.lines)
+    out.section("lines",
+                fmt::format("Source lines ({} by self time; total: the line anywhere in the "
+                            "stack, a call's line holding the call's time):",
+                            top),
+                lines_table(m, opt.top, opt.format));
+  for (const auto& [func, callers] : {std::pair{opt.callees, false}, {opt.callers, true}}) {
+    if (func.empty()) continue;
+    const std::set<std::string> functions = match_functions(m, func);
+    if (functions.empty())
+      throw FilterError(fmt::format("{} '{}': no function of that name, or matching it, in {}",
+                                    callers ? "--callers" : "--callees", func, p.path));
+    out.section(callers ? "callers" : "callees",
+                fmt::format("{} of {} (nodes >= {}% of total):", callers ? "Callers" : "Callees",
+                            functions.size() == 1 ? *functions.begin()
+                                                  : fmt::format("{} functions", functions.size()),
+                            opt.min_percent),
+                callers ? callers_table(m, functions, opt.min_percent, opt.format)
+                        : callees_table(m, functions, opt.min_percent, opt.format));
+  }
   if (opt.threads)
-    section("Threads (wait_err%: one standard error of wait% from sampling; ~: rough):",
-            thread_table(m, opt.format));
-  if (opt.states) section("OpenMP states:", state_table(m));
+    out.section("threads",
+                "Threads (wait_err%: one standard error of wait% from sampling; ~: rough):",
+                thread_table(m, opt.format));
+  if (opt.states) out.section("states", "OpenMP states:", state_table(m));
   if (opt.parallel_regions)
-    section(fmt::format("Parallel regions (eff_err%: one standard error of the efficiency from "
-                        "sampling; ~: below {} samples, rough):",
-                        kFewSamples)
-                .c_str(),
-            parallel_region_table(m, opt.format));
+    out.section("parallel_regions",
+                fmt::format("Parallel regions (eff_err%: one standard error of the efficiency "
+                            "from sampling; ~: below {} samples, rough):",
+                            kFewSamples),
+                parallel_region_table(m, opt.format));
   if (opt.explicit_regions) {
     const RegionCpu cpu = region_cpu_source(p);
-    section(fmt::format(
-                "Explicit regions (wall times exact; {}; CPU time {}; inclusive):",
-                p.header.exact_waits() ? "work sampled, OpenMP waits exact" : "work/wait sampled",
-                cpu == RegionCpu::kExact     ? "exact"
-                : cpu == RegionCpu::kSampled ? "sampled, cpu_err = one standard error"
-                                             : "unknown (wall-clock sampling; run with "
-                                               "--region-cpu to measure it)")
-                .c_str(),
-            region_tree_table(m, opt.format));
+    out.section("regions",
+                fmt::format("Explicit regions (wall times exact; {}; CPU time {}; inclusive):",
+                            p.header.exact_waits() ? "work sampled, OpenMP waits exact"
+                                                   : "work/wait sampled",
+                            cpu == RegionCpu::kExact     ? "exact"
+                            : cpu == RegionCpu::kSampled ? "sampled, cpu_err = one standard error"
+                                                         : "unknown (wall-clock sampling; run with "
+                                                           "--region-cpu to measure it)"),
+                region_tree_table(m, opt.format));
   }
 }
 

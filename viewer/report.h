@@ -5,7 +5,9 @@
 #include <ostream>
 #include <string>
 
+#include "viewer/filter.h"
 #include "viewer/model.h"
+#include "viewer/report_output.h"
 #include "viewer/sampling_error.h"
 #include "viewer/table.h"
 
@@ -19,12 +21,19 @@ struct ReportOptions {
   bool flat = false, tree = false, threads = false, states = false;
   bool parallel_regions = false;  // --parallel-regions: OpenMP constructs
   bool explicit_regions = false;  // --regions: the annotation API's regions
+  bool lines = false;             // --lines: time by source line
+  std::string callers, callees;   // --callers FUNC, --callees FUNC (a name or a regex)
   bool header = true;
   // Text: lines at most this wide, names shortened in the middle; 0 = full names.
   size_t width = 0;
+  FilterOptions filter;  // which samples the views count (viewer/filter.h)
 };
 
-void print_report(std::ostream& out, const format::Profile& p, const ReportOptions& opt);
+// Throws FilterError when --callers/--callees name no function of the profile.
+void print_report(ReportOutput& out, const format::Profile& p, const ReportOptions& opt);
+// The header's facts for JSON output.
+nlohmann::json header_json(const Model& m, const FilterOptions& filter);
+bool any_view(const ReportOptions& opt);  // a view was asked for (else the default ones)
 
 // Individual views (also used by tests).
 // One function of the flat view: self time (at the leaf), total time (anywhere in the stack,
@@ -41,5 +50,7 @@ Table thread_table(const Model& m, Format format);
 Table state_table(const Model& m);
 Table parallel_region_table(const Model& m, Format format);
 void print_header(std::ostream& out, const Model& m);
+// "Filter: ... keeps N samples, X s of Y s" when the model was filtered.
+void print_filter_line(std::ostream& out, const Model& m, const FilterOptions& filter);
 
 }  // namespace omprof::viewer

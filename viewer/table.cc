@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 
 namespace omprof::viewer {
 
@@ -28,8 +31,91 @@ std::vector<std::string> Table::in_csv_order(std::vector<std::string> cells) con
   return cells;
 }
 
+static std::string name_of(const std::string& column) {
+  return column[0] == '<' ? column.substr(1) : column;
+}
+
+nlohmann::json Table::to_json() const {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : rows_) {
+    nlohmann::json r = nlohmann::json::object();
+    for (size_t i = 0; i < row.size() && i < columns_.size(); ++i) {
+      const std::string& cell = row[i];
+      if (columns_[i][0] == '<') {
+        r[name_of(columns_[i])] = cell;
+        continue;
+      }
+      const char* begin = cell.c_str();
+      char* end = nullptr;
+      errno = 0;
+      const double v = std::strtod(begin, &end);
+      if (cell.empty() || end == begin || *end != '\0' || errno != 0 || !std::isfinite(v)) {
+        r[name_of(columns_[i])] =
+            cell.empty() || cell == "n/a" ? nlohmann::json(nullptr) : nlohmann::json(cell);
+        continue;
+      }
+      const bool whole = cell.find_first_of(".eE") == std::string::npos;
+      if (whole && cell[0] != '-')
+        r[name_of(columns_[i])] = std::stoull(cell);
+      else if (whole)
+        r[name_of(columns_[i])] = std::stoll(cell);
+      else
+        r[name_of(columns_[i])] = v;
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+// RFC 4180 fields of one record starting at `at` (which moves past it).
+static std::vector<std::string> csv_record(const std::string& csv, size_t& at) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (; at < csv.size(); ++at) {
+    const char c = csv[at];
+    if (quoted) {
+      if (c == '"' && at + 1 < csv.size() && csv[at + 1] == '"') {
+        cells.back() += '"';
+        ++at;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cells.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      cells.emplace_back();
+    } else if (c == '\n') {
+      ++at;
+      break;
+    } else if (c != '\r') {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
+Table Table::from_csv(const std::string& csv, const std::vector<std::string>& text_columns) {
+  size_t at = 0;
+  std::vector<std::string> columns = csv_record(csv, at);
+  for (auto& c : columns)
+    if (std::find(text_columns.begin(), text_columns.end(), c) != text_columns.end()) c = "<" + c;
+  Table t(columns);
+  while (at < csv.size()) {
+    std::vector<std::string> cells = csv_record(csv, at);
+    if (cells.size() == 1 && cells[0].empty()) continue;
+    cells.resize(columns.size());
+    t.row(std::move(cells));
+  }
+  return t;
+}
+
 void Table::print(std::ostream& out, Format format, size_t max_width) const {
-  auto name_of = [](const std::string& c) { return c[0] == '<' ? c.substr(1) : c; };
+  if (format == Format::kJson) {
+    out << to_json().dump(1) << "\n";
+    return;
+  }
   if (format == Format::kCsv) {
     const std::vector<std::string> header = in_csv_order(columns_);
     for (size_t i = 0; i < header.size(); ++i)

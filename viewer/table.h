@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -11,7 +12,11 @@
 
 namespace omprof::viewer {
 
-enum class Format { kText, kCsv };
+enum class Format { kText, kCsv, kJson };
+// CSV and JSON: complete, unshortened, for programs (docs/format.md "Report columns").
+inline bool machine_readable(Format f) {
+  return f != Format::kText;
+}
 
 class Table {
  public:
@@ -24,6 +29,12 @@ class Table {
   // In text, `max_width` > 0 shortens the last column (a name) in the middle so that lines fit.
   void print(std::ostream& out, Format format, size_t max_width = 0) const;
   size_t size() const { return rows_.size(); }
+  // An array of row objects keyed by the CSV column names: a text column (name starting with
+  // '<') holds strings; another holds numbers, null where a cell is empty or "n/a".
+  nlohmann::json to_json() const;
+  // A table from CSV text (a header line, then rows; RFC 4180 quoting): how views that write
+  // CSV themselves (the MPI summary's regions) reach JSON. `text_columns` hold strings.
+  static Table from_csv(const std::string& csv, const std::vector<std::string>& text_columns);
 
  private:
   std::vector<std::string> in_csv_order(std::vector<std::string> cells) const;

@@ -1,0 +1,265 @@
+// `omprof report`'s filters, its views around a function and by source line, and its JSON
+// output, checked on the golden profile (tests/data) against sums computed from the viewer's
+// model directly: each view must account for exactly the samples it says it shows.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "harness.h"
+#include "omp/states.h"
+#include "viewer/report.h"
+#include "viewer/symbolize.h"
+
+namespace omprof::test {
+namespace {
+
+const std::string kGolden = TEST_SOURCE_DIR "/data/regions_app.omprof";
+
+struct Golden {
+  format::Profile profile;
+  viewer::Model model;
+};
+
+const Golden& golden() {
+  static viewer::SymbolCache symbols;
+  static Golden g = [] {
+    Golden out;
+    out.profile = viewer::load_profile(kGolden, symbols);
+    out.model = viewer::build_model(out.profile, omp::View::kUser);
+    return out;
+  }();
+  return g;
+}
+
+nlohmann::json report_json(std::vector<std::string> args) {
+  std::vector<std::string> argv = {OMPROF_BIN, "report", kGolden, "--format", "json"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const RunResult r = run(argv);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+// Seconds as the views print them (3 decimals): sums of rows agree within half a millisecond
+// per row.
+double secs(uint64_t ns) {
+  return double(ns) * 1e-9;
+}
+
+double sum_of(const nlohmann::json& rows, const char* column) {
+  double s = 0;
+  for (const auto& r : rows) s += r.at(column).get<double>();
+  return s;
+}
+
+uint64_t weight_if(const std::function<bool(const viewer::ViewSample&)>& keep) {
+  uint64_t w = 0;
+  for (const auto& s : golden().model.samples)
+    if (keep(s)) w += s.weight_ns;
+  return w;
+}
+
+TEST(ReportFilters, KeepExactlyTheSamplesTheyName) {
+  const viewer::Model& m = golden().model;
+  ASSERT_GT(m.total_samples, 200u);
+  // Flat self times sum to the kept samples' weight: every kept sample has one leaf.
+  auto kept_seconds = [](std::vector<std::string> filter) {
+    filter.push_back("--flat");
+    const nlohmann::json j = report_json(filter);
+    EXPECT_TRUE(j.at("header").contains("kept_s")) << "a filtered view says so";
+    const double kept = j.at("header").at("kept_s").get<double>();
+    EXPECT_NEAR(sum_of(j.at("flat"), "self_s"), kept, 0.0005 * double(j.at("flat").size()) + 1e-9);
+    return kept;
+  };
+  EXPECT_NEAR(kept_seconds({"--thread", "1"}),
+              secs(weight_if([](const auto& s) { return s.thread == 1; })), 1e-6);
+  const double work = kept_seconds({"--state", "work"});
+  const double wait = kept_seconds({"--state", "wait"});
+  EXPECT_NEAR(work, secs(weight_if([](const auto& s) { return !omp::is_wait(s.state); })), 1e-6);
+  EXPECT_NEAR(work + wait, secs(m.total_weight_ns), 1e-6);
+  EXPECT_GT(wait, 0.05 * (work + wait)) << "the golden program waits at its barriers";
+  // --focus and --ignore of one expression partition the profile.
+  const double focus = kept_seconds({"--focus", "^read_input"});
+  const double ignore = kept_seconds({"--ignore", "^read_input"});
+  EXPECT_NEAR(focus + ignore, secs(m.total_weight_ns), 1e-6);
+  EXPECT_NEAR(focus,
+              secs(weight_if([](const auto& s) { return has_frame(s.stack, "read_input()"); })),
+              1e-6);
+  EXPECT_GT(focus, 0);
+  // Regions: by name, wherever nested.
+  std::set<std::string> names;
+  for (const auto& n : golden().profile.region_nodes) names.insert(golden().profile.str(n.name()));
+  ASSERT_FALSE(names.empty());
+  double by_region = 0;
+  for (const auto& n : names) by_region += kept_seconds({"--region", n});
+  EXPECT_GT(by_region, 0);
+}
+
+TEST(ReportFilters, BadFiltersAreUsageErrors) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"--state", "snoozing"},
+                                        {"--focus", "(unclosed"},
+                                        {"--ignore", "[z-a]"}}) {
+    std::vector<std::string> argv = {OMPROF_BIN, "report", kGolden};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const RunResult r = run(argv);
+    EXPECT_EQ(r.status, 2) << args[0];
+    EXPECT_EQ(r.err.rfind("omprof: " + args[0] + " '" + args[1] + "'", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+  const RunResult none = run({OMPROF_BIN, "report", kGolden, "--callers", "no_such_function_xyz"});
+  EXPECT_EQ(none.status, 1);
+  EXPECT_NE(none.err.find("--callers 'no_such_function_xyz': no function"), std::string::npos)
+      << none.err;
+}
+
+// The callee tree of F holds every sample with F in its stack, once (recursion included); the
+// caller tree too, its first level split by F's callers.
+TEST(CallViews, CallersAndCalleesAccountForEverySampleOfTheFunction) {
+  const std::string f = "spin_for";
+  const uint64_t through_f = weight_if([&](const auto& s) { return has_frame(s.stack, f); });
+  ASSERT_GT(through_f, 0u);
+  const nlohmann::json j = report_json({"--callers", f, "--callees", f});
+  for (const char* view : {"callers", "callees"}) {
+    const nlohmann::json& rows = j.at(view);
+    ASSERT_FALSE(rows.empty()) << view;
+    EXPECT_EQ(rows[0].at("name"), f) << view;
+    EXPECT_EQ(rows[0].at("depth"), 0) << view;
+    EXPECT_NEAR(rows[0].at("incl_s").get<double>(), secs(through_f), 0.0006) << view;
+    // Children never hold more than their parent.
+    std::map<uint64_t, double> incl;
+    for (const auto& r : rows) incl[r.at("node_id")] = r.at("incl_s");
+    for (const auto& r : rows)
+      if (r.at("parent_id") != 0) {
+        EXPECT_LE(r.at("incl_s").get<double>(), incl[r.at("parent_id")]);
+      }
+  }
+  // The callers' first level: f's immediate callers, as the model has them.
+  std::map<std::string, uint64_t> callers;
+  for (const auto& s : golden().model.samples)
+    for (size_t i = 0; i < s.stack.size(); ++i)
+      if (s.stack[i].name == f) {
+        callers[i + 1 < s.stack.size() ? s.stack[i + 1].name : "<none>"] += s.weight_ns;
+        break;
+      }
+  const nlohmann::json& rows = j.at("callers");
+  for (const auto& [caller, ns] : callers) {
+    if (caller == "<none>") continue;
+    bool found = false;
+    for (const auto& r : rows)
+      if (r.at("depth") == 1 && r.at("name") == caller) {
+        found = true;
+        EXPECT_NEAR(r.at("incl_s").get<double>(), secs(ns), 0.0006) << caller;
+      }
+    EXPECT_TRUE(found) << caller;
+  }
+  // A regular expression stands for every function it matches.
+  const nlohmann::json re = report_json({"--callees", "spin"});  // spin_for and spin(int, double)
+  EXPECT_EQ(re.at("callees")[0].at("name").get<std::string>().front(), '{');
+}
+
+// Source lines: self times sum to the profile (every sample has a leaf line), and the lines of
+// the golden program's hot loop are named by file:line.
+TEST(CallViews, LinesSumToTheProfileAndNameTheHotLoop) {
+  const nlohmann::json j = report_json({"--lines"});
+  const nlohmann::json& rows = j.at("lines");
+  EXPECT_NEAR(sum_of(rows, "self_s"), secs(golden().model.total_weight_ns),
+              0.0005 * double(rows.size()));
+  const std::regex place(R"([A-Za-z_.]+\.(h|c|cpp):[0-9]+)");
+  double spin_self = 0, spin_lines = 0;
+  for (const auto& r : rows) {
+    EXPECT_GE(r.at("total_s").get<double>() + 1e-9, r.at("self_s").get<double>());
+    if (r.at("function") != "spin_for") continue;
+    spin_self += r.at("self_s").get<double>();
+    EXPECT_TRUE(std::regex_match(r.at("line").get<std::string>(), place)) << r.at("line");
+    ++spin_lines;
+  }
+  EXPECT_GT(spin_lines, 0);
+  EXPECT_NEAR(spin_self, secs(self_ns(golden().model, "spin_for")), 0.0005 * spin_lines);
+}
+
+// JSON holds the same rows and numbers as CSV, numbers as numbers, and a header.
+TEST(JsonOutput, SameRowsAsCsvWithTypedValues) {
+  const nlohmann::json j = report_json({"--flat", "--tree", "--threads", "--regions"});
+  EXPECT_EQ(j.at("header").at("samples").get<uint64_t>(), golden().model.total_samples);
+  EXPECT_EQ(j.at("header").at("threads").get<size_t>(), golden().profile.threads.size());
+  for (const char* view : {"flat", "tree", "threads", "regions"}) {
+    const RunResult csv = run({OMPROF_BIN, "report", kGolden, "--csv", std::string("--") + view});
+    ASSERT_EQ(csv.status, 0) << csv.err;
+    const size_t csv_rows = size_t(std::count(csv.out.begin(), csv.out.end(), '\n')) - 1;
+    EXPECT_EQ(j.at(view).size(), csv_rows) << view;
+  }
+  EXPECT_TRUE(j.at("flat")[0].at("self_s").is_number());
+  EXPECT_TRUE(j.at("flat")[0].at("function").is_string());
+  EXPECT_TRUE(j.at("threads")[0].at("thread").is_number_unsigned());
+}
+
+// A profile against itself: nothing changed, every function and region listed.
+TEST(Diff, AProfileAgainstItselfChangesNothing) {
+  const RunResult r = run({OMPROF_BIN, "diff", kGolden, kGolden, "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("functions").size(), viewer::flat_rows(golden().model).size());
+  EXPECT_EQ(j.at("regions").size(), golden().profile.region_nodes.size());
+  for (const char* view : {"functions", "regions", "totals"})
+    for (const auto& row : j.at(view))
+      for (const auto& [column, value] : row.items())
+        if (column.rfind("delta", 0) == 0 && value.is_number()) {
+          EXPECT_EQ(value.get<double>(), 0.0) << view << " " << column;
+        }
+}
+
+// Two runs of heavy_light, the second with light() doubled (30 -> 60 ms a round, 15 rounds):
+// light's total grows by the designed 0.45 s of CPU time and heavy's does not change, within
+// sampling error (both runs sampled the task clock at 1 kHz).
+TEST(Diff, FindsTheFunctionThatGrewByTheDesignedTime) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open not allowed here";
+  const std::string base = fresh_dir("diff_base"), now = fresh_dir("diff_new");
+  for (const auto& [dir, light_ms] : {std::pair{base, "30"}, {now, "60"}}) {
+    const RunResult r = run({OMPROF_BIN, "run", "--clock", "task", "--rate", "1000", "-o", dir,
+                             "--", program("heavy_light"), "70", light_ms});
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const RunResult r = run({OMPROF_BIN, "diff", base, now, "--json", "--sort", "total"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& row : j.at("functions")) by_name[row.at("function")] = row;
+  ASSERT_TRUE(by_name.count("light") && by_name.count("heavy")) << r.out;
+  // One standard error of a sampled time T at period P is sqrt(T / P) * P; a difference of two
+  // independent runs has the root sum of squares. Four of them, plus a millisecond per round
+  // for the program's own calibration.
+  auto tolerance = [](double base_s, double new_s) {
+    const double period = 0.001;
+    return 4 * std::sqrt(base_s * period + new_s * period) + 0.015;
+  };
+  const auto& light = by_name["light"];
+  const auto& heavy = by_name["heavy"];
+  EXPECT_NEAR(light.at("delta_total_s").get<double>(), 0.45,
+              tolerance(light.at("base_total_s"), light.at("new_total_s")))
+      << r.out;
+  EXPECT_NEAR(light.at("delta_total%").get<double>(), 100.0, 20.0);
+  EXPECT_NEAR(heavy.at("delta_total_s").get<double>(), 0.0,
+              tolerance(heavy.at("base_total_s"), heavy.at("new_total_s")))
+      << r.out;
+  // Sorted by the change of total time: the roots and light lead, heavy is far below.
+  size_t light_at = 0, heavy_at = 0;
+  for (size_t i = 0; i < j.at("functions").size(); ++i) {
+    if (j.at("functions")[i].at("function") == "light") light_at = i;
+    if (j.at("functions")[i].at("function") == "heavy") heavy_at = i;
+  }
+  EXPECT_LT(light_at, heavy_at);
+}
+
+TEST(Diff, BadInputIsOneLine) {
+  const RunResult missing = run({OMPROF_BIN, "diff", kGolden, "/nonexistent/x.omprof"});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
+  EXPECT_NE(missing.err.find("/nonexistent/x.omprof"), std::string::npos);
+  const RunResult usage = run({OMPROF_BIN, "diff", kGolden});
+  EXPECT_EQ(usage.status, 2) << usage.err;
+}
+
+}  // namespace
+}  // namespace omprof::test

@@ -1,0 +1,146 @@
+#include "viewer/diff.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "omp/states.h"
+#include "viewer/export.h"
+#include "viewer/regions_view.h"
+#include "viewer/report.h"
+
+namespace omprof::viewer {
+
+void DiffSide::add(const Model& m) {
+  for (const auto& [name, r] : flat_rows(m)) {
+    DiffTimes& t = functions[name];
+    t.self += r.self;
+    t.total += r.total;
+    t.work += r.work;
+    t.wait += r.wait;
+  }
+  for (const auto& s : m.samples) {
+    all.total += s.weight_ns;
+    (omp::is_wait(s.state) ? all.wait : all.work) += s.weight_ns;
+  }
+  const format::Profile& p = *m.profile;
+  for (const RegionRow& r : region_rows(m)) {
+    if (r.timing.node == 0) continue;  // outside every region: the totals say it
+    DiffRegion& d = regions[region_path(p, r.timing.node)];
+    d.incl_ns += double(r.timing.wall_max_ns);
+    d.calls += r.timing.calls;
+    d.work += r.work_ns;
+    d.wait += r.wait_ns;
+    ++d.profiles;
+  }
+  wall_ns += double(p.header.duration_ns());
+  ++profiles;
+}
+
+void DiffSide::finish() {
+  for (auto& [path, r] : regions)
+    if (r.profiles) r.incl_ns /= double(r.profiles);
+  if (profiles) wall_ns /= double(profiles);
+}
+
+namespace {
+
+std::string secs(double ns) {
+  return fmt::format("{:.3f}", ns * 1e-9);
+}
+
+// The change relative to the base: empty (JSON null) where the base had none of it; text says
+// "new" then, and "gone" where the new run has none.
+std::string change_percent(double base, double now, Format format) {
+  if (base == 0) return now == 0 ? "0.0" : format == Format::kText ? "new" : "";
+  if (now == 0 && format == Format::kText) return "gone";
+  return fmt::format("{:+.1f}", 100.0 * (now - base) / base);
+}
+
+std::string delta(double base, double now) {
+  return fmt::format("{:+.3f}", (now - base) * 1e-9);
+}
+
+}  // namespace
+
+Table diff_functions_table(const DiffSide& base, const DiffSide& now, size_t top, bool by_total,
+                           Format format) {
+  std::set<std::string> names;
+  for (const auto& [n, t] : base.functions) names.insert(n);
+  for (const auto& [n, t] : now.functions) names.insert(n);
+  struct Row {
+    std::string name;
+    DiffTimes b, n;
+  };
+  std::vector<Row> rows;
+  for (const auto& name : names) {
+    Row r{name, {}, {}};
+    if (auto it = base.functions.find(name); it != base.functions.end()) r.b = it->second;
+    if (auto it = now.functions.find(name); it != now.functions.end()) r.n = it->second;
+    rows.push_back(r);
+  }
+  auto change = [](uint64_t a, uint64_t b) { return std::fabs(double(b) - double(a)); };
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& x, const Row& y) {
+    const double sx = change(x.b.self, x.n.self), sy = change(y.b.self, y.n.self);
+    const double tx = change(x.b.total, x.n.total), ty = change(y.b.total, y.n.total);
+    if (by_total) return tx != ty ? tx > ty : sx > sy;
+    return sx != sy ? sx > sy : tx > ty;
+  });
+  Table t({"base_self_s", "new_self_s", "delta_self_s", "delta_self%", "base_total_s",
+           "new_total_s", "delta_total_s", "delta_total%", "delta_work_s", "delta_wait_s",
+           "<function"});
+  for (size_t i = 0; i < rows.size() && (top == 0 || i < top); ++i) {
+    const Row& r = rows[i];
+    t.row({secs(double(r.b.self)), secs(double(r.n.self)),
+           delta(double(r.b.self), double(r.n.self)),
+           change_percent(double(r.b.self), double(r.n.self), format), secs(double(r.b.total)),
+           secs(double(r.n.total)), delta(double(r.b.total), double(r.n.total)),
+           change_percent(double(r.b.total), double(r.n.total), format),
+           delta(double(r.b.work), double(r.n.work)), delta(double(r.b.wait), double(r.n.wait)),
+           r.name});
+  }
+  return t;
+}
+
+Table diff_regions_table(const DiffSide& base, const DiffSide& now, Format format) {
+  std::set<std::string> paths;
+  for (const auto& [p, r] : base.regions) paths.insert(p);
+  for (const auto& [p, r] : now.regions) paths.insert(p);
+  std::vector<std::pair<std::string, std::pair<DiffRegion, DiffRegion>>> rows;
+  for (const auto& path : paths) {
+    DiffRegion b, n;
+    if (auto it = base.regions.find(path); it != base.regions.end()) b = it->second;
+    if (auto it = now.regions.find(path); it != now.regions.end()) n = it->second;
+    rows.push_back({path, {b, n}});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
+    return std::fabs(x.second.second.incl_ns - x.second.first.incl_ns) >
+           std::fabs(y.second.second.incl_ns - y.second.first.incl_ns);
+  });
+  Table t({"base_incl_s", "new_incl_s", "delta_incl_s", "delta_incl%", "base_calls", "new_calls",
+           "base_wait_s", "new_wait_s", "delta_wait_s", "<region"});
+  for (const auto& [path, bn] : rows) {
+    const auto& [b, n] = bn;
+    t.row({secs(b.incl_ns), secs(n.incl_ns), delta(b.incl_ns, n.incl_ns),
+           change_percent(b.incl_ns, n.incl_ns, format), std::to_string(b.calls),
+           std::to_string(n.calls), secs(double(b.wait)), secs(double(n.wait)),
+           delta(double(b.wait), double(n.wait)), path});
+  }
+  return t;
+}
+
+Table diff_totals_table(const DiffSide& base, const DiffSide& now, Format format) {
+  Table t({"base_s", "new_s", "delta_s", "delta%", "<measure"});
+  auto row = [&](double b, double n, const char* what) {
+    t.row({secs(b), secs(n), delta(b, n), change_percent(b, n, format), what});
+  };
+  row(base.wall_ns, now.wall_ns, "wall time (per profile)");
+  row(double(base.all.total), double(now.all.total), "thread time");
+  row(double(base.all.work), double(now.all.work), "work");
+  row(double(base.all.wait), double(now.all.wait), "wait");
+  return t;
+}
+
+}  // namespace omprof::viewer

@@ -1,0 +1,43 @@
+// `omprof diff BASE NEW`: what changed between two runs (or two sets of rank profiles), per
+// function and per explicit region, in absolute and relative terms, sorted by the size of the
+// change. Each side is reduced to its totals as its profiles are read.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "viewer/model.h"
+#include "viewer/report_output.h"
+#include "viewer/table.h"
+
+namespace omprof::viewer {
+
+struct DiffTimes {
+  uint64_t self = 0, total = 0, work = 0, wait = 0;
+};
+
+struct DiffRegion {
+  double incl_ns = 0;  // the slowest thread's inclusive wall time, averaged over the profiles
+  int64_t calls = 0;   // summed over the profiles
+  uint64_t work = 0, wait = 0;  // sampled thread time, summed
+  size_t profiles = 0;          // profiles that ran the region
+};
+
+// One side of the diff: its profiles' functions and regions.
+struct DiffSide {
+  std::map<std::string, DiffTimes> functions;  // by name (user-model frames)
+  std::map<std::string, DiffRegion> regions;   // by path "outer/inner"
+  DiffTimes all;                               // total, work and wait of every sample
+  double wall_ns = 0;                          // the profiles' durations, averaged
+  size_t profiles = 0;
+  void add(const Model& m);  // a profile's model (filtered or not)
+  void finish();             // averages over the profiles
+};
+
+// Rows by the size of the change of self time (`by_total`: of total time), largest first.
+Table diff_functions_table(const DiffSide& base, const DiffSide& now, size_t top, bool by_total,
+                           Format format);
+Table diff_regions_table(const DiffSide& base, const DiffSide& now, Format format);
+Table diff_totals_table(const DiffSide& base, const DiffSide& now, Format format);
+
+}  // namespace omprof::viewer

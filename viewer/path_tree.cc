@@ -1,0 +1,71 @@
+#include "viewer/path_tree.h"
+
+#include <algorithm>
+
+namespace omprof::viewer {
+
+void PathTree::add(const std::vector<const std::string*>& path, uint64_t weight_ns, bool wait) {
+  size_t cur = 0;
+  auto count = [&](Node& n) {
+    n.incl += weight_ns;
+    (wait ? n.wait : n.work) += weight_ns;
+  };
+  count(nodes_[0]);
+  for (const std::string* name : path) {
+    auto it = nodes_[cur].children.find(*name);
+    size_t next;
+    if (it == nodes_[cur].children.end()) {
+      next = nodes_.size();
+      nodes_[cur].children.emplace(*name, next);
+      nodes_.push_back(Node{*name, 0, 0, 0, 0, {}});
+    } else {
+      next = it->second;
+    }
+    cur = next;
+    count(nodes_[cur]);
+  }
+  nodes_[cur].self += weight_ns;
+}
+
+Table PathTree::table(double min_percent, uint64_t total_ns, Format format,
+                      const std::string& name_column) const {
+  const double all = double(total_ns);
+  Table t(
+      {"node_id", "parent_id", "depth", "incl_s", "incl%", "self_s", "work_s", "wait_s", "<name"});
+  if (format == Format::kText) t = Table({"incl_s", "incl%", "self_s", "wait%", "<" + name_column});
+  // Depth-first with an explicit stack: stacks may be deeper than the C stack allows.
+  // CSV rows carry their node's id and its parent's (0: the root): a path per row would grow
+  // with the square of the depth.
+  struct Visit {
+    size_t node, parent;
+    int depth;
+  };
+  std::vector<Visit> todo;
+  auto push_children = [&](size_t n, int depth) {
+    std::vector<size_t> kids;
+    for (const auto& [name, idx] : nodes_[n].children)
+      if (100.0 * double(nodes_[idx].incl) >= min_percent * all) kids.push_back(idx);
+    std::sort(kids.begin(), kids.end(),
+              [&](size_t a, size_t b) { return nodes_[a].incl > nodes_[b].incl; });
+    for (size_t i = kids.size(); i-- > 0;) todo.push_back({kids[i], n, depth});
+  };
+  push_children(0, 0);
+  while (!todo.empty()) {
+    const Visit v = todo.back();
+    todo.pop_back();
+    const Node& c = nodes_[v.node];
+    if (format == Format::kText) {
+      std::string label = std::string(size_t(2 * std::min(v.depth, 20)), ' ') + c.name;
+      t.row(
+          {seconds(c.incl), percent(c.incl, all), seconds(c.self), percent(c.wait, c.incl), label});
+    } else {
+      t.row({std::to_string(v.node), std::to_string(v.parent), std::to_string(v.depth),
+             seconds(c.incl), percent(c.incl, all), seconds(c.self), seconds(c.work),
+             seconds(c.wait), c.name});
+    }
+    push_children(v.node, v.depth + 1);
+  }
+  return t;
+}
+
+}  // namespace omprof::viewer

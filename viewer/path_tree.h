@@ -1,0 +1,36 @@
+// A call tree built from paths (root first) with inclusive, self, work and wait time per node:
+// the top-down tree of `report --tree`, and the trees of `--callees F` (rooted at F) and
+// `--callers F` (F's callers, upwards).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "viewer/table.h"
+
+namespace omprof::viewer {
+
+class PathTree {
+ public:
+  explicit PathTree(std::string root_name) : nodes_(1) { nodes_[0].name = std::move(root_name); }
+  // One sample's path, root first (the root itself not included).
+  void add(const std::vector<const std::string*>& path, uint64_t weight_ns, bool wait);
+  // Depth-first, children by inclusive time; nodes below `min_percent` of `total_ns` pruned.
+  // Text: incl_s, incl%, self_s, wait%, the indented name; CSV: node_id, parent_id, depth,
+  // incl_s, incl%, self_s, work_s, wait_s, name (ids: 0 is the root, which has no row).
+  Table table(double min_percent, uint64_t total_ns, Format format,
+              const std::string& name_column = "call tree") const;
+  uint64_t root_incl() const { return nodes_[0].incl; }
+
+ private:
+  struct Node {
+    std::string name;
+    uint64_t incl = 0, self = 0, work = 0, wait = 0;
+    std::map<std::string, size_t> children;
+  };
+  std::vector<Node> nodes_;
+};
+
+}  // namespace omprof::viewer
