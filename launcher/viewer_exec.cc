@@ -28,6 +28,7 @@ const std::vector<std::pair<std::string, std::string>>& viewer_commands() {
   static const std::vector<std::pair<std::string, std::string>> commands = {
       {"report", "Print a profile's views (omprof report --help)"},
       {"export", "Write profiles in another tool's format: pprof, folded, speedscope"},
+      {"view", "Write one self-contained HTML page: flame graph, regions, threads, ranks"},
       {"diff", "Compare two runs: function and region deltas (omprof diff BASE NEW)"},
   };
   return commands;

@@ -21,6 +21,7 @@
 #include "proto/profile_reader.h"
 #include "viewer/diff.h"
 #include "viewer/export.h"
+#include "viewer/html_view.h"
 #include "viewer/mpi_sites.h"
 #include "viewer/rank_tree.h"
 #include "viewer/ranks.h"
@@ -450,6 +451,89 @@ static int export_profiles(const ExportCommand& e) {
   return status;
 }
 
+// `view PROFILE... -o FILE.html`: the profiles merged into one page.
+struct ViewCommand {
+  std::vector<std::string> files;
+  std::string output = "omprof.html", view = "user";
+  int rank = -1;
+  viewer::FilterOptions filter;
+};
+
+static CLI::App* add_view_command(CLI::App& app, ViewCommand& v) {
+  CLI::App* cmd = app.add_subcommand(
+      "view",
+      "Write one self-contained HTML page (no network needed): an interactive flame graph "
+      "coloured by work and wait, regions, threads, ranks, states");
+  cmd->add_option("profiles", v.files, "Profile files, or directories of them")->required();
+  cmd->add_option("-o,--output", v.output, "The HTML file to write")->capture_default_str();
+  cmd->add_option("--view", v.view, "user, expert or machine stacks")
+      ->check(CLI::IsMember({"user", "expert", "machine"}))
+      ->capture_default_str();
+  cmd->add_option("--rank", v.rank, "Of several rank profiles, this rank's alone")
+      ->check(CLI::NonNegativeNumber);
+  add_filter_options(cmd, v.filter);
+  return cmd;
+}
+
+// Writes `path` through a temporary file renamed at the end: a failed write never leaves a
+// truncated file where a good one was expected.
+template <typename Write>
+static int write_file_atomically(const std::string& path, const char* command, Write write) {
+  const std::string tmp = path + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (out) write(out);
+    out.flush();
+    if (!out) {
+      std::cerr << "omprof: " << command << ": cannot write '" << path
+                << "': " << std::strerror(errno) << "\n";
+      std::remove(tmp.c_str());
+      return 1;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::cerr << "omprof: " << command << ": cannot write '" << path
+              << "': " << std::strerror(errno) << "\n";
+    std::remove(tmp.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+static int view(const ViewCommand& v) {
+  omp::View model_view = omp::View::kUser;
+  omp::parse_view(v.view, model_view);
+  if (!valid_filter(v.filter)) return 2;
+  const viewer::SampleFilter filter(v.filter);
+  int status = 0;
+  const std::vector<std::string> files = expand_profile_arguments(v.files, status);
+  viewer::HtmlView page;
+  viewer::SymbolCache symbols;
+  for (const std::string& f : files) {
+    if (viewer::is_summary_path(f)) continue;  // the job summary: the rank profiles hold it all
+    try {
+      const format::Profile p = viewer::load_profile(f, symbols);
+      if (v.rank >= 0 && p.header.mpi_rank() != v.rank) continue;
+      viewer::Model m = viewer::build_model(p, model_view);
+      viewer::apply_filter(m, filter);
+      page.add(p, m);
+    } catch (const format::ProfileError& e) {
+      std::cerr << "omprof: " << e.what() << "\n";
+      status = 1;
+    }
+  }
+  if (!page.profiles()) {
+    std::cerr << "omprof: view: no profile to show\n";
+    return 1;
+  }
+  const int written =
+      write_file_atomically(v.output, "view", [&](std::ostream& out) { page.write(out); });
+  if (written) return written;
+  std::cerr << "omprof: wrote " << v.output << " (" << page.profiles() << " profile"
+            << (page.profiles() == 1 ? "" : "s") << ")\n";
+  return status;
+}
+
 // `diff BASE NEW`: each side a profile, or a directory of them (the ranks of one job, or
 // repeated runs), reduced to its totals as its files are read.
 struct DiffCommand {
@@ -574,6 +658,8 @@ int main(int argc, char** argv) {
   CLI::App* report_cmd = add_report_command(app, rep);
   ExportCommand exp;
   CLI::App* export_cmd = add_export_command(app, exp);
+  ViewCommand vw;
+  CLI::App* view_cmd = add_view_command(app, vw);
   DiffCommand dif;
   CLI::App* diff_cmd = add_diff_command(app, dif);
   RecoverCommand rec;
@@ -586,6 +672,7 @@ int main(int argc, char** argv) {
   if (const int status = cli::parse(app, argc, argv); status >= 0) return status;
   if (export_cmd->parsed()) return export_profiles(exp);
   if (diff_cmd->parsed()) return diff(dif);
+  if (view_cmd->parsed()) return view(vw);
   if (recover_cmd->parsed()) return recover(rec);
   (void)report_cmd;
   return report(rep);

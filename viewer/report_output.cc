@@ -36,7 +36,8 @@ void ReportOutput::value(const std::string& key, nlohmann::json v) {
 }
 
 void ReportOutput::finish() {
-  if (format_ == Format::kJson) out_ << doc_.dump(1) << "\n";
+  if (format_ == Format::kJson)
+    out_ << doc_.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace omprof::viewer

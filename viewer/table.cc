@@ -113,7 +113,7 @@ Table Table::from_csv(const std::string& csv, const std::vector<std::string>& te
 
 void Table::print(std::ostream& out, Format format, size_t max_width) const {
   if (format == Format::kJson) {
-    out << to_json().dump(1) << "\n";
+    out << to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
   }
   if (format == Format::kCsv) {

@@ -19,14 +19,12 @@
 
 namespace omprof::test {
 
-namespace {
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
-}  // namespace
 
 RunResult run(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
   char out_tmpl[] = "/tmp/omprof-test-out.XXXXXX";

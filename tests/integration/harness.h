@@ -20,6 +20,7 @@ struct RunResult {
 RunResult run(const std::vector<std::string>& argv,
               const std::map<std::string, std::string>& env = {});
 
+std::string slurp(const std::string& path);      // a file's bytes (empty if unreadable)
 std::string program(const std::string& name);    // path of a test program
 std::string fresh_dir(const std::string& name);  // empty directory for one test's output
 std::vector<std::string> profiles_in(const std::string& dir);

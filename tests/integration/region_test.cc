@@ -41,13 +41,6 @@ const viewer::RegionRow* row(const std::vector<viewer::RegionRow>& rows, const s
   return nullptr;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 TEST(Regions, DesignedTimesWaitShareAndWorkerNesting) {
   const std::string dir = fresh_dir("regions_app");
   RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_app"), dir + "/summary"});

@@ -2,8 +2,10 @@
 // output, checked on the golden profile (tests/data) against sums computed from the viewer's
 // model directly: each view must account for exactly the samples it says it shows.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -259,6 +261,127 @@ TEST(Diff, BadInputIsOneLine) {
   EXPECT_NE(missing.err.find("/nonexistent/x.omprof"), std::string::npos);
   const RunResult usage = run({OMPROF_BIN, "diff", kGolden});
   EXPECT_EQ(usage.status, 2) << usage.err;
+}
+
+// The HTML page in a real browser: headless Chromium opens it from file:// with "#selftest"; the
+// page writes what it drew and what a click on its widest top frame did into <pre
+// id="selftest">, which --dump-dom prints. The top frames must be the model's thread roots with
+// their widths in proportion to their time, and the click must zoom to the frame. A screenshot
+// stays in tests/out/html_view/ as the test's artefact.
+std::string chromium() {
+  if (const char* c = std::getenv("OMPROF_CHROMIUM")) return c;
+  for (const char* c : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+    if (access(c, X_OK) == 0) return c;
+  return "";
+}
+
+std::string html_unescape(std::string s) {
+  for (const auto& [from, to] :
+       {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}})
+    for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += std::strlen(to))
+      s.replace(at, std::strlen(from), to);
+  return s;
+}
+
+TEST(HtmlView, ChromiumDrawsTheTopFramesAndAClickZooms) {
+  const std::string browser = chromium();
+  if (browser.empty()) GTEST_SKIP() << "Chromium is not installed (scripts/setup.sh installs it)";
+  const std::string dir = fresh_dir("html_view");
+  const std::string page = dir + "/view.html";
+  const RunResult made = run({OMPROF_BIN, "view", kGolden, "-o", page});
+  ASSERT_EQ(made.status, 0) << made.err;
+  const std::string html = slurp(page);
+  // Self-contained: nothing to fetch.
+  for (const char* fetch : {"src=", "href=", "http://", "https://", "@import", "url("})
+    EXPECT_EQ(html.find(fetch), std::string::npos) << fetch;
+
+  const std::vector<std::string> chrome = {browser,
+                                           "--headless",
+                                           "--no-sandbox",
+                                           "--disable-gpu",
+                                           "--hide-scrollbars",
+                                           "--user-data-dir=" + dir + "/chrome",
+                                           "--window-size=1200,900"};
+  std::vector<std::string> dump = chrome;
+  dump.insert(dump.end(), {"--dump-dom", "file://" + page + "#selftest"});
+  const RunResult dom = run(dump);
+  ASSERT_EQ(dom.status, 0) << dom.err;
+  const std::string open = "<pre id=\"selftest\">";
+  const size_t at = dom.out.find(open);
+  ASSERT_NE(at, std::string::npos) << dom.out.substr(0, 2000);
+  const size_t end = dom.out.find("</pre>", at);
+  const nlohmann::json result = nlohmann::json::parse(
+      html_unescape(dom.out.substr(at + open.size(), end - at - open.size())));
+
+  // The model's thread roots (outermost frames) and their time.
+  const viewer::Model& m = golden().model;
+  std::map<std::string, uint64_t> roots;
+  for (const auto& s : m.samples)
+    if (!s.stack.empty()) roots[s.stack.back().name] += s.weight_ns;
+  const double width = result.at("width").get<double>();
+  ASSERT_GT(width, 100) << result.dump();
+  std::map<std::string, double> drawn;
+  for (const auto& f : result.at("top")) drawn[f.at("name")] = f.at("width").get<double>();
+  std::string widest;
+  for (const auto& [name, ns] : roots) {
+    const double expected = width * double(ns) / double(m.total_weight_ns);
+    if (expected < 0.5) continue;  // narrower than half a pixel: not drawn
+    ASSERT_TRUE(drawn.count(name)) << name << " " << result.dump();
+    EXPECT_NEAR(drawn[name], expected, 0.01 * width) << name;
+    if (widest.empty() || ns > roots[widest]) widest = name;
+  }
+  EXPECT_EQ(drawn.size(), std::count_if(roots.begin(), roots.end(), [&](const auto& r) {
+              return width * double(r.second) / double(m.total_weight_ns) >= 0.5;
+            }));
+  // The click zoomed to the widest frame: it now spans the whole width, its callees below it.
+  EXPECT_EQ(result.at("clicked"), widest);
+  EXPECT_EQ(result.at("zoomed_to"), widest);
+  EXPECT_NEAR(result.at("zoomed_width").get<double>(), width, 1.0);
+  std::set<std::string> callees;
+  for (const auto& s : m.samples)
+    if (s.stack.size() >= 2 && s.stack.back().name == widest)
+      callees.insert(s.stack[s.stack.size() - 2].name);
+  ASSERT_FALSE(result.at("zoomed_children").empty());
+  for (const auto& c : result.at("zoomed_children")) EXPECT_TRUE(callees.count(c)) << c;
+  // Searching marks the matching frames and sums their time.
+  EXPECT_GE(result.at("matches").get<int>(), 1);
+  EXPECT_NE(result.at("matched").get<std::string>().find("% of all"), std::string::npos);
+
+  std::vector<std::string> shot = chrome;
+  shot.insert(shot.end(), {"--screenshot=" + dir + "/view.png", "file://" + page});
+  const RunResult png = run(shot);
+  EXPECT_EQ(png.status, 0) << png.err;
+  EXPECT_GT(slurp(dir + "/view.png").size(), 10000u) << "the screenshot artefact";
+}
+
+// The page's data is the profile's: the tree's root holds all the sampled time, and folding
+// small nodes keeps every nanosecond (a parent's children, "<other>" included, sum to at most
+// the parent).
+TEST(HtmlView, PageDataHoldsTheWholeProfile) {
+  const std::string dir = fresh_dir("html_data");
+  const RunResult made = run({OMPROF_BIN, "view", kGolden, "-o", dir + "/v.html"});
+  ASSERT_EQ(made.status, 0) << made.err;
+  const std::string html = slurp(dir + "/v.html");
+  const std::string open = "<script id=\"data\" type=\"application/json\">";
+  const size_t at = html.find(open);
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = html.find("</script>", at);
+  const nlohmann::json d =
+      nlohmann::json::parse(html.substr(at + open.size(), end - at - open.size()));
+  const auto& incl = d.at("tree").at("incl_ns");
+  const auto& parent = d.at("tree").at("parent");
+  EXPECT_EQ(incl[0].get<uint64_t>(), golden().model.total_weight_ns);
+  std::vector<uint64_t> child_sum(incl.size());
+  for (size_t i = 1; i < incl.size(); ++i)
+    child_sum[parent[i].get<size_t>()] += incl[i].get<uint64_t>();
+  for (size_t i = 0; i < incl.size(); ++i) EXPECT_LE(child_sum[i], incl[i].get<uint64_t>()) << i;
+  EXPECT_EQ(d.at("threads").size(), golden().profile.threads.size());
+  EXPECT_EQ(d.at("regions").size(), golden().profile.region_nodes.size() + 1);
+  // Bad output: one line, non-zero, nothing left behind.
+  const RunResult bad = run({OMPROF_BIN, "view", kGolden, "-o", "/nonexistent/dir/v.html"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.err.rfind("omprof: view: cannot write '/nonexistent/dir/v.html'", 0), 0u)
+      << bad.err;
 }
 
 }  // namespace

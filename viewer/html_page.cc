@@ -1,0 +1,263 @@
+// The page of `omprof view`: HTML, CSS and script in one file, the data as JSON inside it. No
+// network access: everything it needs is here. Opened with "#selftest", the page clicks its
+// widest top frame and writes what it drew and what the click did into <pre id="selftest">
+// (the browser test reads it with chromium --dump-dom).
+#include <string>
+
+#include "viewer/html_view.h"
+
+namespace omprof::viewer {
+
+namespace {
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+const char* const kHead = R"HTML(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>)HTML";
+
+const char* const kStyle = R"HTML(</title>
+<style>
+body{font:13px/1.4 system-ui,sans-serif;margin:0;padding:0 16px 32px;color:#222;background:#fafafa}
+h1{font-size:18px;margin:12px 0 4px}h2{font-size:15px;margin:22px 0 6px}
+table{border-collapse:collapse;font-size:12px;background:#fff}
+th,td{border:1px solid #ddd;padding:2px 6px;text-align:right;white-space:nowrap}
+th{background:#eee;position:sticky;top:0}td.t,th.t{text-align:left}
+.tablebox{max-height:360px;overflow:auto;max-width:100%}
+#controls{margin:6px 0;display:flex;gap:8px;align-items:center;flex-wrap:wrap}
+#flame{position:relative;width:100%;overflow:hidden;background:#fff;border:1px solid #ccc}
+.f{position:absolute;height:17px;box-sizing:border-box;border:1px solid #fff;overflow:hidden;
+ white-space:nowrap;font-size:11px;line-height:15px;padding:0 3px;cursor:pointer;color:#111}
+.f.anc{opacity:.55}.f.match{outline:2px solid #d0f;outline-offset:-2px;font-weight:bold}
+#tip{position:fixed;pointer-events:none;background:#222;color:#fff;padding:4px 8px;border-radius:4px;
+ font-size:12px;display:none;max-width:600px;white-space:pre-wrap;z-index:9}
+.legend span{display:inline-block;width:12px;height:12px;vertical-align:middle;margin:0 4px 0 10px}
+.bar{display:flex;height:14px;min-width:200px;background:#eee}.bar div{height:100%}
+#selftest{display:none}
+</style></head><body>
+<h1 id="title"></h1><div id="header"></div>
+<h2>Call tree (user model): width = time, colour = share of wait</h2>
+<div id="controls"><button id="reset">Reset zoom</button>
+<input id="search" placeholder="search (regular expression)" size="32"><span id="matched"></span>
+<span class="legend"><span style="background:rgb(240,160,80)"></span>work<span style="background:rgb(80,150,230)"></span>wait</span></div>
+<div id="flame"></div><div id="tip"></div>
+<h2>Explicit regions</h2><div id="regions" class="tablebox"></div>
+<h2>Parallel regions</h2><div id="parallel" class="tablebox"></div>
+<h2>Threads</h2><div id="threads" class="tablebox"></div>
+<h2>MPI ranks</h2><div id="ranks" class="tablebox"></div>
+<h2>OpenMP states</h2><div id="states" class="tablebox"></div>
+<pre id="selftest"></pre>
+<script id="data" type="application/json">)HTML";
+
+const char* const kScript = R"HTML(</script>
+<script>
+"use strict";
+const D = JSON.parse(document.getElementById("data").textContent);
+const T = D.tree, N = T.name.length;
+const kids = Array.from({length: N}, () => []);
+for (let i = 1; i < N; ++i) kids[T.parent[i]].push(i);
+const nameOf = i => i === 0 ? "all" : T.names[T.name[i]];
+const total = T.incl_ns[0] || 1;
+const sec = ns => (ns / 1e9).toFixed(3);
+const pct = (a, b) => (b > 0 ? 100 * a / b : 0).toFixed(1);
+// Work orange, wait blue, a mix in between; a little lightness from the name tells neighbours
+// apart.
+function colour(i) {
+  const w = T.incl_ns[i] > 0 ? T.wait_ns[i] / T.incl_ns[i] : 0;
+  const l = 1 + 0.06 * (((T.name[i] >>> 0) * 7) % 5) / 5;
+  const mix = (a, b) => Math.min(255, Math.round((a + (b - a) * w) * l));
+  return `rgb(${mix(240, 80)},${mix(160, 150)},${mix(80, 230)})`;
+}
+const flame = document.getElementById("flame"), tip = document.getElementById("tip");
+const ROW = 18;
+let zoomRoot = 0, searchRe = null;
+function frame(i, x, w, depth, ancestor) {
+  const e = document.createElement("div");
+  e.className = "f" + (ancestor ? " anc" : "") +
+      (searchRe && i && searchRe.test(nameOf(i)) ? " match" : "");
+  e.style.left = x + "px"; e.style.width = w + "px"; e.style.top = depth * ROW + "px";
+  e.style.background = colour(i);
+  e.dataset.node = i;
+  if (w > 24) e.textContent = nameOf(i);
+  flame.appendChild(e);
+  return e;
+}
+function render() {
+  flame.textContent = "";
+  const width = flame.clientWidth || 1000;
+  const chain = [];
+  for (let a = zoomRoot; ; a = T.parent[a]) { chain.unshift(a); if (a === 0) break; }
+  chain.forEach((a, d) => frame(a, 0, width, d, a !== zoomRoot));
+  let maxDepth = chain.length, drawn = chain.length;
+  const stack = [[zoomRoot, 0, width, chain.length - 1]];
+  while (stack.length) {
+    const [i, x, w, d] = stack.pop();
+    let cx = x;
+    for (const k of kids[i]) {
+      const kw = w * T.incl_ns[k] / (T.incl_ns[i] || 1);
+      if (kw >= 0.5) {
+        frame(k, cx, kw, d + 1, false); ++drawn;
+        maxDepth = Math.max(maxDepth, d + 2);
+        stack.push([k, cx, kw, d + 1]);
+      }
+      cx += kw;
+    }
+  }
+  flame.style.height = maxDepth * ROW + 4 + "px";
+  flame.dataset.drawn = drawn;
+  updateMatched();
+}
+function zoom(i) { zoomRoot = i; render(); }
+flame.addEventListener("click", ev => {
+  const e = ev.target.closest(".f"); if (e) zoom(+e.dataset.node);
+});
+flame.addEventListener("mousemove", ev => {
+  const e = ev.target.closest(".f");
+  if (!e) { tip.style.display = "none"; return; }
+  const i = +e.dataset.node;
+  tip.textContent = `${nameOf(i)}\n${sec(T.incl_ns[i])} s, ${pct(T.incl_ns[i], total)}% of all` +
+      `\nwork ${sec(T.incl_ns[i] - T.wait_ns[i])} s, wait ${sec(T.wait_ns[i])} s (${pct(T.wait_ns[i], T.incl_ns[i])}%)`;
+  tip.style.display = "block";
+  tip.style.left = Math.min(ev.clientX + 12, innerWidth - 320) + "px";
+  tip.style.top = ev.clientY + 14 + "px";
+});
+flame.addEventListener("mouseleave", () => { tip.style.display = "none"; });
+document.getElementById("reset").onclick = () => zoom(0);
+function updateMatched() {
+  const out = document.getElementById("matched");
+  if (!searchRe) { out.textContent = ""; return; }
+  // Time under the matching frames, each sample once: a match's descendants are not added.
+  let t = 0;
+  const stack = [0];
+  while (stack.length) {
+    const i = stack.pop();
+    if (i && searchRe.test(nameOf(i))) { t += T.incl_ns[i]; continue; }
+    for (const k of kids[i]) stack.push(k);
+  }
+  out.textContent = `matched: ${sec(t)} s, ${pct(t, total)}% of all`;
+}
+document.getElementById("search").addEventListener("input", ev => {
+  const v = ev.target.value;
+  try { searchRe = v ? new RegExp(v) : null; } catch (e) {
+    searchRe = new RegExp(v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  }
+  render();
+});
+window.addEventListener("resize", render);
+
+function table(id, rows, columns, bars) {
+  const box = document.getElementById(id);
+  if (!rows || !rows.length) { box.textContent = "(none in these profiles)"; return; }
+  const cols = columns.filter(c => c in rows[0]);
+  const t = document.createElement("table");
+  const head = t.insertRow();
+  for (const c of cols.concat(bars ? ["work / wait"] : [])) {
+    const th = document.createElement("th"); th.textContent = c;
+    if (typeof rows[0][c] === "string" || c === "work / wait") th.className = "t";
+    head.appendChild(th);
+  }
+  const max = bars ? Math.max(...rows.map(r => (r[bars[0]] || 0) + (r[bars[1]] || 0)), 1e-9) : 0;
+  for (const r of rows) {
+    const tr = t.insertRow();
+    for (const c of cols) {
+      const td = tr.insertCell();
+      const v = r[c];
+      td.textContent = v === null || v === undefined ? ""
+          : typeof v === "number" && !Number.isInteger(v) ? +v.toFixed(3)
+          : c === "name" && r.depth > 1 ? "\u00a0\u00a0".repeat(r.depth - 1) + v : v;
+      if (typeof v === "string") td.className = "t";
+    }
+    if (bars) {
+      const td = tr.insertCell(), bar = document.createElement("div");
+      bar.className = "bar";
+      [[bars[0], "rgb(240,160,80)"], [bars[1], "rgb(80,150,230)"]].forEach(([k, c]) => {
+        const d = document.createElement("div");
+        d.style.width = 200 * (r[k] || 0) / max + "px"; d.style.background = c;
+        d.title = `${k}: ${r[k]}`;
+        bar.appendChild(d);
+      });
+      td.appendChild(bar);
+    }
+  }
+  box.appendChild(t);
+}
+
+document.getElementById("title").textContent = document.title;
+(function header() {
+  const h = D.headers;
+  table("header", h, [...(h.length > 1 ? ["rank"] : []), "command", "host", "duration_s", "samples", "sampled_s", "rate_hz",
+                      "threads", "omp_runtime", "profile"]);
+})();
+const several = D.headers.length > 1;
+table("regions", D.regions, ["rank", "name", "depth", "calls", "threads", "incl_s", "self_s",
+      "cpu_s", "work_s", "wait_s", "efficiency", "imbalance", "mpi_wait_s"].filter(c => several || c !== "rank"),
+      ["work_s", "wait_s"]);
+table("parallel", D.parallel_regions, ["rank", "region", "function", "instances", "teams", "incl_s",
+      "work_s", "wait_s", "efficiency%", "barrier_s", "lock_s", "overhead_s", "other_wait_s"]
+      .filter(c => several || c !== "rank"), ["work_s", "wait_s"]);
+table("threads", D.threads, ["rank", "thread", "tid", "kind", "samples", "sampled_s", "cpu_s",
+      "work_s", "wait_s", "wait%", "overhead_s", "dropped", "truncated"]
+      .filter(c => several || c !== "rank"), ["work_s", "wait_s"]);
+table("ranks", D.ranks, ["rank", "threads", "elapsed_s", "computation_s", "work_s", "omp_wait_s",
+      "mpi_wait_s", "work%", "omp_wait%", "mpi_wait%"], ["work_s", "omp_wait_s"]);
+table("states", D.states.filter(r => r.thread === "all"),
+      ["rank", "state", "class", "time_s", "pct"].filter(c => several || c !== "rank"));
+render();
+
+if (location.hash === "#selftest") {
+  const result = {nodes: N, drawn: +flame.dataset.drawn, width: flame.clientWidth};
+  const top = [...flame.querySelectorAll(".f")].filter(e => e.style.top === ROW + "px");
+  result.top = top.map(e => ({name: nameOf(+e.dataset.node), width: parseFloat(e.style.width)}));
+  const widest = top.sort((a, b) => parseFloat(b.style.width) - parseFloat(a.style.width))[0];
+  if (widest) {
+    const target = +widest.dataset.node;
+    widest.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    const again = [...flame.querySelectorAll(".f")].find(e => +e.dataset.node === target);
+    result.clicked = nameOf(target);
+    result.zoomed_to = nameOf(zoomRoot);
+    result.zoomed_width = again ? parseFloat(again.style.width) : 0;
+    result.zoomed_children = [...flame.querySelectorAll(".f")]
+        .filter(e => e.style.top === 2 * ROW + "px").map(e => nameOf(+e.dataset.node));
+  }
+  const s = document.getElementById("search");
+  s.value = "main"; s.dispatchEvent(new Event("input"));
+  result.matches = flame.querySelectorAll(".f.match").length;
+  result.matched = document.getElementById("matched").textContent;
+  document.getElementById("selftest").textContent = JSON.stringify(result);
+}
+</script></body></html>
+)HTML";
+
+}  // namespace
+
+void write_html_page(std::ostream& out, const std::string& title, const nlohmann::json& data) {
+  std::string json = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // Inside <script>, "</" could end the element: JSON allows "<\/" for it.
+  for (size_t at = 0; (at = json.find("</", at)) != std::string::npos; at += 3)
+    json.replace(at, 2, "<\\/");
+  out << kHead << html_escape(title) << kStyle << json << kScript;
+}
+
+}  // namespace omprof::viewer

@@ -1,0 +1,151 @@
+#include "viewer/html_view.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "omp/states.h"
+#include "viewer/regions_view.h"
+#include "viewer/report.h"
+
+namespace omprof::viewer {
+
+uint32_t HtmlView::intern(const std::string& name) {
+  auto [it, added] = name_ids_.emplace(name, uint32_t(names_.size()));
+  if (added) names_.push_back(name);
+  return it->second;
+}
+
+// Rows of a table with a "rank" (and, for threads, the profile) column in front.
+static void append_rows(nlohmann::json& to, const Table& t, const format::Profile& p) {
+  for (auto row : t.to_json()) {
+    row["rank"] = p.header.mpi_rank();
+    to.push_back(std::move(row));
+  }
+}
+
+void HtmlView::add(const format::Profile& p, const Model& m) {
+  ++profiles_;
+  nlohmann::json h;
+  std::string cmd;
+  for (const auto& a : p.header.argv()) cmd += (cmd.empty() ? "" : " ") + a;
+  h["profile"] = p.path;
+  h["command"] = cmd;
+  h["host"] = p.header.hostname();
+  h["rank"] = p.header.mpi_rank();
+  h["duration_s"] = double(p.header.duration_ns()) * 1e-9;
+  h["samples"] = m.total_samples;
+  h["sampled_s"] = double(m.total_weight_ns) * 1e-9;
+  h["rate_hz"] = p.header.rate_hz();
+  h["threads"] = p.threads.size();
+  h["omp_runtime"] = p.header.omp_runtime();
+  headers_.push_back(std::move(h));
+
+  for (const auto& s : m.samples) {
+    uint32_t cur = 0;
+    const bool wait = omp::is_wait(s.state);
+    auto count = [&](uint32_t n) {
+      nodes_[n].incl += s.weight_ns;
+      if (wait) nodes_[n].wait += s.weight_ns;
+    };
+    count(0);
+    for (size_t i = s.stack.size(); i-- > 0;) {
+      const uint32_t name = intern(s.stack[i].name);
+      auto it = nodes_[cur].children.find(name);
+      uint32_t next;
+      if (it == nodes_[cur].children.end()) {
+        next = uint32_t(nodes_.size());
+        nodes_[cur].children.emplace(name, next);
+        Node n;
+        n.name = name;
+        n.parent = cur;
+        nodes_.push_back(std::move(n));
+      } else {
+        next = it->second;
+      }
+      cur = next;
+      count(cur);
+    }
+    nodes_[cur].self += s.weight_ns;
+  }
+  append_rows(threads_, thread_table(m, Format::kJson), p);
+  append_rows(states_, state_table(m), p);
+  append_rows(parallel_regions_, parallel_region_table(m, Format::kJson), p);
+  append_rows(regions_, region_tree_table(m, Format::kJson), p);
+  if (p.header.mpi_rank() >= 0) ranks_.push_back(rank_numbers(p));
+}
+
+nlohmann::json HtmlView::data() const {
+  // The tree as parallel arrays in preorder (parents before children, children by time), with
+  // the small nodes folded into one "<other>" child per parent.
+  const uint64_t total = nodes_[0].incl;
+  const double min_ns = min_fraction_ * double(total);
+  std::vector<uint32_t> name_of, parent_of;
+  std::vector<uint64_t> incl_of, wait_of;
+  std::vector<std::string> names = names_;
+  const uint32_t other = uint32_t(names.size());
+  names.push_back("<other>");
+  struct Visit {
+    uint32_t node, out_parent;
+  };
+  std::vector<Visit> todo{{0, 0}};
+  while (!todo.empty()) {
+    const Visit v = todo.back();
+    todo.pop_back();
+    const Node& n = nodes_[v.node];
+    const uint32_t out = uint32_t(name_of.size());
+    name_of.push_back(v.node == 0 ? uint32_t(-1) : n.name);
+    parent_of.push_back(v.out_parent);
+    incl_of.push_back(n.incl);
+    wait_of.push_back(n.wait);
+    std::vector<uint32_t> kids;
+    uint64_t folded = 0, folded_wait = 0;
+    for (const auto& [name, child] : n.children) {
+      if (double(nodes_[child].incl) >= min_ns) {
+        kids.push_back(child);
+      } else {
+        folded += nodes_[child].incl;
+        folded_wait += nodes_[child].wait;
+      }
+    }
+    if (folded) {
+      name_of.push_back(other);
+      parent_of.push_back(out);
+      incl_of.push_back(folded);
+      wait_of.push_back(folded_wait);
+    }
+    std::sort(kids.begin(), kids.end(),
+              [&](uint32_t a, uint32_t b) { return nodes_[a].incl < nodes_[b].incl; });
+    for (uint32_t k : kids) todo.push_back({k, out});  // largest popped first
+  }
+  nlohmann::json tree;
+  tree["names"] = names;
+  tree["name"] = name_of;
+  tree["parent"] = parent_of;
+  tree["incl_ns"] = incl_of;
+  tree["wait_ns"] = wait_of;
+  nlohmann::json d;
+  d["headers"] = headers_;
+  d["tree"] = std::move(tree);
+  d["threads"] = threads_;
+  d["states"] = states_;
+  d["parallel_regions"] = parallel_regions_;
+  d["regions"] = regions_;
+  if (!ranks_.empty()) {
+    std::vector<RankNumbers> sorted = ranks_;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const RankNumbers& a, const RankNumbers& b) { return a.rank < b.rank; });
+    d["ranks"] = ranks_table(sorted).to_json();
+  } else {
+    d["ranks"] = nlohmann::json::array();
+  }
+  return d;
+}
+
+void HtmlView::write(std::ostream& out) const {
+  std::string title = "omprof";
+  if (!headers_.empty()) title += ": " + headers_[0].value("command", std::string());
+  write_html_page(out, title, data());
+}
+
+}  // namespace omprof::viewer

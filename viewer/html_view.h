@@ -1,0 +1,51 @@
+// `omprof view PROFILE... -o report.html`: one self-contained HTML file (no network; works from
+// file://) with an interactive flame graph of the merged call tree coloured by work and wait,
+// the explicit and parallel regions, threads, ranks and states tables, and the header. The page
+// itself is viewer/html_page.cc; this side reduces the profiles to what it draws.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "viewer/model.h"
+#include "viewer/ranks.h"
+
+namespace omprof::viewer {
+
+class HtmlView {
+ public:
+  // Nodes below `min_fraction` of all time are folded into their parent's "<other>" child, so
+  // that the page stays fast for any number of distinct stacks.
+  explicit HtmlView(double min_fraction = 1e-4) : min_fraction_(min_fraction) {}
+  void add(const format::Profile& p, const Model& m);  // each input profile in turn
+  // The page's data: header, tree (flat arrays), tables.
+  nlohmann::json data() const;
+  void write(std::ostream& out) const;
+  size_t profiles() const { return profiles_; }
+
+ private:
+  struct Node {
+    uint32_t name = 0, parent = 0;
+    uint64_t incl = 0, wait = 0, self = 0;
+    std::map<uint32_t, uint32_t> children;  // name -> node
+  };
+  uint32_t intern(const std::string& name);
+  double min_fraction_;
+  std::vector<std::string> names_;
+  std::map<std::string, uint32_t> name_ids_;
+  std::vector<Node> nodes_{Node{}};
+  nlohmann::json headers_ = nlohmann::json::array();
+  nlohmann::json threads_ = nlohmann::json::array();
+  nlohmann::json states_ = nlohmann::json::array();
+  nlohmann::json parallel_regions_ = nlohmann::json::array();
+  nlohmann::json regions_ = nlohmann::json::array();
+  std::vector<RankNumbers> ranks_;
+  size_t profiles_ = 0;
+};
+
+// The page around the data (viewer/html_page.cc).
+void write_html_page(std::ostream& out, const std::string& title, const nlohmann::json& data);
+
+}  // namespace omprof::viewer
