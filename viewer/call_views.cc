@@ -47,7 +47,7 @@ Table callees_table(const Model& m, const std::set<std::string>& functions, doub
   PathTree tree(root_label(functions));
   std::vector<const std::string*> path;
   const std::string root = root_label(functions);
-  for (const auto& s : m.samples) {
+  for (const StackTotal& s : stack_totals(m)) {
     // The outermost call: a recursive function's time is counted once, its recursion below it.
     size_t at = s.stack.size();
     for (size_t i = s.stack.size(); i-- > 0;)
@@ -58,7 +58,7 @@ Table callees_table(const Model& m, const std::set<std::string>& functions, doub
     if (at == s.stack.size()) continue;
     path.assign(1, &root);
     for (size_t i = at; i-- > 0;) path.push_back(&s.stack[i].name);
-    tree.add(path, s.weight_ns, omp::is_wait(s.state));
+    tree.add(path, s.work_ns, s.wait_ns);
   }
   return tree.table(min_percent, m.total_weight_ns, format, "callees");
 }
@@ -68,7 +68,7 @@ Table callers_table(const Model& m, const std::set<std::string>& functions, doub
   PathTree tree(root_label(functions));
   std::vector<const std::string*> path;
   const std::string root = root_label(functions);
-  for (const auto& s : m.samples) {
+  for (const StackTotal& s : stack_totals(m)) {
     // The innermost call: its immediate caller first, then that one's, up to the thread's root.
     size_t at = s.stack.size();
     for (size_t i = 0; i < s.stack.size(); ++i)
@@ -79,7 +79,7 @@ Table callers_table(const Model& m, const std::set<std::string>& functions, doub
     if (at == s.stack.size()) continue;
     path.assign(1, &root);
     for (size_t i = at + 1; i < s.stack.size(); ++i) path.push_back(&s.stack[i].name);
-    tree.add(path, s.weight_ns, omp::is_wait(s.state));
+    tree.add(path, s.work_ns, s.wait_ns);
   }
   return tree.table(min_percent, m.total_weight_ns, format, "callers");
 }

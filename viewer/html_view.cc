@@ -41,12 +41,11 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
   h["omp_runtime"] = p.header.omp_runtime();
   headers_.push_back(std::move(h));
 
-  for (const auto& s : m.samples) {
+  for (const StackTotal& s : stack_totals(m)) {
     uint32_t cur = 0;
-    const bool wait = omp::is_wait(s.state);
     auto count = [&](uint32_t n) {
-      nodes_[n].incl += s.weight_ns;
-      if (wait) nodes_[n].wait += s.weight_ns;
+      nodes_[n].incl += s.ns();
+      nodes_[n].wait += s.wait_ns;
     };
     count(0);
     for (size_t i = s.stack.size(); i-- > 0;) {
@@ -66,7 +65,7 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
       cur = next;
       count(cur);
     }
-    nodes_[cur].self += s.weight_ns;
+    nodes_[cur].self += s.ns();
   }
   append_rows(threads_, thread_table(m, Format::kJson), p);
   append_rows(states_, state_table(m), p);

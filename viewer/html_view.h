@@ -4,6 +4,8 @@
 // itself is viewer/html_page.cc; this side reduces the profiles to what it draws.
 #pragma once
 
+#include <deque>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -35,7 +37,7 @@ class HtmlView {
   double min_fraction_;
   std::vector<std::string> names_;
   std::map<std::string, uint32_t> name_ids_;
-  std::vector<Node> nodes_{Node{}};
+  std::deque<Node> nodes_{Node{}};  // grows without moving
   nlohmann::json headers_ = nlohmann::json::array();
   nlohmann::json threads_ = nlohmann::json::array();
   nlohmann::json states_ = nlohmann::json::array();

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <tuple>
 
 #include "omp/states.h"
 #include "proto/mpi_calls.h"
@@ -128,10 +129,13 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
       v.stack = like->stack;
     }
     // Off the CPU in a sampled wait (a taskwait) is still that wait; elsewhere it is <off-cpu>.
-    if (like && omp::is_wait(like->state))
+    if (like && omp::is_wait(like->state)) {
       v.state = like->state;
-    else
-      v.stack.insert(v.stack.begin(), leaf);
+    } else {
+      omp::FrameStack frames = v.stack.frames();
+      frames.insert(frames.begin(), leaf);
+      v.stack = StackRef(std::move(frames));
+    }
     m.total_weight_ns += ns;
     m.samples.push_back(std::move(v));
   };
@@ -317,6 +321,9 @@ Model build_model(const format::Profile& p, omp::View view) {
     return it == m.forks.end() ? nullptr : &it->second;
   };
   std::unordered_map<uint64_t, omp::FrameStack> raw_cache;
+  // Samples with the same stack, state and parallel region share their view stack.
+  std::map<std::tuple<uint64_t, uint32_t, uint64_t, bool>, std::shared_ptr<const omp::FrameStack>>
+      view_stacks;
   const bool exact_waits = p.header.exact_waits();
   auto add = [&](uint32_t index, const v1::Sample& s, bool exact) {
     const omp::FrameStack& raw = cached_raw_stack(p, raw_cache, s.stack_id());
@@ -337,24 +344,31 @@ Model build_model(const format::Profile& p, omp::View view) {
     v.region_node = s.region_node();
     const v1::Stack& stack = p.stack(s.stack_id());
     v.truncated = stack.truncated();
-    v.stack = stack.unwind_failed() ? raw  // only the pc is known: nothing to cut or splice
-                                    : omp::build_stack(raw, v.state, v.fork_id, view, fork_of);
-    // The machine view shows samples as taken; a measured wait names its state at the leaf.
-    if (exact && view == omp::View::kMachine) {
-      if (const char* name = omp::describe_state(v.state).pseudo_frame) {
-        omp::Frame f;
-        f.name = name;
-        f.pseudo = true;
-        v.stack.insert(v.stack.begin(), f);
+    const bool machine_leaf = exact && view == omp::View::kMachine;
+    auto& shared = view_stacks[std::make_tuple(s.stack_id(), v.state, v.fork_id, machine_leaf)];
+    if (!shared) {
+      omp::FrameStack frames = stack.unwind_failed()
+                                   ? raw  // only the pc is known: nothing to cut or splice
+                                   : omp::build_stack(raw, v.state, v.fork_id, view, fork_of);
+      // The machine view shows samples as taken; a measured wait names its state at the leaf.
+      if (machine_leaf) {
+        if (const char* name = omp::describe_state(v.state).pseudo_frame) {
+          omp::Frame f;
+          f.name = name;
+          f.pseudo = true;
+          frames.insert(frames.begin(), f);
+        }
       }
+      // Say at the root what is missing, rather than let a partial stack pass for a whole one.
+      if (stack.unwind_failed() || stack.truncated()) {
+        omp::Frame marker;
+        marker.name = stack.unwind_failed() ? "<unwind failed>" : "<truncated>";
+        marker.pseudo = true;
+        frames.push_back(marker);
+      }
+      shared = std::make_shared<const omp::FrameStack>(std::move(frames));
     }
-    // Say at the root what is missing, rather than let a partial stack pass for a whole one.
-    if (stack.unwind_failed() || stack.truncated()) {
-      omp::Frame marker;
-      marker.name = stack.unwind_failed() ? "<unwind failed>" : "<truncated>";
-      marker.pseudo = true;
-      v.stack.push_back(marker);
-    }
+    v.stack = StackRef(shared);
     m.total_weight_ns += v.weight_ns;
     m.total_samples += v.count;
     const uint64_t w = v.weight_ns;
@@ -370,6 +384,22 @@ Model build_model(const format::Profile& p, omp::View view) {
       add_off_cpu_time(m, index, t, p.header.duration_ns(), accounted);
   }
   return m;
+}
+
+std::vector<StackTotal> stack_totals(const Model& m) {
+  std::vector<StackTotal> out;
+  std::unordered_map<const void*, size_t> index;
+  for (const ViewSample& s : m.samples) {
+    auto [it, added] = index.emplace(s.stack.identity(), out.size());
+    if (added) out.push_back(StackTotal{s.stack, 0, 0, 0, 0});
+    StackTotal& t = out[it->second];
+    (omp::is_wait(s.state) ? t.wait_ns : t.work_ns) += s.weight_ns;
+    if (!s.exact && s.count) {
+      t.samples += s.count;
+      t.var_ns2 += double(s.weight_ns) * double(s.weight_ns) / double(s.count);
+    }
+  }
+  return out;
 }
 
 }  // namespace omprof::viewer

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -12,6 +13,37 @@
 #include "proto/profile_reader.h"
 
 namespace omprof::viewer {
+
+// A sample's stack in the view, leaf first: built once for every distinct (stack, state, parallel
+// region) and shared by the samples that have it (a profile has far fewer of those than
+// samples: every thread of a team repeats its colleagues' stacks). Immutable once built.
+class StackRef {
+ public:
+  StackRef() : frames_(no_frames()) {}
+  StackRef(omp::FrameStack frames)  // NOLINT(google-explicit-constructor): a stack is one
+      : frames_(std::make_shared<const omp::FrameStack>(std::move(frames))) {}
+  explicit StackRef(std::shared_ptr<const omp::FrameStack> frames) : frames_(std::move(frames)) {}
+  const omp::FrameStack& frames() const { return *frames_; }
+  operator const omp::FrameStack&() const { return *frames_; }  // NOLINT: reads as the stack
+  size_t size() const { return frames_->size(); }
+  bool empty() const { return frames_->empty(); }
+  const omp::Frame& operator[](size_t i) const { return (*frames_)[i]; }
+  const omp::Frame& front() const { return frames_->front(); }
+  const omp::Frame& back() const { return frames_->back(); }
+  omp::FrameStack::const_iterator begin() const { return frames_->begin(); }
+  omp::FrameStack::const_iterator end() const { return frames_->end(); }
+  omp::FrameStack::const_reverse_iterator rbegin() const { return frames_->rbegin(); }
+  omp::FrameStack::const_reverse_iterator rend() const { return frames_->rend(); }
+  // The same frames for every sample that shares them: per-stack work can be done once.
+  const void* identity() const { return frames_.get(); }
+
+ private:
+  static const std::shared_ptr<const omp::FrameStack>& no_frames() {
+    static const auto none = std::make_shared<const omp::FrameStack>();
+    return none;
+  }
+  std::shared_ptr<const omp::FrameStack> frames_;
+};
 
 struct ViewSample {
   uint32_t thread = 0;
@@ -22,8 +54,8 @@ struct ViewSample {
   uint32_t omp_thread_num = 0;
   uint64_t region_node = 0;  // explicit region (0: outside every region)
   bool truncated = false;
-  bool exact = false;     // measured (exact wait, off-CPU time), not sampled; count is 0
-  omp::FrameStack stack;  // leaf first
+  bool exact = false;  // measured (exact wait, off-CPU time), not sampled; count is 0
+  StackRef stack;      // leaf first
 };
 
 struct Model {
@@ -40,6 +72,17 @@ struct Model {
 };
 
 Model build_model(const format::Profile& profile, omp::View view);
+
+// The model's samples merged per distinct view stack: what the call-path views need (time per
+// path, split into work and wait), in a fraction of the samples' number. In first-seen order.
+struct StackTotal {
+  StackRef stack;
+  uint64_t work_ns = 0, wait_ns = 0;
+  uint64_t samples = 0;  // sampled (not measured) samples behind the time
+  double var_ns2 = 0;    // variance of the sampled part (viewer/sampling_error.h)
+  uint64_t ns() const { return work_ns + wait_ns; }
+};
+std::vector<StackTotal> stack_totals(const Model& m);
 
 // Raw frames of one stack (inline frames expanded), leaf first.
 omp::FrameStack expand_stack(const format::Profile& p, uint64_t stack_id);

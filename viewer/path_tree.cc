@@ -4,11 +4,14 @@
 
 namespace omprof::viewer {
 
-void PathTree::add(const std::vector<const std::string*>& path, uint64_t weight_ns, bool wait) {
+void PathTree::add(const std::vector<const std::string*>& path, uint64_t work_ns,
+                   uint64_t wait_ns) {
   size_t cur = 0;
+  const uint64_t weight_ns = work_ns + wait_ns;
   auto count = [&](Node& n) {
     n.incl += weight_ns;
-    (wait ? n.wait : n.work) += weight_ns;
+    n.work += work_ns;
+    n.wait += wait_ns;
   };
   count(nodes_[0]);
   for (const std::string* name : path) {

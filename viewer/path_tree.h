@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,8 +16,8 @@ namespace omprof::viewer {
 class PathTree {
  public:
   explicit PathTree(std::string root_name) : nodes_(1) { nodes_[0].name = std::move(root_name); }
-  // One sample's path, root first (the root itself not included).
-  void add(const std::vector<const std::string*>& path, uint64_t weight_ns, bool wait);
+  // The time of one path, root first (the root itself not included).
+  void add(const std::vector<const std::string*>& path, uint64_t work_ns, uint64_t wait_ns);
   // Depth-first, children by inclusive time; nodes below `min_percent` of `total_ns` pruned.
   // Text: incl_s, incl%, self_s, wait%, the indented name; CSV: node_id, parent_id, depth,
   // incl_s, incl%, self_s, work_s, wait_s, name (ids: 0 is the root, which has no row).
@@ -30,7 +31,7 @@ class PathTree {
     uint64_t incl = 0, self = 0, work = 0, wait = 0;
     std::map<std::string, size_t> children;
   };
-  std::vector<Node> nodes_;
+  std::deque<Node> nodes_;  // grows without moving
 };
 
 }  // namespace omprof::viewer

@@ -1,6 +1,7 @@
 #include "viewer/rank_tree.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "omp/states.h"
 #include "viewer/report.h"
@@ -79,17 +80,18 @@ size_t RankTree::child(size_t parent, const std::string& name) {
 void RankTree::add_rank(int rank, const Model& m) {
   ++ranks_;
   // This rank's inclusive time per merged node, then folded into min/avg/max.
-  std::map<size_t, double> incl;
-  for (const ViewSample& s : m.samples) {
-    const double ns = double(s.weight_ns);
-    const bool wait = omp::is_wait(s.state);
+  std::unordered_map<size_t, double> incl;
+  for (const StackTotal& s : stack_totals(m)) {
+    const double ns = double(s.ns());
     size_t cur = 0;
     incl[0] += ns;
-    (wait ? nodes_[0].wait : nodes_[0].work) += ns;
+    nodes_[0].work += double(s.work_ns);
+    nodes_[0].wait += double(s.wait_ns);
     for (size_t i = s.stack.size(); i-- > 0;) {
       cur = child(cur, s.stack[i].name);
       incl[cur] += ns;
-      (wait ? nodes_[cur].wait : nodes_[cur].work) += ns;
+      nodes_[cur].work += double(s.work_ns);
+      nodes_[cur].wait += double(s.wait_ns);
     }
     nodes_[cur].self += ns;
   }

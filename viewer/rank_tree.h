@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,7 +53,7 @@ class RankTree {
   };
   size_t child(size_t parent, const std::string& name);
 
-  std::vector<Node> nodes_{Node{"<root>", {}, 0, -1, -1, 0, 0, 0, 0, 0, 0}};
+  std::deque<Node> nodes_{Node{"<root>", {}, 0, -1, -1, 0, 0, 0, 0, 0, 0}};  // grows without moving
   int64_t ranks_ = 0;
 };
 

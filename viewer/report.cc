@@ -234,22 +234,26 @@ void print_filter_line(std::ostream& out, const Model& m, const FilterOptions& f
 
 std::map<std::string, FlatRow> flat_rows(const Model& m) {
   std::map<std::string, FlatRow> rows;
-  for (const auto& s : m.samples) {
-    if (s.stack.empty()) continue;
-    std::set<std::string> seen;
-    for (size_t i = 0; i < s.stack.size(); ++i) {
-      const auto& f = s.stack[i];
+  std::vector<FlatRow*> seen;  // this stack's rows: a function counts once per stack
+  for (const StackTotal& t : stack_totals(m)) {
+    if (t.stack.empty()) continue;
+    seen.clear();
+    for (size_t i = 0; i < t.stack.size(); ++i) {
+      const auto& f = t.stack[i];
       FlatRow& r = rows[f.name];
       if (r.name.empty()) {
         r.name = f.name;
         r.file = f.file;
       }
-      if (i == 0) r.self += s.weight_ns;
-      if (seen.insert(f.name).second) {
-        r.total += s.weight_ns;
-        r.total_estimate.add(s);
-        (omp::is_wait(s.state) ? r.wait : r.work) += s.weight_ns;
-      }
+      if (i == 0) r.self += t.ns();
+      if (std::find(seen.begin(), seen.end(), &r) != seen.end()) continue;
+      seen.push_back(&r);
+      r.total += t.ns();
+      r.total_estimate.ns += t.ns();
+      r.total_estimate.samples += t.samples;
+      r.total_estimate.var_ns2 += t.var_ns2;
+      r.work += t.work_ns;
+      r.wait += t.wait_ns;
     }
   }
   return rows;
@@ -279,10 +283,10 @@ Table flat_table(const Model& m, size_t top, Format format) {
 Table tree_table(const Model& m, double min_percent, Format format) {
   PathTree tree("<root>");
   std::vector<const std::string*> path;
-  for (const auto& s : m.samples) {
+  for (const StackTotal& t : stack_totals(m)) {
     path.clear();
-    for (size_t i = s.stack.size(); i-- > 0;) path.push_back(&s.stack[i].name);
-    tree.add(path, s.weight_ns, omp::is_wait(s.state));
+    for (size_t i = t.stack.size(); i-- > 0;) path.push_back(&t.stack[i].name);
+    tree.add(path, t.work_ns, t.wait_ns);
   }
   return tree.table(min_percent, m.total_weight_ns, format);
 }
