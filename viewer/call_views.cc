@@ -3,19 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <regex>
 
-#include "omp/states.h"
 #include "proto/text.h"
 #include "viewer/filter.h"
-#include "viewer/path_tree.h"
 
 namespace omprof::viewer {
 
 std::set<std::string> match_functions(const Model& m, const std::string& func) {
   std::set<std::string> names;
-  for (const auto& s : m.samples)
+  for (const StackTotal& s : stack_totals(m))
     for (const auto& f : s.stack) names.insert(f.name);
   if (names.count(func)) return {func};
   std::regex re;
@@ -31,63 +28,60 @@ std::set<std::string> match_functions(const Model& m, const std::string& func) {
   return matched;
 }
 
-namespace {
+bool CallTree::add(const Model& m) {
+  const std::set<std::string> functions = match_functions(m, func_);
+  if (functions.empty()) return false;
+  functions_.insert(functions.begin(), functions.end());
+  static const std::string root;  // the tree's single top node, named when the table is made
+  std::vector<const std::string*> path;
+  for (const StackTotal& s : stack_totals(m)) {
+    size_t at = s.stack.size();
+    if (callers_) {
+      // The innermost call: its immediate caller first, then that one's, up to the root.
+      for (size_t i = 0; i < s.stack.size(); ++i)
+        if (functions.count(s.stack[i].name)) {
+          at = i;
+          break;
+        }
+    } else {
+      // The outermost call: a recursive function's time counts once, its recursion below it.
+      for (size_t i = s.stack.size(); i-- > 0;)
+        if (functions.count(s.stack[i].name)) {
+          at = i;
+          break;
+        }
+    }
+    if (at == s.stack.size()) continue;
+    path.assign(1, &root);
+    if (callers_)
+      for (size_t i = at + 1; i < s.stack.size(); ++i) path.push_back(&s.stack[i].name);
+    else
+      for (size_t i = at; i-- > 0;) path.push_back(&s.stack[i].name);
+    tree_.add(path, s.work_ns, s.wait_ns);
+  }
+  return true;
+}
 
-std::string root_label(const std::set<std::string>& functions) {
-  if (functions.size() == 1) return *functions.begin();
+std::string CallTree::title(double min_percent, const std::string& how) const {
+  return fmt::format(
+      "{} of {} (nodes >= {}% of total{}):", callers_ ? "Callers" : "Callees",
+      functions_.size() == 1 ? *functions_.begin() : fmt::format("{} functions", functions_.size()),
+      min_percent, how.empty() ? "" : "; " + how);
+}
+
+Table CallTree::table(double min_percent, uint64_t total_ns, Format format) const {
+  if (functions_.empty())
+    throw FilterError(fmt::format("{} '{}': no function of that name, or matching it",
+                                  callers_ ? "--callers" : "--callees", func_));
   std::string label;
-  for (const auto& f : functions) label += (label.empty() ? "" : " | ") + f;
-  return "{" + label + "}";
+  for (const auto& f : functions_) label += (label.empty() ? "" : " | ") + f;
+  if (functions_.size() > 1) label = "{" + label + "}";
+  return tree_.table(min_percent, total_ns, format, callers_ ? "callers" : "callees", label);
 }
 
-}  // namespace
-
-Table callees_table(const Model& m, const std::set<std::string>& functions, double min_percent,
-                    Format format) {
-  PathTree tree(root_label(functions));
-  std::vector<const std::string*> path;
-  const std::string root = root_label(functions);
+void LineTotals::add(const Model& m) {
+  std::vector<LineRow*> seen;  // this stack's rows: a line counts once per stack
   for (const StackTotal& s : stack_totals(m)) {
-    // The outermost call: a recursive function's time is counted once, its recursion below it.
-    size_t at = s.stack.size();
-    for (size_t i = s.stack.size(); i-- > 0;)
-      if (functions.count(s.stack[i].name)) {
-        at = i;
-        break;
-      }
-    if (at == s.stack.size()) continue;
-    path.assign(1, &root);
-    for (size_t i = at; i-- > 0;) path.push_back(&s.stack[i].name);
-    tree.add(path, s.work_ns, s.wait_ns);
-  }
-  return tree.table(min_percent, m.total_weight_ns, format, "callees");
-}
-
-Table callers_table(const Model& m, const std::set<std::string>& functions, double min_percent,
-                    Format format) {
-  PathTree tree(root_label(functions));
-  std::vector<const std::string*> path;
-  const std::string root = root_label(functions);
-  for (const StackTotal& s : stack_totals(m)) {
-    // The innermost call: its immediate caller first, then that one's, up to the thread's root.
-    size_t at = s.stack.size();
-    for (size_t i = 0; i < s.stack.size(); ++i)
-      if (functions.count(s.stack[i].name)) {
-        at = i;
-        break;
-      }
-    if (at == s.stack.size()) continue;
-    path.assign(1, &root);
-    for (size_t i = at + 1; i < s.stack.size(); ++i) path.push_back(&s.stack[i].name);
-    tree.add(path, s.work_ns, s.wait_ns);
-  }
-  return tree.table(min_percent, m.total_weight_ns, format, "callers");
-}
-
-std::vector<LineRow> line_rows(const Model& m) {
-  std::map<std::string, LineRow> rows;
-  std::vector<std::string> seen;
-  for (const auto& s : m.samples) {
     seen.clear();
     for (size_t i = 0; i < s.stack.size(); ++i) {
       const omp::Frame& f = s.stack[i];
@@ -98,35 +92,38 @@ std::vector<LineRow> line_rows(const Model& m) {
         place = f.code_place;
       else if (!f.pseudo)
         place = "(no line)";  // no line table: the row stands for the function's lines
-      const std::string key = place + "\t" + f.name;
-      LineRow& r = rows[key];
-      if (r.place.empty()) {
+      LineRow& r = rows_[place + "\t" + f.name];
+      if (r.function.empty()) {
         r.place = place;
         r.function = f.name;
       }
-      if (i == 0) r.self += s.weight_ns;
-      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-      seen.push_back(key);
-      r.total += s.weight_ns;
-      r.samples += s.count;
-      (omp::is_wait(s.state) ? r.wait : r.work) += s.weight_ns;
+      if (i == 0) r.self += s.ns();
+      if (std::find(seen.begin(), seen.end(), &r) != seen.end()) continue;
+      seen.push_back(&r);
+      r.total += s.ns();
+      r.samples += s.samples;
+      r.work += s.work_ns;
+      r.wait += s.wait_ns;
     }
   }
+}
+
+std::vector<LineRow> LineTotals::rows() const {
   std::vector<LineRow> sorted;
-  for (auto& [k, r] : rows) sorted.push_back(std::move(r));
+  for (const auto& [k, r] : rows_) sorted.push_back(r);
   std::sort(sorted.begin(), sorted.end(), [](const LineRow& a, const LineRow& b) {
     return a.self != b.self ? a.self > b.self : a.total > b.total;
   });
   return sorted;
 }
 
-Table lines_table(const Model& m, size_t top, Format format) {
+Table LineTotals::table(uint64_t total_ns, size_t top, Format format) const {
   Table t({"self_s", "self%", "total_s", "total%", "samples", "work_s", "wait_s", "<line",
            "<function"});
-  const double all = double(m.total_weight_ns);
-  const std::vector<LineRow> rows = line_rows(m);
-  for (size_t i = 0; i < rows.size() && (top == 0 || i < top); ++i) {
-    const LineRow& r = rows[i];
+  const double all = double(total_ns);
+  const std::vector<LineRow> sorted = rows();
+  for (size_t i = 0; i < sorted.size() && (top == 0 || i < top); ++i) {
+    const LineRow& r = sorted[i];
     t.row({seconds(r.self), percent(r.self, all), seconds(r.total), percent(r.total, all),
            std::to_string(r.samples), seconds(r.work), seconds(r.wait),
            format == Format::kText ? fit(r.place, 28) : r.place, r.function});

@@ -19,6 +19,7 @@
 #include "proto/journal_reader.h"
 #include "proto/options.h"
 #include "proto/profile_reader.h"
+#include "viewer/call_views.h"
 #include "viewer/diff.h"
 #include "viewer/export.h"
 #include "viewer/html_view.h"
@@ -159,6 +160,14 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
   std::vector<viewer::RankNumbers> ranks;
   viewer::RankTree tree;
   viewer::RankFlat flat;
+  const auto& o = r.options;
+  // Views summed over the ranks, and per-rank tables with a rank column.
+  viewer::LineTotals lines;
+  std::vector<viewer::CallTree> call_trees;
+  if (!o.callees.empty()) call_trees.emplace_back(false, o.callees);
+  if (!o.callers.empty()) call_trees.emplace_back(true, o.callers);
+  viewer::Table threads({}), states({}), parallel_regions({});
+  uint64_t total_ns = 0;
   int64_t size = 0;
   for (const std::string& file : files) {
     try {
@@ -170,12 +179,22 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
       }
       size = std::max<int64_t>(size, p.header.mpi_size());
       ranks.push_back(viewer::rank_numbers(p));
-      if (r.options.tree || r.options.flat) {
-        viewer::Model m = viewer::build_model(p, r.options.view);
-        viewer::apply_filter(m, viewer::SampleFilter(r.options.filter));
-        if (r.options.tree) tree.add_rank(p.header.mpi_rank(), m);
-        if (r.options.flat) flat.add_rank(p.header.mpi_rank(), m);
-      }
+      if (!(o.tree || o.flat || o.lines || o.threads || o.states || o.parallel_regions ||
+            !call_trees.empty()))
+        continue;
+      viewer::Model m = viewer::build_model(p, o.view);
+      viewer::apply_filter(m, viewer::SampleFilter(o.filter));
+      const int rank = p.header.mpi_rank();
+      const std::string rank_text = std::to_string(rank);
+      total_ns += m.total_weight_ns;
+      if (o.tree) tree.add_rank(rank, m);
+      if (o.flat) flat.add_rank(rank, m);
+      if (o.lines) lines.add(m);
+      for (auto& t : call_trees) t.add(m);
+      if (o.threads) threads.append_with("rank", rank_text, viewer::thread_table(m, o.format));
+      if (o.states) states.append_with("rank", rank_text, viewer::state_table(m));
+      if (o.parallel_regions)
+        parallel_regions.append_with("rank", rank_text, viewer::parallel_region_table(m, o.format));
     } catch (const format::ProfileError& e) {
       std::cerr << "omprof: " << e.what() << "\n";
       status = 1;
@@ -185,7 +204,6 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
             [](const auto& a, const auto& b) { return a.rank < b.rank; });
   const ranks::JobSummary job =
       ranks::summarize_ranks(ranks, std::max<int64_t>(size, int64_t(ranks.size())));
-  const auto& o = r.options;
   {
     std::ostringstream text;
     ranks::write_header(text, job);
@@ -216,10 +234,18 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
                             "that reached each node; nodes >= {}% of the total):",
                             o.min_percent),
                 tree.table(o.min_percent, o.format));
-  if (o.threads || o.states || o.parallel_regions || o.lines || !o.callers.empty() ||
-      !o.callees.empty())
-    out.text_out() << "\n(The threads, states, parallel-regions, lines, callers and callees "
-                      "views of several ranks are not merged yet: add --rank R.)\n";
+  if (o.lines)
+    out.section("lines",
+                fmt::format("Source lines over ranks (summed; {} by self time):",
+                            o.top ? "top " + std::to_string(o.top) : std::string("all")),
+                lines.table(total_ns, o.top, o.format));
+  for (const auto& t : call_trees)
+    out.section(t.key(), t.title(o.min_percent, "summed over ranks"),
+                t.table(o.min_percent, total_ns, o.format));
+  if (o.threads) out.section("threads", "Threads of each rank:", threads);
+  if (o.states) out.section("states", "OpenMP states of each rank:", states);
+  if (o.parallel_regions)
+    out.section("parallel_regions", "Parallel regions of each rank:", parallel_regions);
   return status;
 }
 
@@ -316,8 +342,15 @@ static int report_to(ReportCommand& r, viewer::ReportOutput& out) {
     if (!other_views(r)) return status;
     out.text_out() << "\n";
   }
-  if (r.rank < 0 && (r.ranks || several_ranks(files, symbols)))
-    return report_ranks(r, files, symbols, out, status);
+  if (r.rank < 0 && (r.ranks || several_ranks(files, symbols))) {
+    try {
+      return report_ranks(r, files, symbols, out, status);
+    } catch (const viewer::FilterError& e) {
+      std::cout.flush();
+      std::cerr << "omprof: " << e.what() << "\n";
+      return 1;
+    }
+  }
   for (const std::string& file : files) {
     try {
       format::Profile p = viewer::load_profile(file, symbols);

@@ -31,7 +31,7 @@ void PathTree::add(const std::vector<const std::string*>& path, uint64_t work_ns
 }
 
 Table PathTree::table(double min_percent, uint64_t total_ns, Format format,
-                      const std::string& name_column) const {
+                      const std::string& name_column, const std::string& root_label) const {
   const double all = double(total_ns);
   Table t(
       {"node_id", "parent_id", "depth", "incl_s", "incl%", "self_s", "work_s", "wait_s", "<name"});
@@ -57,14 +57,15 @@ Table PathTree::table(double min_percent, uint64_t total_ns, Format format,
     const Visit v = todo.back();
     todo.pop_back();
     const Node& c = nodes_[v.node];
+    const std::string& name = v.depth == 0 && !root_label.empty() ? root_label : c.name;
     if (format == Format::kText) {
-      std::string label = std::string(size_t(2 * std::min(v.depth, 20)), ' ') + c.name;
+      std::string label = std::string(size_t(2 * std::min(v.depth, 20)), ' ') + name;
       t.row(
           {seconds(c.incl), percent(c.incl, all), seconds(c.self), percent(c.wait, c.incl), label});
     } else {
       t.row({std::to_string(v.node), std::to_string(v.parent), std::to_string(v.depth),
              seconds(c.incl), percent(c.incl, all), seconds(c.self), seconds(c.work),
-             seconds(c.wait), c.name});
+             seconds(c.wait), name});
     }
     push_children(v.node, v.depth + 1);
   }

@@ -21,8 +21,11 @@ class PathTree {
   // Depth-first, children by inclusive time; nodes below `min_percent` of `total_ns` pruned.
   // Text: incl_s, incl%, self_s, wait%, the indented name; CSV: node_id, parent_id, depth,
   // incl_s, incl%, self_s, work_s, wait_s, name (ids: 0 is the root, which has no row).
+  // `root_label`: the name of the top node's row when the tree has a single one (callers and
+  // callees: the function), else the name it was added with.
   Table table(double min_percent, uint64_t total_ns, Format format,
-              const std::string& name_column = "call tree") const;
+              const std::string& name_column = "call tree",
+              const std::string& root_label = "") const;
   uint64_t root_incl() const { return nodes_[0].incl; }
 
  private:

@@ -463,25 +463,23 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
   if (tree)
     out.section("tree", fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent),
                 tree_table(m, opt.min_percent, opt.format));
-  if (opt.lines)
+  if (opt.lines) {
+    LineTotals lines;
+    lines.add(m);
     out.section("lines",
                 fmt::format("Source lines ({} by self time; total: the line anywhere in the "
                             "stack, a call's line holding the call's time):",
                             top),
-                lines_table(m, opt.top, opt.format));
+                lines.table(m.total_weight_ns, opt.top, opt.format));
+  }
   for (const auto& [func, callers] : {std::pair{opt.callees, false}, {opt.callers, true}}) {
     if (func.empty()) continue;
-    const std::set<std::string> functions = match_functions(m, func);
-    if (functions.empty())
+    CallTree tree(callers, func);
+    if (!tree.add(m))
       throw FilterError(fmt::format("{} '{}': no function of that name, or matching it, in {}",
                                     callers ? "--callers" : "--callees", func, p.path));
-    out.section(callers ? "callers" : "callees",
-                fmt::format("{} of {} (nodes >= {}% of total):", callers ? "Callers" : "Callees",
-                            functions.size() == 1 ? *functions.begin()
-                                                  : fmt::format("{} functions", functions.size()),
-                            opt.min_percent),
-                callers ? callers_table(m, functions, opt.min_percent, opt.format)
-                        : callees_table(m, functions, opt.min_percent, opt.format));
+    out.section(tree.key(), tree.title(opt.min_percent),
+                tree.table(opt.min_percent, m.total_weight_ns, opt.format));
   }
   if (opt.threads)
     out.section("threads",

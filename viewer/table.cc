@@ -111,6 +111,19 @@ Table Table::from_csv(const std::string& csv, const std::vector<std::string>& te
   return t;
 }
 
+void Table::append_with(const std::string& name, const std::string& value, const Table& other) {
+  if (columns_.empty() || columns_[0] != name) {
+    columns_ = other.columns_;
+    columns_.insert(columns_.begin(), name);
+    csv_last_ = {other.csv_last_.first + 1, other.csv_last_.second};
+  }
+  for (const auto& r : other.rows_) {
+    std::vector<std::string> cells = r;
+    cells.insert(cells.begin(), value);
+    rows_.push_back(std::move(cells));
+  }
+}
+
 void Table::print(std::ostream& out, Format format, size_t max_width) const {
   if (format == Format::kJson) {
     out << to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -29,6 +29,9 @@ class Table {
   // In text, `max_width` > 0 shortens the last column (a name) in the middle so that lines fit.
   void print(std::ostream& out, Format format, size_t max_width = 0) const;
   size_t size() const { return rows_.size(); }
+  // Appends `other`'s rows (same columns) behind a first column `name` = `value` (a rank): the
+  // per-rank tables of several profiles as one. The first call sets the columns.
+  void append_with(const std::string& name, const std::string& value, const Table& other);
   // An array of row objects keyed by the CSV column names: a text column (name starting with
   // '<') holds strings; another holds numbers, null where a cell is empty or "n/a".
   nlohmann::json to_json() const;

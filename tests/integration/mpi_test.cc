@@ -513,5 +513,50 @@ TEST(MpiLoading, AProgramWithoutMpiLoadsNoMpiCode) {
   EXPECT_NE(forced.out.find("libmpi.so"), std::string::npos) << forced.out;
 }
 
+// The views of `report` over several ranks: lines and callees sum the ranks' samples, threads,
+// states and parallel regions list each rank's rows under a rank column; every number is the
+// ranks' models' own.
+TEST(MpiViews, LinesCalleesAndThreadsOverRanks) {
+  const std::string dir = fresh_dir("mpi_views");
+  const RunResult r = run(
+      mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_ranks_clang"), "4", "20", "2"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  static viewer::SymbolCache symbols;
+  uint64_t total = 0, through_main = 0;
+  size_t threads = 0;
+  std::set<std::string> rank_of_thread;
+  for (const std::string& f : profiles_in(dir)) {
+    const format::Profile p = viewer::load_profile(f, symbols);
+    const viewer::Model m = viewer::build_model(p, omp::View::kUser);
+    total += m.total_weight_ns;
+    through_main += total_ns(m, "main");
+    for (const auto& [i, t] : p.threads)
+      if (!t.mpi_library_thread()) ++threads;
+  }
+  const RunResult rep = run({OMPROF_BIN, "report", dir, "--json", "--lines", "--callees", "main",
+                             "--threads", "--states", "--parallel-regions"});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  const nlohmann::json j = nlohmann::json::parse(rep.out);
+  double self = 0;
+  for (const auto& row : j.at("lines")) self += row.at("self_s").get<double>();
+  EXPECT_NEAR(self, double(total) * 1e-9, 0.0005 * double(j.at("lines").size()));
+  ASSERT_FALSE(j.at("callees").empty());
+  EXPECT_EQ(j.at("callees")[0].at("name"), "main");
+  EXPECT_NEAR(j.at("callees")[0].at("incl_s").get<double>(), double(through_main) * 1e-9, 0.001);
+  std::set<int> ranks;
+  size_t thread_rows = 0;
+  for (const auto& row : j.at("threads")) {
+    ranks.insert(row.at("rank").get<int>());
+    ++thread_rows;
+  }
+  EXPECT_EQ(ranks, (std::set<int>{0, 1}));
+  EXPECT_GE(thread_rows, threads);
+  for (const char* view : {"states", "parallel_regions"}) {
+    std::set<int> seen;
+    for (const auto& row : j.at(view)) seen.insert(row.at("rank").get<int>());
+    EXPECT_EQ(seen, (std::set<int>{0, 1})) << view;
+  }
+}
+
 }  // namespace
 }  // namespace omprof::test
