@@ -186,12 +186,26 @@ FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, 
             [](const Frame& a, const Frame& b) { return a.name == b.name && a.line == b.line; }))
       seg.resize(seg.size() - below.size());
   }
+  // The region's body: the leafmost outlined function of the segment with a line (clang's
+  // `.omp_outlined._debug__` under its wrapper, which has the construct's line). In the user
+  // view it gives way to the region's frame, which takes its source line (where in the body the
+  // thread is), so that `report --lines` still tells the lines of a parallel loop apart; the
+  // construct's own line stays in the frame's name.
+  const Frame* body = nullptr;
   for (Frame& f : seg) {
-    if (view == View::kUser && is_outlined_name(f.name)) continue;
+    if (view == View::kUser && is_outlined_name(f.name)) {
+      if (!body && f.line > 0 && !f.file.empty()) body = &f;
+      continue;
+    }
     out.push_back(std::move(f));
   }
   if (fork) {
-    out.push_back(region_frame(*fork));
+    Frame region = region_frame(*fork);
+    if (body) {
+      region.file = body->file;
+      region.line = body->line;
+    }
+    out.push_back(std::move(region));
     FrameStack prefix = region_prefix(*fork, fork_of, 0);
     for (Frame& f : prefix) {
       if (view == View::kUser && is_outlined_name(f.name)) continue;

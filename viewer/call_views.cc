@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "omp/user_model.h"
 #include "proto/text.h"
 #include "viewer/filter.h"
 
@@ -15,6 +16,11 @@ std::set<std::string> match_functions(const Model& m, const std::string& func) {
   for (const StackTotal& s : stack_totals(m))
     for (const auto& f : s.stack) names.insert(f.name);
   if (names.count(func)) return {func};
+  // A C++ function by its name without parameters: "solve" for "solve(int, double)".
+  std::set<std::string> by_short_name;
+  for (const auto& n : names)
+    if (n != func && omp::short_function_name(n) == func) by_short_name.insert(n);
+  if (!by_short_name.empty()) return by_short_name;
   std::regex re;
   try {
     re = std::regex(func, std::regex::ECMAScript);

@@ -153,21 +153,76 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
   return cmd;
 }
 
+// The sample views of several ranks, filled one rank at a time (memory grows with the merged
+// views, not with ranks x samples).
+struct RankViews {
+  explicit RankViews(const viewer::ReportOptions& options) : o(options) {
+    if (!o.callees.empty()) call_trees.emplace_back(false, o.callees);
+    if (!o.callers.empty()) call_trees.emplace_back(true, o.callers);
+  }
+  bool wanted() const {
+    return o.tree || o.flat || o.lines || o.threads || o.states || o.parallel_regions ||
+           !call_trees.empty();
+  }
+  void add(const format::Profile& p) {
+    viewer::Model m = viewer::build_model(p, o.view);
+    viewer::apply_filter(m, viewer::SampleFilter(o.filter));
+    const int rank = p.header.mpi_rank();
+    const std::string rank_text = std::to_string(rank);
+    total_ns += m.total_weight_ns;
+    if (o.tree) tree.add_rank(rank, m);
+    if (o.flat) flat.add_rank(rank, m);
+    if (o.lines) lines.add(m);
+    for (auto& t : call_trees) t.add(m);
+    // Per-rank tables, under a rank column.
+    if (o.threads) threads.append_with("rank", rank_text, viewer::thread_table(m, o.format));
+    if (o.states) states.append_with("rank", rank_text, viewer::state_table(m));
+    if (o.parallel_regions)
+      parallel_regions.append_with("rank", rank_text, viewer::parallel_region_table(m, o.format));
+  }
+  void print(viewer::ReportOutput& out) const {
+    if (o.flat)
+      out.section("flat",
+                  fmt::format("Flat profile over ranks (top {} by self time summed over ranks; "
+                              "min/avg/max over the ranks whose samples reached each function):",
+                              o.top),
+                  flat.table(o.top, o.format));
+    if (o.tree)
+      out.section("tree",
+                  fmt::format("Call tree over ranks (min/avg/max of inclusive time over the "
+                              "ranks that reached each node; nodes >= {}% of the total):",
+                              o.min_percent),
+                  tree.table(o.min_percent, o.format));
+    if (o.lines)
+      out.section("lines",
+                  fmt::format("Source lines over ranks (summed; {} by self time):",
+                              o.top ? "top " + std::to_string(o.top) : std::string("all")),
+                  lines.table(total_ns, o.top, o.format));
+    for (const auto& t : call_trees)
+      out.section(t.key(), t.title(o.min_percent, "summed over ranks"),
+                  t.table(o.min_percent, total_ns, o.format));
+    if (o.threads) out.section("threads", "Threads of each rank:", threads);
+    if (o.states) out.section("states", "OpenMP states of each rank:", states);
+    if (o.parallel_regions)
+      out.section("parallel_regions", "Parallel regions of each rank:", parallel_regions);
+  }
+
+  const viewer::ReportOptions& o;
+  viewer::RankTree tree;
+  viewer::RankFlat flat;
+  viewer::LineTotals lines;
+  std::vector<viewer::CallTree> call_trees;
+  viewer::Table threads{{}}, states{{}}, parallel_regions{{}};
+  uint64_t total_ns = 0;
+};
+
 // Several MPI ranks' profiles: each is reduced to its numbers as it is read (memory grows with
 // ranks x region paths, not samples), then the cross-rank summary and the requested views.
 static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
                         viewer::SymbolCache& symbols, viewer::ReportOutput& out, int status) {
   std::vector<viewer::RankNumbers> ranks;
-  viewer::RankTree tree;
-  viewer::RankFlat flat;
   const auto& o = r.options;
-  // Views summed over the ranks, and per-rank tables with a rank column.
-  viewer::LineTotals lines;
-  std::vector<viewer::CallTree> call_trees;
-  if (!o.callees.empty()) call_trees.emplace_back(false, o.callees);
-  if (!o.callers.empty()) call_trees.emplace_back(true, o.callers);
-  viewer::Table threads({}), states({}), parallel_regions({});
-  uint64_t total_ns = 0;
+  RankViews views(o);
   int64_t size = 0;
   for (const std::string& file : files) {
     try {
@@ -179,22 +234,7 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
       }
       size = std::max<int64_t>(size, p.header.mpi_size());
       ranks.push_back(viewer::rank_numbers(p));
-      if (!(o.tree || o.flat || o.lines || o.threads || o.states || o.parallel_regions ||
-            !call_trees.empty()))
-        continue;
-      viewer::Model m = viewer::build_model(p, o.view);
-      viewer::apply_filter(m, viewer::SampleFilter(o.filter));
-      const int rank = p.header.mpi_rank();
-      const std::string rank_text = std::to_string(rank);
-      total_ns += m.total_weight_ns;
-      if (o.tree) tree.add_rank(rank, m);
-      if (o.flat) flat.add_rank(rank, m);
-      if (o.lines) lines.add(m);
-      for (auto& t : call_trees) t.add(m);
-      if (o.threads) threads.append_with("rank", rank_text, viewer::thread_table(m, o.format));
-      if (o.states) states.append_with("rank", rank_text, viewer::state_table(m));
-      if (o.parallel_regions)
-        parallel_regions.append_with("rank", rank_text, viewer::parallel_region_table(m, o.format));
+      if (views.wanted()) views.add(p);
     } catch (const format::ProfileError& e) {
       std::cerr << "omprof: " << e.what() << "\n";
       status = 1;
@@ -222,30 +262,7 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
       out.section("regions", "", viewer::Table::from_csv(csv.str(), {"path"}));
     }
   }
-  if (o.flat)
-    out.section("flat",
-                fmt::format("Flat profile over ranks (top {} by self time summed over ranks; "
-                            "min/avg/max over the ranks whose samples reached each function):",
-                            o.top),
-                flat.table(o.top, o.format));
-  if (o.tree)
-    out.section("tree",
-                fmt::format("Call tree over ranks (min/avg/max of inclusive time over the ranks "
-                            "that reached each node; nodes >= {}% of the total):",
-                            o.min_percent),
-                tree.table(o.min_percent, o.format));
-  if (o.lines)
-    out.section("lines",
-                fmt::format("Source lines over ranks (summed; {} by self time):",
-                            o.top ? "top " + std::to_string(o.top) : std::string("all")),
-                lines.table(total_ns, o.top, o.format));
-  for (const auto& t : call_trees)
-    out.section(t.key(), t.title(o.min_percent, "summed over ranks"),
-                t.table(o.min_percent, total_ns, o.format));
-  if (o.threads) out.section("threads", "Threads of each rank:", threads);
-  if (o.states) out.section("states", "OpenMP states of each rank:", states);
-  if (o.parallel_regions)
-    out.section("parallel_regions", "Parallel regions of each rank:", parallel_regions);
+  views.print(out);
   return status;
 }
 
@@ -572,8 +589,9 @@ static int view(const ViewCommand& v) {
 struct DiffCommand {
   std::string base, now;
   std::string view = "user", format = "text", sort = "self";
-  size_t top = 20;
+  size_t top = 20, width = 0;
   const CLI::Option* top_option = nullptr;
+  const CLI::Option* width_option = nullptr;
   viewer::FilterOptions filter;
 };
 
@@ -596,6 +614,9 @@ static CLI::App* add_diff_command(CLI::App& app, DiffCommand& d) {
   d.top_option =
       cmd->add_option("--top", d.top, "Function rows (0: all; CSV, JSON: all unless given)")
           ->capture_default_str();
+  d.width_option = cmd->add_option("--width", d.width,
+                                   "Text: fit lines to this many columns (0: full names; default: "
+                                   "the terminal's width, else 0)");
   cmd->add_option("--sort", d.sort, "Order functions by the change of their self or total time")
       ->check(CLI::IsMember({"self", "total"}))
       ->capture_default_str();
@@ -639,7 +660,7 @@ static int diff(DiffCommand& d) {
   if (!read_diff_side(d.base, view, filter, symbols, base) ||
       !read_diff_side(d.now, view, filter, symbols, now))
     return 1;
-  viewer::ReportOutput out(std::cout, format, terminal_width());
+  viewer::ReportOutput out(std::cout, format, d.width_option->count() ? d.width : terminal_width());
   out.text_out() << fmt::format("Base:      {} ({} profile{})\nNew:       {} ({} profile{})\n",
                                 d.base, base.profiles, base.profiles == 1 ? "" : "s", d.now,
                                 now.profiles, now.profiles == 1 ? "" : "s");

@@ -341,6 +341,48 @@ TEST_P(Omp, ExpertViewKeepsOutlinedFunctions) {
   EXPECT_EQ(outlined(user), 0u);
 }
 
+// The lines of a parallel region's body stay apart in the user view: the region's frame takes
+// the body's source line (where the outlined function is), so `report --lines` shows the two
+// hot lines of omp_body_lines with the time the program measured on each (thread CPU time, about
+// 2:1), within sampling tolerance.
+TEST_P(Omp, LinesOfARegionBodyAreToldApart) {
+  format::Profile p = profile("omp_body_lines");
+  int line_a = 0, line_b = 0;
+  double seconds_a = 0, seconds_b = 0;
+  ASSERT_EQ(std::sscanf(last_output_.c_str(), "line_a=%d seconds_a=%lf line_b=%d seconds_b=%lf",
+                        &line_a, &seconds_a, &line_b, &seconds_b),
+            4)
+      << last_output_;
+  const RunResult rep = run({OMPROF_BIN, "report", p.path, "--lines", "--format", "csv"});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  std::istringstream rows(rep.out);
+  std::string row;
+  std::getline(rows,
+               row);  // header: self_s,self%,total_s,total%,samples,work_s,wait_s,line,function
+  double self_a = 0, self_b = 0;
+  uint64_t samples = 0;
+  const std::string file = "omp_body_lines.c:";
+  while (std::getline(rows, row)) {
+    std::vector<std::string> cells;
+    std::istringstream cs(row);
+    for (std::string c; std::getline(cs, c, ',');) cells.push_back(c);
+    if (cells.size() < 9 || cells[7].rfind(file, 0) != 0) continue;
+    const int line = std::stoi(cells[7].substr(file.size()));
+    if (line == line_a) self_a += std::stod(cells[0]);
+    if (line == line_b) self_b += std::stod(cells[0]);
+    if (line == line_a || line == line_b) samples += std::stoull(cells[4]);
+    if (line == line_a || line == line_b) {
+      EXPECT_EQ(cells[8].rfind("<main: omp parallel @ omp_body_lines.c:", 0), 0u) << row;
+    }
+  }
+  ASSERT_GT(self_a + self_b, 0) << rep.out;
+  const double share = self_a / (self_a + self_b);
+  const double truth = seconds_a / (seconds_a + seconds_b);
+  EXPECT_NEAR(share, truth, sampling_tolerance(truth, samples)) << samples << " samples";
+  // Nearly all of the body's time is on those two lines.
+  EXPECT_NEAR(self_a + self_b, seconds_a + seconds_b, 0.15 * (seconds_a + seconds_b) + 0.02);
+}
+
 // Two constructs in one function, in a build without debug information (no line table): two
 // region frames named by code address, never merged (issue 16), with the designed 2:1 work.
 TEST_P(Omp, ConstructsWithoutLineTableStayApart) {
