@@ -63,7 +63,7 @@ static std::vector<std::string> expand_profile_arguments(const std::vector<std::
 struct ReportCommand {
   std::vector<std::string> files;
   viewer::ReportOptions options;
-  std::string view = "user", format = "text";
+  std::string view = "user", format = "text", colour = "auto";
   bool ranks = false, mpi = false;
   int rank = -1;
   const CLI::Option* top = nullptr;  // given on the command line?
@@ -125,6 +125,11 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
   r.width = cmd->add_option("--width", rep.width,
                             "Text: fit lines to this many columns, shortening names in the "
                             "middle (0: full names; default: the terminal's width, else 0)");
+  cmd->add_option("--color", r.colour,
+                  "Text: colours (bold headers, omprof's wait frames in blue): auto (on a "
+                  "terminal, unless NO_COLOR is set), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
   cmd->add_flag("--flat", rep.flat, "Flat view of functions");
   cmd->add_flag("--tree", rep.tree, "Top-down call tree");
   cmd->add_flag("--lines", rep.lines,
@@ -309,6 +314,15 @@ static size_t terminal_width() {
   return ws.ws_col;
 }
 
+// Colours only on a terminal, and never when NO_COLOR is set to anything (no-color.org), unless
+// asked for: --color always|never|auto.
+static bool use_colour(const std::string& choice) {
+  if (choice == "always") return true;
+  if (choice == "never") return false;
+  const char* no_colour = std::getenv("NO_COLOR");
+  return isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+}
+
 static int report_to(ReportCommand& r, viewer::ReportOutput& out) {
   int status = 0;
   std::vector<std::string> files = expand_profile_arguments(r.files, status);
@@ -397,7 +411,7 @@ static int report(ReportCommand& r) {
   }
   if (!r.width->count()) r.options.width = terminal_width();
   if (!valid_filter(r.options.filter)) return 2;
-  viewer::ReportOutput out(std::cout, r.options.format, r.options.width);
+  viewer::ReportOutput out(std::cout, r.options.format, r.options.width, use_colour(r.colour));
   const int status = report_to(r, out);
   out.finish();
   return status;
@@ -588,7 +602,7 @@ static int view(const ViewCommand& v) {
 // repeated runs), reduced to its totals as its files are read.
 struct DiffCommand {
   std::string base, now;
-  std::string view = "user", format = "text", sort = "self";
+  std::string view = "user", format = "text", sort = "self", colour = "auto";
   size_t top = 20, width = 0;
   const CLI::Option* top_option = nullptr;
   const CLI::Option* width_option = nullptr;
@@ -617,6 +631,10 @@ static CLI::App* add_diff_command(CLI::App& app, DiffCommand& d) {
   d.width_option = cmd->add_option("--width", d.width,
                                    "Text: fit lines to this many columns (0: full names; default: "
                                    "the terminal's width, else 0)");
+  cmd->add_option("--color", d.colour,
+                  "Text: colours: auto (a terminal without NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
   cmd->add_option("--sort", d.sort, "Order functions by the change of their self or total time")
       ->check(CLI::IsMember({"self", "total"}))
       ->capture_default_str();

@@ -26,7 +26,7 @@ void ReportOutput::section(const std::string& key, const std::string& title, con
       return;
     case Format::kText:
       out_ << "\n" << title << "\n";
-      t.print(out_, Format::kText, width_);
+      t.print(out_, Format::kText, width_, colour_);
       return;
   }
 }

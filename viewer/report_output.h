@@ -16,8 +16,9 @@ namespace omprof::viewer {
 
 class ReportOutput {
  public:
-  ReportOutput(std::ostream& out, Format format, size_t width)
-      : out_(out), format_(format), width_(width) {}
+  // `colour`: text with terminal colours (viewer/table.h).
+  ReportOutput(std::ostream& out, Format format, size_t width, bool colour = false)
+      : out_(out), format_(format), width_(width), colour_(colour) {}
   Format format() const { return format_; }
   bool text() const { return format_ == Format::kText; }
   // Text-only lines (headers, notes): nothing in CSV and JSON.
@@ -42,6 +43,7 @@ class ReportOutput {
   std::ostream null_{nullptr};
   Format format_;
   size_t width_;
+  bool colour_;
   int sections_ = 0, profiles_ = 0;
   nlohmann::json doc_ = nlohmann::json::object();
 };

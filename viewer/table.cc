@@ -124,7 +124,7 @@ void Table::append_with(const std::string& name, const std::string& value, const
   }
 }
 
-void Table::print(std::ostream& out, Format format, size_t max_width) const {
+void Table::print(std::ostream& out, Format format, size_t max_width, bool colour) const {
   if (format == Format::kJson) {
     out << to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
@@ -166,6 +166,15 @@ void Table::print(std::ostream& out, Format format, size_t max_width) const {
       } else {
         s += std::string(width[i] - std::min(width[i], c.size()), ' ') + c;
       }
+    }
+    if (colour && header) {
+      s = "\033[1m" + s + "\033[0m";
+    } else if (colour && !cells.empty()) {
+      const std::string& name = cells.back();
+      const size_t at = name.find_first_not_of(' ');
+      if (at != std::string::npos &&
+          (name.compare(at, 5, "<omp:") == 0 || name.compare(at, 5, "<mpi:") == 0))
+        s = "\033[34m" + s + "\033[0m";
     }
     out << s << "\n";
   };

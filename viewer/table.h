@@ -27,7 +27,9 @@ class Table {
   // others, print last in CSV, and where they read best in text.
   void last_in_csv(size_t at, size_t n) { csv_last_ = {at, n}; }
   // In text, `max_width` > 0 shortens the last column (a name) in the middle so that lines fit.
-  void print(std::ostream& out, Format format, size_t max_width = 0) const;
+  // `colour` (text on a terminal): the header bold, rows of omprof's wait frames (<omp:...>,
+  // <mpi:...>) blue.
+  void print(std::ostream& out, Format format, size_t max_width = 0, bool colour = false) const;
   size_t size() const { return rows_.size(); }
   // Appends `other`'s rows (same columns) behind a first column `name` = `value` (a rank): the
   // per-rank tables of several profiles as one. The first call sets the columns.

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "harness.h"
 #include "omp/states.h"
@@ -195,6 +196,38 @@ TEST(JsonOutput, SameRowsAsCsvWithTypedValues) {
   EXPECT_TRUE(j.at("flat")[0].at("self_s").is_number());
   EXPECT_TRUE(j.at("flat")[0].at("function").is_string());
   EXPECT_TRUE(j.at("threads")[0].at("thread").is_number_unsigned());
+}
+
+// Colours only on a terminal and never with NO_COLOR (no-color.org); --color always|never
+// decides otherwise. A terminal is given by script(1) (util-linux, in every Debian).
+TEST(ReportColour, OnlyOnATerminalAndNeverWithNoColor) {
+  auto escapes = [](const std::string& s) { return std::count(s.begin(), s.end(), '\033'); };
+  const RunResult piped = run({OMPROF_BIN, "report", kGolden});
+  ASSERT_EQ(piped.status, 0) << piped.err;
+  EXPECT_EQ(escapes(piped.out), 0) << "not a terminal";
+  const RunResult always = run({OMPROF_BIN, "report", kGolden, "--color", "always"});
+  EXPECT_GT(escapes(always.out), 0);
+  // Blue rows are omprof's wait frames, nothing else.
+  std::istringstream lines(always.out);
+  size_t blue = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("\033[34m") != std::string::npos) {
+      ++blue;
+      EXPECT_TRUE(line.find("<omp:") != std::string::npos ||
+                  line.find("<mpi:") != std::string::npos)
+          << line;
+    }
+  EXPECT_GT(blue, 0u) << "the golden profile waits at barriers";
+  if (access("/usr/bin/script", X_OK) != 0) GTEST_SKIP() << "script(1) is not installed";
+  const std::string command = std::string(OMPROF_BIN) + " report " + kGolden;
+  const RunResult tty = run({"/usr/bin/script", "-qec", command, "/dev/null"}, {{"NO_COLOR", ""}});
+  EXPECT_EQ(tty.status, 0) << tty.err;
+  EXPECT_GT(escapes(tty.out), 0) << "a terminal";
+  const RunResult no_colour =
+      run({"/usr/bin/script", "-qec", command, "/dev/null"}, {{"NO_COLOR", "1"}});
+  EXPECT_EQ(no_colour.status, 0) << no_colour.err;
+  EXPECT_EQ(escapes(no_colour.out), 0) << "NO_COLOR";
+  EXPECT_NE(no_colour.out.find("Flat profile"), std::string::npos);
 }
 
 // A profile against itself: nothing changed, every function and region listed.
