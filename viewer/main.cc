@@ -447,8 +447,32 @@ static CLI::App* add_export_command(CLI::App& app, ExportCommand& e) {
   return cmd;
 }
 
-// Writes to `path` through a temporary file renamed at the end, so that a failed export never
-// leaves a truncated file where a good one was expected.
+// Writes `path` through a temporary file renamed at the end: a failed write never leaves a
+// truncated file where a good one was expected.
+template <typename Write>
+static int write_file_atomically(const std::string& path, const char* command, Write write) {
+  const std::string tmp = path + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (out) write(out);
+    out.flush();
+    if (!out) {
+      std::cerr << "omprof: " << command << ": cannot write '" << path
+                << "': " << std::strerror(errno) << "\n";
+      std::remove(tmp.c_str());
+      return 1;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::cerr << "omprof: " << command << ": cannot write '" << path
+              << "': " << std::strerror(errno) << "\n";
+    std::remove(tmp.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+// `export`: the profiles merged into one file in another tool's format.
 static int export_profiles(const ExportCommand& e) {
   viewer::ExportOptions opt;
   viewer::parse_export_format(e.format, opt.format);
@@ -494,24 +518,9 @@ static int export_profiles(const ExportCommand& e) {
     std::cout.flush();
     return std::cout ? status : 1;
   }
-  const std::string tmp = e.output + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (out) exporter->write(out);
-    out.flush();
-    if (!out) {
-      std::cerr << "omprof: export: cannot write '" << e.output << "': " << std::strerror(errno)
-                << "\n";
-      std::remove(tmp.c_str());
-      return 1;
-    }
-  }
-  if (std::rename(tmp.c_str(), e.output.c_str()) != 0) {
-    std::cerr << "omprof: export: cannot write '" << e.output << "': " << std::strerror(errno)
-              << "\n";
-    std::remove(tmp.c_str());
-    return 1;
-  }
+  if (const int failed = write_file_atomically(e.output, "export",
+                                               [&](std::ostream& out) { exporter->write(out); }))
+    return failed;
   return status;
 }
 
@@ -537,31 +546,6 @@ static CLI::App* add_view_command(CLI::App& app, ViewCommand& v) {
       ->check(CLI::NonNegativeNumber);
   add_filter_options(cmd, v.filter);
   return cmd;
-}
-
-// Writes `path` through a temporary file renamed at the end: a failed write never leaves a
-// truncated file where a good one was expected.
-template <typename Write>
-static int write_file_atomically(const std::string& path, const char* command, Write write) {
-  const std::string tmp = path + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (out) write(out);
-    out.flush();
-    if (!out) {
-      std::cerr << "omprof: " << command << ": cannot write '" << path
-                << "': " << std::strerror(errno) << "\n";
-      std::remove(tmp.c_str());
-      return 1;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::cerr << "omprof: " << command << ": cannot write '" << path
-              << "': " << std::strerror(errno) << "\n";
-    std::remove(tmp.c_str());
-    return 1;
-  }
-  return 0;
 }
 
 static int view(const ViewCommand& v) {
