@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "viewer/tree_walk.h"
+
 namespace omprof::viewer {
 
 void PathTree::add(const std::vector<const std::string*>& path, uint64_t work_ns,
@@ -36,39 +38,22 @@ Table PathTree::table(double min_percent, uint64_t total_ns, Format format,
   Table t(
       {"node_id", "parent_id", "depth", "incl_s", "incl%", "self_s", "work_s", "wait_s", "<name"});
   if (format == Format::kText) t = Table({"incl_s", "incl%", "self_s", "wait%", "<" + name_column});
-  // Depth-first with an explicit stack: stacks may be deeper than the C stack allows.
   // CSV rows carry their node's id and its parent's (0: the root): a path per row would grow
   // with the square of the depth.
-  struct Visit {
-    size_t node, parent;
-    int depth;
-  };
-  std::vector<Visit> todo;
-  auto push_children = [&](size_t n, int depth) {
-    std::vector<size_t> kids;
-    for (const auto& [name, idx] : nodes_[n].children)
-      if (100.0 * double(nodes_[idx].incl) >= min_percent * all) kids.push_back(idx);
-    std::sort(kids.begin(), kids.end(),
-              [&](size_t a, size_t b) { return nodes_[a].incl > nodes_[b].incl; });
-    for (size_t i = kids.size(); i-- > 0;) todo.push_back({kids[i], n, depth});
-  };
-  push_children(0, 0);
-  while (!todo.empty()) {
-    const Visit v = todo.back();
-    todo.pop_back();
-    const Node& c = nodes_[v.node];
-    const std::string& name = v.depth == 0 && !root_label.empty() ? root_label : c.name;
+  auto weight = [&](size_t n) { return nodes_[n].incl; };
+  auto keep = [&](size_t n) { return 100.0 * double(nodes_[n].incl) >= min_percent * all; };
+  walk_heaviest_first(nodes_, weight, keep, [&](size_t node, size_t parent, int depth) {
+    const Node& c = nodes_[node];
+    const std::string& name = depth == 0 && !root_label.empty() ? root_label : c.name;
     if (format == Format::kText) {
-      std::string label = std::string(size_t(2 * std::min(v.depth, 20)), ' ') + name;
+      std::string label = std::string(size_t(2 * std::min(depth, 20)), ' ') + name;
       t.row(
           {seconds(c.incl), percent(c.incl, all), seconds(c.self), percent(c.wait, c.incl), label});
     } else {
-      t.row({std::to_string(v.node), std::to_string(v.parent), std::to_string(v.depth),
-             seconds(c.incl), percent(c.incl, all), seconds(c.self), seconds(c.work),
-             seconds(c.wait), name});
+      t.row({std::to_string(node), std::to_string(parent), std::to_string(depth), seconds(c.incl),
+             percent(c.incl, all), seconds(c.self), seconds(c.work), seconds(c.wait), name});
     }
-    push_children(v.node, v.depth + 1);
-  }
+  });
   return t;
 }
 

@@ -5,6 +5,7 @@
 
 #include "omp/states.h"
 #include "viewer/report.h"
+#include "viewer/tree_walk.h"
 
 namespace omprof::viewer {
 
@@ -118,40 +119,25 @@ Table RankTree::table(double min_percent, Format format) const {
   if (format == Format::kText)
     t = Table({"ranks", "incl_min_s", "incl_avg_s", "incl_max_s", "@max", "incl%", "wait%",
                "<call tree (merged over ranks)"});
-  struct Visit {
-    size_t node, parent;
-    int depth;
-  };
-  std::vector<Visit> todo;  // depth-first with an explicit stack: stacks may be very deep
-  auto push_children = [&](size_t n, int depth) {
-    std::vector<size_t> kids;
-    for (const auto& [name, idx] : nodes_[n].children)
-      if (100.0 * nodes_[idx].sum >= min_percent * all) kids.push_back(idx);
-    std::sort(kids.begin(), kids.end(),
-              [&](size_t a, size_t b) { return nodes_[a].sum > nodes_[b].sum; });
-    for (size_t i = kids.size(); i-- > 0;) todo.push_back({kids[i], n, depth});
-  };
-  push_children(0, 0);
-  while (!todo.empty()) {
-    const Visit v = todo.back();
-    todo.pop_back();
-    const Node& c = nodes_[v.node];
+  auto weight = [&](size_t n) { return nodes_[n].sum; };
+  auto keep = [&](size_t n) { return 100.0 * nodes_[n].sum >= min_percent * all; };
+  walk_heaviest_first(nodes_, weight, keep, [&](size_t node, size_t parent, int depth) {
+    const Node& c = nodes_[node];
     const double avg = c.ranks ? c.sum / double(c.ranks) : 0;
     if (format == Format::kText) {
-      std::string label = std::string(size_t(2 * std::min(v.depth, 20)), ' ') + c.name;
+      std::string label = std::string(size_t(2 * std::min(depth, 20)), ' ') + c.name;
       if (label.size() > 64) label = label.substr(0, 61) + "...";
       t.row({std::to_string(c.ranks) + "/" + std::to_string(ranks_), seconds(uint64_t(c.min)),
              seconds(uint64_t(avg)), seconds(uint64_t(c.max)), std::to_string(c.max_rank),
              percent(c.sum, all), percent(c.wait, c.work + c.wait), label});
     } else {
-      t.row({std::to_string(v.node), std::to_string(v.parent), std::to_string(v.depth),
+      t.row({std::to_string(node), std::to_string(parent), std::to_string(depth),
              std::to_string(c.ranks), seconds(uint64_t(c.sum)), percent(c.sum, all),
              seconds(uint64_t(c.min)), std::to_string(c.min_rank), seconds(uint64_t(avg)),
              seconds(uint64_t(c.max)), std::to_string(c.max_rank), seconds(uint64_t(c.self)),
              seconds(uint64_t(c.work)), seconds(uint64_t(c.wait)), c.name});
     }
-    push_children(v.node, v.depth + 1);
-  }
+  });
   return t;
 }
 
