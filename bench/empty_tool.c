@@ -1,9 +1,23 @@
 /* An OMPT tool that registers nothing: the baseline cost of having a tool at all. With
  * OMPROF_EMPTY_TOOL_CALLBACKS=1 it registers empty task_schedule and sync_region_wait
- * callbacks: the floor for any tool that needs them (bench/task_overhead.sh). */
+ * callbacks: the floor for any tool that needs them (bench/task_overhead.sh). With
+ * OMPROF_EMPTY_TOOL_CALLBACKS=all it registers every callback omprof registers, empty: what
+ * libomp itself costs a tool that listens where omprof does (bench/tiny_regions.sh). With
+ * OMPROF_EMPTY_TOOL_CALLBACKS=clock the parallel, implicit-task and sync-wait callbacks also
+ * read CLOCK_MONOTONIC once each: the floor of timing waits and fork/join exactly. */
 #include <omp-tools.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <time.h>
+
+static int g_read_clock;
+static __thread long long t_sink;
+static void tick(void) {
+  if (!g_read_clock) return;
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  t_sink += t.tv_nsec;
+}
 
 static void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
   (void)prior;
@@ -12,6 +26,7 @@ static void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt
 }
 static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                 ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
+  tick();
   (void)kind;
   (void)endpoint;
   (void)parallel;
@@ -19,14 +34,69 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
   (void)codeptr;
 }
 
+static void on_thread_begin(ompt_thread_t type, ompt_data_t* thread) {
+  (void)type;
+  (void)thread;
+}
+static void on_parallel_begin(ompt_data_t* task, const ompt_frame_t* frame, ompt_data_t* parallel,
+                              unsigned size, int flags, const void* codeptr) {
+  tick();
+  (void)task;
+  (void)frame;
+  (void)parallel;
+  (void)size;
+  (void)flags;
+  (void)codeptr;
+}
+static void on_parallel_end(ompt_data_t* parallel, ompt_data_t* task, int flags,
+                            const void* codeptr) {
+  tick();
+  (void)parallel;
+  (void)task;
+  (void)flags;
+  (void)codeptr;
+}
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
+                             ompt_data_t* task, unsigned size, unsigned index, int flags) {
+  tick();
+  (void)endpoint;
+  (void)parallel;
+  (void)task;
+  (void)size;
+  (void)index;
+  (void)flags;
+}
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t id,
+                             const void* codeptr) {
+  (void)kind;
+  (void)hint;
+  (void)impl;
+  (void)id;
+  (void)codeptr;
+}
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t id, const void* codeptr) {
+  (void)kind;
+  (void)id;
+  (void)codeptr;
+}
+
 static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t* data) {
   (void)device;
   (void)data;
   const char* with = getenv("OMPROF_EMPTY_TOOL_CALLBACKS");
-  if (with && *with == '1') {
+  if (with && (*with == '1' || *with == 'a' || *with == 'c')) {
+    g_read_clock = *with == 'c';
     ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
     set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
     set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait);
+    if (*with != '1') { /* "all" or "clock" */
+      set(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
+      set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
+      set(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);
+      set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
+      set(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
+      set(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
+    }
   }
   return 1;
 }

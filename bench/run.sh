@@ -49,24 +49,16 @@ for config in "30 1" "30 2" "2 1" "60 1"; do
   echo "| $1 | $2 | $(median handler) |"
 done
 
-tiny="$build/bench/bench_omp_tiny_regions"
 imb="$build/tests/bin/omp_imbalance_clang"
 for ((i = 0; i < runs; i++)); do
-  time_once tiny_none "$tiny"
-  time_once tiny_empty env LD_PRELOAD="$build/bench/libomprof_empty_tool.so" "$tiny"
-  time_once tiny_200 prof --rate 200 -- "$tiny"
   time_once imb_none "$imb" 2 300
   time_once imb_200 prof --rate 200 -- "$imb" 2 300
   time_once imb_1000 prof --rate 1000 -- "$imb" 2 300
   rm -f "$out"/*.omprof
 done
 echo
-echo "## OpenMP: 200,000 empty parallel regions, 2 threads (bench_omp_tiny_regions)"
-echo "| variant | median wall s | ratio to empty tool | ratio to no tool |"
-echo "|---|---|---|---|"
-echo "| no tool | $(median tiny_none) | - | 1 |"
-echo "| empty OMPT tool | $(median tiny_empty) | 1 | $(ratio tiny_empty tiny_none) |"
-echo "| omprof 200 Hz | $(median tiny_200) | $(ratio tiny_200 tiny_empty) | $(ratio tiny_200 tiny_none) |"
+echo "## OpenMP: 200,000 empty parallel regions, 2 threads (bench/tiny_regions.sh)"
+bash "$here/bench/tiny_regions.sh" "$runs"
 echo
 echo "## OpenMP: imbalance program (omp_imbalance_clang 2 300)"
 echo "| variant | median wall s | ratio to no tool |"

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "collector/handler/parallel_value.h"
+#include "collector/handler/region_ends.h"
 
 namespace omprof::handler {
 
@@ -51,7 +52,7 @@ void read_omp_context(const ThreadState* ts, SampleContext& ctx) {
   ctx.omp_state = state;
   const bool waiting_for_work =
       state == kWaitBarrierImplicit || state == kWaitBarrierImplicitParallel || state == kIdle;
-  if (waiting_for_work && (region == 0 || parallel_value::ended(region))) {
+  if (waiting_for_work && (region == 0 || region_ended(parallel_value::instance(region)))) {
     // Between regions (libomp 14 reports the join barrier's state there): idle, in no region.
     ctx.omp_state = kIdleDerived;
     return;

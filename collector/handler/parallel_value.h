@@ -3,22 +3,22 @@
 //   bits  0-19  the fork record id (0 = none)
 //   bits 20-42  the master's explicit-region node at the fork, inherited by the team's workers
 //               (0 past 2^23 nodes)
-//   bits 43-62  the region instance (for exact waits)
-//   bit  63     "ended", set by parallel_end. libomp 14 ends a worker's implicit task only when
-//               the next region wakes it, so a worker waiting between regions still sees the
-//               last region: it is idle iff that region has ended.
+//   bits 43-62  the region instance (for exact waits). libomp 14 ends a worker's implicit task
+//               only when the next region wakes it, so a worker waiting between regions still
+//               sees the last region: it is idle iff that instance has ended (region_ends.h).
+// Written once, at the fork: the value lives in libomp's team structure, next to what its
+// barriers spin on.
 #pragma once
 
 #include <cstdint>
 
 namespace omprof::handler::parallel_value {
 
-constexpr uint64_t kEnded = uint64_t(1) << 63;
 constexpr uint64_t kForkIdMask = (uint64_t(1) << 20) - 1;
 constexpr int kNodeShift = 20;
 constexpr uint64_t kNodeMask = (uint64_t(1) << 23) - 1;
 constexpr int kInstanceShift = 43;
-constexpr uint64_t kInstanceMask = (uint64_t(1) << 20) - 1;
+constexpr uint64_t kInstanceMask = (uint64_t(1) << 21) - 1;
 
 inline uint64_t pack(uint64_t fork_id, uint64_t node, uint64_t instance) {
   return (fork_id & kForkIdMask) | ((node <= kNodeMask ? node : 0) << kNodeShift) |
@@ -32,9 +32,6 @@ inline uint32_t node(uint64_t v) {
 }
 inline uint32_t instance(uint64_t v) {
   return uint32_t((v >> kInstanceShift) & kInstanceMask);
-}
-inline bool ended(uint64_t v) {
-  return (v & kEnded) != 0;
 }
 
 }  // namespace omprof::handler::parallel_value

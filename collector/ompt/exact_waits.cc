@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "collector/handler/region_ends.h"
 #include "collector/runtime.h"
 #include "proto/state_codes.h"
 
@@ -15,15 +16,6 @@ constexpr int kSyncBarrier = 1, kSyncBarrierImplicit = 2, kSyncBarrierExplicit =
               kSyncReduction = 7, kSyncBarrierImplicitWorkshare = 8,
               kSyncBarrierImplicitParallel = 9, kSyncBarrierTeams = 10;
 constexpr int kMutexCritical = 5, kMutexAtomic = 6, kMutexOrdered = 7;
-
-// Region ends, by instance, for splitting a worker's join wait. A ring: a worker looks up the
-// region it joined when its wait ends, which is at the next fork of its team at the latest.
-constexpr uint32_t kRingSize = 4096;
-struct RegionEnd {
-  std::atomic<uint32_t> instance{0};
-  std::atomic<uint64_t> end_ns{0};
-};
-RegionEnd g_region_ends[kRingSize];
 
 uint32_t state_of_sync(int kind, bool worker_join) {
   if (worker_join) return format::kWaitBarrierImplicit;  // (the join); idle once the region ended
@@ -83,10 +75,10 @@ void split_wait(const OpenWait& w, uint64_t now, Emit&& emit) {
     return;
   }
   // A worker's join wait: at the barrier until the region ended, idle after (in no region).
-  const RegionEnd& e = g_region_ends[w.region_instance % kRingSize];
+  // A worker looks its region up when its wait ends: at its team's next fork at the latest.
   uint64_t barrier = total;
-  if (e.instance.load(std::memory_order_acquire) == w.region_instance) {
-    const uint64_t end = e.end_ns.load(std::memory_order_relaxed);
+  uint64_t end = 0;
+  if (handler::region_ended(w.region_instance, &end)) {
     barrier = end > w.first_start_ns ? end - w.first_start_ns : 0;
     if (barrier > total) barrier = total;
   }
@@ -150,14 +142,27 @@ bool taskwait_exact() {
   return exact;
 }
 
-void wait_end_sync(ThreadState* ts) {
+void settle_ended_joins(ThreadState* ts) {
+  for (int i = 0; i < ts->ended_join_count; ++i)
+    close_wait(ts, ts->ended_joins[i].wait, ts->ended_joins[i].end_ns);
+  ts->ended_join_count = 0;
+}
+
+uint64_t wait_end_sync(ThreadState* ts) {
   drop_failed_test_lock(ts);
-  if (ts->open_wait_depth == 0) return;  // its begin did not fit, or came before the tool
+  if (ts->open_wait_depth == 0) return 0;  // its begin did not fit, or came before the tool
   const uint64_t now = monotonic_ns();
   const OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
-  if (w.worker_join) ts->overhead_since_ns = now;  // woken for the next region
-  close_wait(ts, w, now);
+  if (w.worker_join) {
+    ts->overhead_since_ns = now;  // woken for the next region
+    if (ts->ended_join_count == handler::kMaxEndedJoins) settle_ended_joins(ts);
+    ts->ended_joins[ts->ended_join_count] = {w, now};
+    ++ts->ended_join_count;
+  } else {
+    close_wait(ts, w, now);
+  }
   --ts->open_wait_depth;
+  return now;
 }
 
 void wait_begin_mutex(ThreadState* ts, int mutex_kind, uint64_t wait_id, uint64_t codeptr,
@@ -197,14 +202,12 @@ void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx
   record(ts, codeptr, c, ns);
 }
 
-void note_region_end(uint32_t region_instance) {
-  RegionEnd& e = g_region_ends[region_instance % kRingSize];
-  e.end_ns.store(monotonic_ns(), std::memory_order_relaxed);
-  e.instance.store(region_instance, std::memory_order_release);
-}
-
 void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
                        const std::function<void(const SampleContext&, uint64_t)>& emit) {
+  const int ended = ts->ended_join_count;
+  for (int i = 0; i < ended && i < handler::kMaxEndedJoins; ++i)
+    split_wait(ts->ended_joins[i].wait, ts->ended_joins[i].end_ns,
+               [&](uint64_t, const SampleContext& ctx, uint64_t ns) { emit(ctx, ns); });
   const int depth = ts->open_wait_depth;
   for (int d = 0; d < depth && d < handler::kMaxOpenWaits; ++d)
     split_wait(ts->open_waits[d], now_ns,
@@ -216,6 +219,7 @@ void close_open_waits(uint64_t now_ns) {
     ThreadState* ts = thread_at(i);
     if (!ts) continue;
     // The threads are parked in the runtime at exit (or gone): their open waits are stable.
+    settle_ended_joins(ts);
     for (int d = ts->open_wait_depth; d-- > 0;) close_wait(ts, ts->open_waits[d], now_ns);
     ts->open_wait_depth = 0;
   }

@@ -10,6 +10,7 @@
 
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/parallel_value.h"
+#include "collector/handler/region_ends.h"
 #include "collector/handler/signal_handler.h"
 #include "collector/handler/stack_capture.h"
 #include "collector/journal_writer.h"
@@ -218,8 +219,22 @@ ForkRecord* record_by_id(uint64_t id) {
   return t.records[id - 1];
 }
 
-SampleContext wait_context(const ompt_data_t* parallel_data);
+SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_data);
 uint64_t construct_address(const void* codeptr_ra);
+
+// What omprof stored in a region's parallel_data (parallel_value.h), from the calling thread's
+// copy when it has one: the master's from its fork, a member's from its implicit task's start.
+// parallel_data lives in libomp's team structure, on a cache line the team's threads write at
+// their barriers; reading it at the join cost the master a cache miss per region.
+uint64_t value_of(const ThreadState* ts, const ompt_data_t* parallel_data) {
+  if (ts && ts->known_parallel == parallel_data) return ts->known_parallel_value;
+  return parallel_data->value;
+}
+void remember_value(ThreadState* ts, const ompt_data_t* parallel_data, uint64_t value) {
+  if (!ts) return;
+  ts->known_parallel = parallel_data;
+  ts->known_parallel_value = value;
+}
 
 void on_thread_begin(ompt_thread_t, ompt_data_t* thread_data) {
   thread_data->value = 1;
@@ -233,65 +248,83 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
                           : nullptr;
   const uint64_t fork_id = record_fork(codeptr_ra, enter);
   const uint64_t node = current_region_node();
-  const uint64_t instance = g_region_instances.fetch_add(1, std::memory_order_relaxed) + 1;
-  parallel_data->value = pv::pack(fork_id, node, instance);
+  // 1 to 2^21 - 1: instance 0 is "none" (parallel_value.h).
+  const uint64_t instance =
+      g_region_instances.fetch_add(1, std::memory_order_relaxed) % pv::kInstanceMask + 1;
+  const uint64_t value = pv::pack(fork_id, node, instance);
+  parallel_data->value = value;
   if (ForkRecord* rec = record_by_id(fork_id))
     rec->instances.fetch_add(1, std::memory_order_relaxed);
   if (ThreadState* ts = current_thread()) {  // fork bookkeeping starts (omprof's own cost excluded)
+    remember_value(ts, parallel_data, value);
     ts->overhead_since_ns = monotonic_ns();
     ts->overhead_codeptr = construct_address(codeptr_ra);
   }
 }
 
-// Closes the fork or join bookkeeping interval that is in progress on this thread.
-void end_overhead(const ompt_data_t* parallel_data) {
+// Closes the fork or join bookkeeping interval that is in progress on this thread. Returns the
+// time it read (0 if none was in progress).
+uint64_t end_overhead(const ompt_data_t* parallel_data) {
   ThreadState* ts = current_thread();
-  if (!ts || !ts->overhead_since_ns) return;
+  if (!ts || !ts->overhead_since_ns) return 0;
   const uint64_t now = monotonic_ns();
   if (now > ts->overhead_since_ns)
-    record_overhead(ts, ts->overhead_codeptr, wait_context(parallel_data),
+    record_overhead(ts, ts->overhead_codeptr, wait_context(ts, parallel_data),
                     now - ts->overhead_since_ns);
   ts->overhead_since_ns = 0;
   ts->overhead_codeptr = 0;
+  return now;
 }
 
 void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t*, int, const void*) {
-  end_overhead(parallel_data);  // the master's join bookkeeping
-  note_region_end(pv::instance(parallel_data->value));
-  parallel_data->value |= pv::kEnded;
+  uint64_t now = end_overhead(parallel_data);  // the master's join bookkeeping
+  if (!now) now = monotonic_ns();
+  // Only omprof's own memory is written here: parallel_data shares its cache line with what
+  // libomp's barriers spin on (region_ends.h).
+  handler::note_region_end(pv::instance(value_of(current_thread(), parallel_data)), now);
 }
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t*,
                       unsigned actual_parallelism, unsigned index, int flags) {
   if (flags & ompt_task_initial) return;  // the initial task of a thread, not a team member
   if (endpoint == ompt_scope_end && index == 0) {
-    if (ThreadState* ts = current_thread()) {  // the master's join bookkeeping starts
-      ts->overhead_since_ns = monotonic_ns();
+    if (ThreadState* ts = current_thread()) {
+      // The master's join bookkeeping starts where its join barrier ended (libomp calls this
+      // right after), or now if that wait was not measured.
+      ts->overhead_since_ns = ts->barrier_ended_ns ? ts->barrier_ended_ns : monotonic_ns();
       ts->overhead_codeptr = 0;
     }
   }
   if (endpoint == ompt_scope_begin) {
-    if (ThreadState* ts = current_thread()) ts->omp_thread_num = index;
+    if (!parallel_data) return;
+    const uint64_t value = parallel_data->value;  // read fresh: the region is new to this thread
+    ThreadState* ts = current_thread();
+    if (ts) {
+      ts->omp_thread_num = index;
+      ts->barrier_ended_ns = 0;  // a serialized region ends with no barrier
+      remember_value(ts, parallel_data, value);
+    }
     end_overhead(parallel_data);  // fork bookkeeping, or a worker's since its wake-up
     // Workers nest their explicit regions under the master's region at the fork.
-    if (index != 0 && parallel_data) inherit_region_context(pv::node(parallel_data->value));
-    if (index == 0 && parallel_data)
-      if (ForkRecord* rec = record_by_id(pv::fork_id(parallel_data->value))) {
-        unsigned bit =
+    if (index != 0) inherit_region_context(pv::node(value));
+    if (index == 0)
+      if (ForkRecord* rec = record_by_id(pv::fork_id(value))) {
+        const unsigned bit =
             actual_parallelism == 0 ? 0 : (actual_parallelism > 64 ? 63 : actual_parallelism - 1);
-        rec->team_size_mask.fetch_or(uint64_t(1) << bit, std::memory_order_relaxed);
+        const uint64_t size_bit = uint64_t(1) << bit;
+        if (!(rec->team_size_mask.load(std::memory_order_relaxed) & size_bit))
+          rec->team_size_mask.fetch_or(size_bit, std::memory_order_relaxed);
       }
   }
 }
 
 // The context an exact wait is attributed to: the innermost region (as samples see it), the
 // thread's number in it and its explicit region.
-SampleContext wait_context(const ompt_data_t* parallel_data) {
+SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_data) {
   SampleContext ctx;
   if (plausible_pointer(parallel_data)) {
-    ctx.fork_id = pv::fork_id(parallel_data->value);
-    if (ctx.fork_id)
-      if (const ThreadState* ts = current_thread()) ctx.omp_thread_num = ts->omp_thread_num;
+    ctx.fork_id = pv::fork_id(value_of(ts, parallel_data));
+    if (ctx.fork_id && ts) ctx.omp_thread_num = ts->omp_thread_num;
   }
   ctx.region_node = current_region_node();
   return ctx;
@@ -315,18 +348,19 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     if (!taskwait_exact()) return;
   }
   if (endpoint != ompt_scope_begin) {
-    wait_end_sync(ts);
+    ts->barrier_ended_ns = wait_end_sync(ts);
     return;
   }
+  ts->barrier_ended_ns = 0;
   // A worker's wait at the end of its region has no code pointer (libomp 14): it lasts until
   // the next region wakes the worker, so its tail is idle.
   const bool join = !codeptr_ra && ts->omp_thread_num != 0 &&
                     (kind == ompt_sync_region_barrier_implicit ||
                      kind == ompt_sync_region_barrier_implicit_parallel);
   const uint32_t instance =
-      plausible_pointer(parallel_data) ? pv::instance(parallel_data->value) : 0;
+      plausible_pointer(parallel_data) ? pv::instance(value_of(ts, parallel_data)) : 0;
   wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data,
-                  wait_context(parallel_data), instance, join);
+                  wait_context(ts, parallel_data), instance, join);
 }
 
 void on_mutex_acquire(ompt_mutex_t kind, unsigned, unsigned, ompt_wait_id_t wait_id,
@@ -336,7 +370,7 @@ void on_mutex_acquire(ompt_mutex_t kind, unsigned, unsigned, ompt_wait_id_t wait
   ompt_data_t* pd = nullptr;
   int size = 0;
   if (!(g_get_parallel_info && g_get_parallel_info(0, &pd, &size) == 2)) pd = nullptr;
-  wait_begin_mutex(ts, int(kind), wait_id, construct_address(codeptr_ra), wait_context(pd));
+  wait_begin_mutex(ts, int(kind), wait_id, construct_address(codeptr_ra), wait_context(ts, pd));
 }
 
 void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void*) {
