@@ -201,6 +201,7 @@ void shutdown_collector(ProcessEnding ending) {
   while (st.handlers_in_flight.load() != 0) sched_yield();
   ompt::close_open_waits(end);
   mpi_summary_never_made();
+  warn_if_mpi_unmeasured();
   write_profile(end - rt.start_mono_ns, ending);
 }
 

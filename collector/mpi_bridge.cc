@@ -6,12 +6,16 @@
 
 #include "collector/handler/omp_inquiry.h"
 #include "collector/lifecycle.h"
+#include "collector/modules.h"
 #include "collector/region_context.h"
+#include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "collector/writer/mpi_facts.h"
 #include "collector/writer/summary_files.h"
+#include "proto/manifest.h"
 #include "proto/mpi_calls.h"
+#include "proto/text.h"
 
 namespace omprof {
 
@@ -28,6 +32,23 @@ void mpi_summary_never_made() {
     g_facts.summary_done = true;
     writer::write_summary_missing("the program did not call MPI_Finalize");
   }
+}
+
+void warn_if_mpi_unmeasured() {
+  bool wrappers = false;
+  std::string mpi;
+  for (const unwind::Module& m : recorded_modules()) {
+    const std::string f = text::base_name(m.path);
+    if (f.rfind("libomprof_mpi.so", 0) == 0)
+      wrappers = true;
+    else if (mpi.empty() && (f.rfind("libmpi.so", 0) == 0 || f.rfind("libmpich", 0) == 0))
+      mpi = f;
+  }
+  if (!mpi.empty() && !wrappers)
+    append_manifest(manifest::warning_line(
+        "the program loaded " + mpi +
+        " without omprof's MPI wrappers (omprof run --mpi=on preloads them): time in MPI was not "
+        "measured and shows as work"));
 }
 
 void mpi_summary_attempted() {

@@ -18,7 +18,7 @@ bool for_sections(const std::string& path, Elf64_Word type, Fn fn) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   elf_version(EV_CURRENT);
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
   if (!elf) {
     close(fd);
     return false;

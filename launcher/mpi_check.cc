@@ -6,9 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <sstream>
 #include <vector>
 
@@ -19,6 +22,7 @@ namespace {
 struct ElfDynamic {
   std::string interpreter;
   std::vector<std::string> needed;
+  std::string rpath, runpath;  // DT_RPATH, DT_RUNPATH (":"-separated)
 };
 
 ElfDynamic read_dynamic(const std::string& path) {
@@ -26,7 +30,7 @@ ElfDynamic read_dynamic(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return out;
   elf_version(EV_CURRENT);
-  if (Elf* elf = elf_begin(fd, ELF_C_READ, nullptr)) {
+  if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
     size_t n = 0;
     if (elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &n) == 0) {
       for (size_t i = 0; i < n; ++i) {
@@ -44,10 +48,14 @@ ElfDynamic read_dynamic(const std::string& path) {
       if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC) continue;
       Elf_Data* data = elf_getdata(scn, nullptr);
       GElf_Dyn dyn;
-      for (int k = 0; data && gelf_getdyn(data, k, &dyn); ++k)
-        if (dyn.d_tag == DT_NEEDED)
-          if (const char* name = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val))
-            out.needed.push_back(name);
+      for (int k = 0; data && gelf_getdyn(data, k, &dyn); ++k) {
+        if (dyn.d_tag != DT_NEEDED && dyn.d_tag != DT_RPATH && dyn.d_tag != DT_RUNPATH) continue;
+        const char* text = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
+        if (!text) continue;
+        if (dyn.d_tag == DT_NEEDED) out.needed.push_back(text);
+        if (dyn.d_tag == DT_RPATH) out.rpath = text;
+        if (dyn.d_tag == DT_RUNPATH) out.runpath = text;
+      }
     }
     elf_end(elf);
   }
@@ -89,6 +97,91 @@ std::string loader_list(const std::string& interpreter, const std::string& progr
   return text;
 }
 
+// The directories of a search path, $ORIGIN expanded to `origin`; false if the path uses
+// another loader token ($LIB, $PLATFORM), which only the loader expands.
+bool split_search_path(const std::string& path, const std::string& origin,
+                       std::vector<std::string>& dirs) {
+  std::stringstream in(path);
+  std::string dir;
+  while (std::getline(in, dir, ':')) {
+    for (const char* token : {"${ORIGIN}", "$ORIGIN"})
+      for (size_t at; (at = dir.find(token)) != std::string::npos;)
+        dir.replace(at, std::strlen(token), origin);
+    if (dir.find('$') != std::string::npos) return false;
+    dirs.push_back(dir.empty() ? "." : dir);
+  }
+  return true;
+}
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Debian's library directories on x86-64, in the order its ld.so.cache ranks them.
+const char* const kSystemDirs[] = {"/usr/local/lib/x86_64-linux-gnu",
+                                   "/usr/local/lib",
+                                   "/lib/x86_64-linux-gnu",
+                                   "/usr/lib/x86_64-linux-gnu",
+                                   "/lib64",
+                                   "/usr/lib64",
+                                   "/lib",
+                                   "/usr/lib"};
+
+// Where the loader would find `name` needed by an object with `dyn` at `object`: DT_RPATH (when
+// there is no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, the system's directories. "" if not
+// found that way, or if a search path needs the loader.
+std::string find_needed(const std::string& name, const ElfDynamic& dyn, const std::string& object,
+                        const ElfDynamic& program_dyn, const std::string& program) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), R_OK) == 0 ? name : "";
+  std::vector<std::string> dirs;
+  bool ok = true;
+  if (dyn.runpath.empty()) {
+    ok &= split_search_path(dyn.rpath, directory_of(object), dirs);
+    if (&dyn != &program_dyn && program_dyn.runpath.empty())
+      ok &= split_search_path(program_dyn.rpath, directory_of(program), dirs);
+  }
+  if (const char* env = std::getenv("LD_LIBRARY_PATH"))
+    ok &= split_search_path(env, directory_of(program), dirs);
+  ok &= split_search_path(dyn.runpath, directory_of(object), dirs);
+  if (!ok) return "";
+  dirs.insert(dirs.end(), std::begin(kSystemDirs), std::end(kSystemDirs));
+  for (const std::string& d : dirs) {
+    const std::string candidate = d + "/" + name;
+    if (access(candidate.c_str(), R_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+// The names of every library the program loads (its DT_NEEDED closure), found as the loader
+// finds them for the common case, without running anything. False when a library is not found
+// that way (a directory known only to /etc/ld.so.conf.d, a loader token): ask the loader then.
+bool needed_closure(const std::string& program, const ElfDynamic& program_dyn,
+                    std::vector<std::string>& names) {
+  struct Object {
+    std::string path;
+    ElfDynamic dyn;
+  };
+  std::vector<Object> objects{{program, program_dyn}};
+  std::vector<std::pair<std::string, size_t>> todo;  // a needed name, the object needing it
+  for (const std::string& n : program_dyn.needed) todo.emplace_back(n, 0);
+  std::vector<std::string> seen;
+  while (!todo.empty()) {
+    const auto [name, by] = todo.back();
+    todo.pop_back();
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+    if (seen.size() >= 1000) return false;
+    const std::string path =
+        find_needed(name, objects[by].dyn, objects[by].path, program_dyn, program);
+    if (path.empty()) return false;
+    seen.push_back(name);
+    objects.push_back({path, read_dynamic(path)});
+    for (const std::string& n : objects.back().dyn.needed) todo.emplace_back(n, objects.size() - 1);
+  }
+  names = seen;
+  return true;
+}
+
 bool is_mpi_soname(const std::string& name) {
   return name.rfind("libmpi.so", 0) == 0 || name.rfind("libmpich.so", 0) == 0 ||
          name.rfind("libmpi_mpifh.so", 0) == 0 || name.rfind("libmpich", 0) == 0;
@@ -113,12 +206,18 @@ MpiCheck check_mpi(const std::string& program, const std::string& mpi_soname) {
       r.loads_mpi = true;
       return r;
     }
-  std::istringstream lines(loader_list(dyn.interpreter, program));
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream words(line);
-    std::string name;
-    words >> name;  // "\tlibmpi.so.40 => /usr/lib/.../libmpi.so.40 (0x...)"
+  std::vector<std::string> names;
+  if (!needed_closure(program, dyn, names)) {
+    std::istringstream lines(loader_list(dyn.interpreter, program));
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::istringstream words(line);
+      std::string name;
+      words >> name;  // "\tlibmpi.so.40 => /usr/lib/.../libmpi.so.40 (0x...)"
+      names.push_back(name);
+    }
+  }
+  for (const std::string& name : names) {
     if (!mpi_soname.empty() && name == mpi_soname)
       r.loads_mpi = true;
     else if (is_mpi_soname(name) && r.other_library.empty())

@@ -17,7 +17,7 @@ bool has_interpreter(const std::string& path, bool& is_elf) {
   if (fd < 0) return false;
   elf_version(EV_CURRENT);
   bool interp = false;
-  if (Elf* elf = elf_begin(fd, ELF_C_READ, nullptr)) {
+  if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
     size_t n = 0;
     if (elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &n) == 0) {
       is_elf = true;

@@ -23,6 +23,9 @@ const MpiFacts& mpi_facts();
 // At shutdown: if MPI was initialized and no summary was attempted (the program never called
 // MPI_Finalize), rank 0 says the summary is missing.
 void mpi_summary_never_made();
+// At exit: an MPI library in the process without omprof's MPI wrappers (the launcher did not see
+// it, --mpi=off, or a dlopen) means time in MPI went unmeasured; the run's report says so.
+void warn_if_mpi_unmeasured();
 void mpi_summary_attempted();
 
 }  // namespace omprof

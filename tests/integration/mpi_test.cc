@@ -519,6 +519,31 @@ TEST(MpiLoading, AProgramWithoutMpiLoadsNoMpiCode) {
   EXPECT_NE(forced.out.find("libmpi.so"), std::string::npos) << forced.out;
 }
 
+// A program that uses MPI only through a library it loads gets the wrappers: the launcher walks
+// what the program loads (here through RUNPATH $ORIGIN) without asking the loader, and asks the
+// loader when a search path needs it ($PLATFORM, which only the loader expands). Forced off,
+// omprof says that time in MPI went unmeasured.
+TEST(MpiLoading, MpiThroughALibraryIsFound) {
+  for (const std::string library_path : {"", "/nonexistent/$PLATFORM"}) {
+    const RunResult r = run(mpirun(2, {"-x", "LD_LIBRARY_PATH", OMPROF_BIN, "run", "-o",
+                                       fresh_dir("mpi_indirect"), "--", program("mpi_indirect")}),
+                            {{"LD_LIBRARY_PATH", library_path}});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("size 2 wrappers loaded"), std::string::npos)
+        << "LD_LIBRARY_PATH=" << library_path << "\n"
+        << r.out << r.err;
+    EXPECT_EQ(r.err.find("not measured"), std::string::npos) << r.err;
+  }
+  const RunResult off =
+      run(mpirun(1, {OMPROF_BIN, "run", "--mpi=off", "-o", fresh_dir("mpi_indirect_off"), "--",
+                     program("mpi_indirect")}));
+  ASSERT_EQ(off.status, 0) << off.err;
+  EXPECT_NE(off.out.find("size 1 wrappers absent"), std::string::npos) << off.out;
+  EXPECT_NE(off.err.find("the program loaded libmpi.so.40 without omprof's MPI wrappers"),
+            std::string::npos)
+      << off.err;
+}
+
 // The views of `report` over several ranks: lines and callees sum the ranks' samples, threads,
 // states and parallel regions list each rank's rows under a rank column; every number is the
 // ranks' models' own.
