@@ -13,6 +13,7 @@
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
+#include "collector/phase_timer.h"
 #include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/sampling.h"
@@ -140,6 +141,7 @@ void restore_loader_environment() {
 __attribute__((constructor(101))) void collector_start() {
   Runtime& rt = runtime();
   if (!should_profile()) return;
+  PhaseTimer phases;
   restore_loader_environment();
   std::string error;
   if (!parse_config(rt.config, error)) {
@@ -156,8 +158,11 @@ __attribute__((constructor(101))) void collector_start() {
                                                            "program exits normally)"));
     reserve_descriptor();
   }
+  phases.done("start: configuration and journal");
   append_manifest(manifest::start_line(getpid(), journal::journal_path()));
+  phases.done("start: manifest");
   refresh_modules();
+  phases.done("start: recording modules");
   writer::journal_header();
   set_handler_quiescence_wait(wait_for_handlers);
   if (pthread_key_create(&g_exit_key, on_thread_exit) != 0 || !install_sampler()) {
@@ -166,9 +171,11 @@ __attribute__((constructor(101))) void collector_start() {
   }
   pthread_atfork(nullptr, nullptr, in_fork_child);
   rt.active.store(true);
+  phases.done("start: header and signal handler");
   // The exit handler that knows the status is registered when main starts (after the loader
   // registered its own, so that it runs first): see __libc_start_main below.
   start_thread_sampling(true);
+  phases.done("start: main thread's sampling");
 }
 
 __attribute__((destructor)) void collector_stop() {

@@ -38,8 +38,8 @@ struct SlotCaptureResult : CaptureResult {
 SlotCaptureResult capture_current_stack_slots(uint64_t* frames, uint64_t* slots, uint32_t max,
                                               uint32_t skip);
 
-// One-time, non-signal-safe libunwind set-up for the process (and the calling thread's trace
-// cache): call once, outside any handler, before the first sample.
+// One-time, non-signal-safe libunwind set-up for the process: call once, outside any handler,
+// before the first sample.
 void warm_up_process();
 
 }  // namespace omprof::handler

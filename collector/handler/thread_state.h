@@ -76,7 +76,7 @@ struct ThreadState : journal::ThreadRecord {
 
   // Handler statistics (written only by the owning thread's handler).
   uint32_t samples_unwound = 0;   // before the trace cache is used (signal_handler.cc)
-  bool trace_cache_warm = false;  // the main thread's is, from the start
+  bool trace_cache_warm = false;  // after kSamplesBeforeTraceCache samples (signal_handler.cc)
 
   SampleTable table;
   // Exact OpenMP waits: written by OMPT callbacks on this thread only, never by the handler.

@@ -14,6 +14,7 @@
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
 #include "collector/ompt/ompt_tool.h"
+#include "collector/phase_timer.h"
 #include "collector/region_context.h"
 #include "collector/run_report.h"
 #include "collector/runtime.h"
@@ -40,22 +41,6 @@ bool env_flag(const char* name) {
   const char* v = std::getenv(name);
   return v && *v == '1';
 }
-
-// OMPROF_DEBUG=1: how long each shutdown phase takes, on stderr.
-class PhaseTimer {
- public:
-  PhaseTimer() : on_(env_flag("OMPROF_DEBUG")), start_(monotonic_ns()) {}
-  void done(const char* phase) {
-    if (!on_) return;
-    const uint64_t now = monotonic_ns();
-    std::fprintf(stderr, "omprof: debug: %s took %.1f ms\n", phase, double(now - start_) / 1e6);
-    start_ = now;
-  }
-
- private:
-  bool on_;
-  uint64_t start_;
-};
 
 // Every thread's samples and exact waits, with their stacks interned.
 std::vector<ThreadRows> collect_threads(StackTable& stacks) {
