@@ -360,6 +360,35 @@ TEST(TaskClock, SamplesEveryPeriodAboveTheTickRate) {
   EXPECT_NEAR(double(total_ns(m, "heavy")) / double(m.total_weight_ns), 0.70, 0.05);
 }
 
+// OpenMP threads told to sleep at every barrier (OMP_WAIT_POLICY=passive, KMP_BLOCKTIME=0) are
+// sampled with the cpu clock unless the user asks for the task clock: its timer costs a
+// reprogramming at every sleep and wake-up (docs/semantics.md, Clocks). Said in one line.
+TEST(TaskClock, PassiveWaitsSampleWithTheCpuClockUnlessAsked) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
+  const std::map<std::string, std::map<std::string, std::string>> sleepy = {
+      {"passive", {{"OMP_WAIT_POLICY", "PASSIVE"}}}, {"blocktime", {{"KMP_BLOCKTIME", "0"}}}};
+  for (const auto& [name, env] : sleepy) {
+    const std::string dir = fresh_dir("sleepy_" + name);
+    const RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("threads4")}, env);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("omprof: sampling with --clock cpu: OpenMP threads sleep"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(only_profile(dir).header.clock(), v1::CLOCK_CPU) << name;
+    const std::string asked = fresh_dir("sleepy_task_" + name);
+    const RunResult t =
+        run({OMPROF_BIN, "run", "--clock", "task", "-o", asked, "--", program("threads4")}, env);
+    ASSERT_EQ(t.status, 0) << t.err;
+    EXPECT_EQ(t.err.find("sampling with --clock cpu"), std::string::npos) << t.err;
+    EXPECT_EQ(only_profile(asked).header.clock(), v1::CLOCK_TASK) << name;
+  }
+  const std::string active = fresh_dir("active");
+  const RunResult a = run({OMPROF_BIN, "run", "-o", active, "--", program("threads4")},
+                          {{"OMP_WAIT_POLICY", "active"}});
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(only_profile(active).header.clock(), v1::CLOCK_TASK);
+}
+
 TEST(TaskClock, EveryThreadsSampledTimeIsItsCpuTime) {
   if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
   std::string dir = fresh_dir("task_threads4");
