@@ -45,7 +45,6 @@ uint64_t unix_ns() {
 // since timers outlive their thread and count against RLIMIT_SIGPENDING.
 void on_thread_exit(void* p) {
   auto* ts = static_cast<ThreadState*>(p);
-  ompt::settle_ended_joins(ts);
   const uint64_t cpu = thread_cpu_ns(), now = monotonic_ns();
   end_thread_sampling(ts, cpu, now);
   ts->cpu_ns_at_exit.store(cpu);

@@ -29,6 +29,12 @@ inline bool is_overhead(uint32_t state) {
   return state == format::kOverhead ||
          (state >= format::kOverheadTask && state <= format::kOverheadRuntime);
 }
+// Whether a thread's time off the CPU while a sample saw it in `state` stays that state: a
+// sampled wait (a taskwait) does; work and the runtime's bookkeeping (overhead) become
+// <off-cpu>: being preempted in the runtime is not the runtime's cost.
+inline bool keeps_off_cpu_time(uint32_t state) {
+  return is_wait(state) && !is_overhead(state);
+}
 inline bool is_idle(uint32_t state) {
   return state == format::kIdle || state == format::kIdleDerived;
 }

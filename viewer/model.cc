@@ -100,8 +100,12 @@ std::map<uint64_t, uint64_t> self_wall_of(const format::Profile& p, uint32_t thr
 // (regions/off_cpu.h); the rest goes outside regions. Each part is spread over the thread's
 // sampled work and sampled waits in that part, in proportion, under an <off-cpu> leaf for work
 // (on the assumption that a thread loses the CPU evenly over what it does there); a part
-// without such samples gets it at the root. The same placement is made by
-// mpi/summary/rank_numbers.cc.
+// without such samples gets it at the root. A thread with no explicit region of its own (an
+// OpenMP worker, which only inherits its master's) has all of it "outside": it is spread over
+// all of its samples, wherever they are, not over the few it took outside every region (one
+// sample there took a whole run's preemption). Off the CPU in a sampled wait stays that wait;
+// in the runtime's bookkeeping (overhead states) it is <off-cpu> like work. The same placement
+// is made by mpi/summary/rank_numbers.cc.
 void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uint64_t duration_ns,
                       uint64_t accounted_ns) {
   const uint64_t end = t.end_ns() ? t.end_ns() : duration_ns;
@@ -110,8 +114,9 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
   std::map<uint64_t, uint64_t> accounted_by_node;
   for (const ViewSample& s : m.samples)
     if (s.thread == thread) accounted_by_node[s.region_node] += s.weight_ns;
-  const regions::OffCpuShares shares = regions::place_off_cpu(
-      life - accounted_ns, self_wall_of(*m.profile, thread), accounted_by_node);
+  const std::map<uint64_t, uint64_t> self_wall = self_wall_of(*m.profile, thread);
+  const regions::OffCpuShares shares =
+      regions::place_off_cpu(life - accounted_ns, self_wall, accounted_by_node);
   omp::Frame leaf;
   leaf.name = omp::describe_state(omp::kStateOffCpu).pseudo_frame;
   leaf.pseudo = true;
@@ -129,7 +134,7 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
       v.stack = like->stack;
     }
     // Off the CPU in a sampled wait (a taskwait) is still that wait; elsewhere it is <off-cpu>.
-    if (like && omp::is_wait(like->state)) {
+    if (like && omp::keeps_off_cpu_time(like->state)) {
       v.state = like->state;
     } else {
       omp::FrameStack frames = v.stack.frames();
@@ -167,7 +172,8 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
   for (const auto& [node, ns] : shares.by_node) spread(work[node], node, ns);
   if (shares.outside_ns) {
     const auto outside = work.find(0);
-    spread(outside != work.end() ? outside->second : all_work, 0, shares.outside_ns);
+    const bool own_outside = !self_wall.empty() && outside != work.end();
+    spread(own_outside ? outside->second : all_work, 0, shares.outside_ns);
   }
 }
 

@@ -31,15 +31,6 @@ struct OpenWait {
   bool is_mutex = false;
 };
 constexpr int kMaxOpenWaits = 16;
-
-// A worker's join wait that has ended but is not split yet into barrier and idle: the split needs
-// the time its region ended, which the master wrote (region_ends.h). Reading it at every wake-up
-// cost a cache miss on the team's critical path; a batch of them costs a miss per cache line.
-struct EndedJoin {
-  OpenWait wait;
-  uint64_t end_ns = 0;
-};
-constexpr int kMaxEndedJoins = 16;
 constexpr uint32_t kWaitTableCapacity = 1024;
 
 // Starts with the journal's record of the thread (proto/journal.h: tid, times, counters), so
@@ -83,11 +74,8 @@ struct ThreadState : journal::ThreadRecord {
   SampleTable waits;
   OpenWait open_waits[kMaxOpenWaits];
   int open_wait_depth = 0;
-  EndedJoin ended_joins[kMaxEndedJoins];
-  int ended_join_count = 0;
   uint64_t overhead_since_ns = 0;  // fork/join bookkeeping in progress (exact_waits.h)
   uint64_t overhead_codeptr = 0;
-  uint64_t barrier_ended_ns = 0;  // when the last exact barrier wait ended (0: none since)
   // The last region whose parallel_data value this thread wrote or read fresh, and that value
   // (ompt_tool.cc, value_of): read again from libomp's team structure, it cost a cache miss.
   const void* known_parallel = nullptr;

@@ -142,25 +142,13 @@ bool taskwait_exact() {
   return exact;
 }
 
-void settle_ended_joins(ThreadState* ts) {
-  for (int i = 0; i < ts->ended_join_count; ++i)
-    close_wait(ts, ts->ended_joins[i].wait, ts->ended_joins[i].end_ns);
-  ts->ended_join_count = 0;
-}
-
 uint64_t wait_end_sync(ThreadState* ts) {
   drop_failed_test_lock(ts);
   if (ts->open_wait_depth == 0) return 0;  // its begin did not fit, or came before the tool
   const uint64_t now = monotonic_ns();
   const OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
-  if (w.worker_join) {
-    ts->overhead_since_ns = now;  // woken for the next region
-    if (ts->ended_join_count == handler::kMaxEndedJoins) settle_ended_joins(ts);
-    ts->ended_joins[ts->ended_join_count] = {w, now};
-    ++ts->ended_join_count;
-  } else {
-    close_wait(ts, w, now);
-  }
+  if (w.worker_join) ts->overhead_since_ns = now;  // woken for the next region
+  close_wait(ts, w, now);
   --ts->open_wait_depth;
   return now;
 }
@@ -204,10 +192,6 @@ void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx
 
 void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
                        const std::function<void(const SampleContext&, uint64_t)>& emit) {
-  const int ended = ts->ended_join_count;
-  for (int i = 0; i < ended && i < handler::kMaxEndedJoins; ++i)
-    split_wait(ts->ended_joins[i].wait, ts->ended_joins[i].end_ns,
-               [&](uint64_t, const SampleContext& ctx, uint64_t ns) { emit(ctx, ns); });
   const int depth = ts->open_wait_depth;
   for (int d = 0; d < depth && d < handler::kMaxOpenWaits; ++d)
     split_wait(ts->open_waits[d], now_ns,
@@ -219,7 +203,6 @@ void close_open_waits(uint64_t now_ns) {
     ThreadState* ts = thread_at(i);
     if (!ts) continue;
     // The threads are parked in the runtime at exit (or gone): their open waits are stable.
-    settle_ended_joins(ts);
     for (int d = ts->open_wait_depth; d-- > 0;) close_wait(ts, ts->open_waits[d], now_ns);
     ts->open_wait_depth = 0;
   }

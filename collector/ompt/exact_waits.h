@@ -18,11 +18,8 @@ namespace omprof::ompt {
 // that this header does not need omp-tools.h.
 void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const void* task,
                      const SampleContext& ctx, uint32_t region_instance, bool worker_join);
-// Returns the time the wait ended (0 if none was open). A worker's join wait is split and
-// recorded later, in batches (thread_state.h, EndedJoin).
+// Returns the time the wait ended (0 if none was open).
 uint64_t wait_end_sync(ThreadState* ts);
-// Splits and records the thread's ended join waits (a batch is full, the thread exits).
-void settle_ended_joins(ThreadState* ts);
 // Whether taskwait and taskgroup waits are measured exactly (OMPROF_EXACT_TASKWAIT=1) or
 // sampled (the default: proto Header.taskwait_sampled).
 bool taskwait_exact();
@@ -38,12 +35,12 @@ void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_
 // parallel_end; a worker from its wake-up to its next implicit task.
 void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns);
 
-// Shutdown: records every thread's ended join waits not split yet, and closes its open waits at
-// `now_ns` (the worker waiting for a next region that never comes is idle until the end).
+// Shutdown: closes every thread's open waits at `now_ns` (the worker waiting for a next region
+// that never comes is idle until the end).
 void close_open_waits(uint64_t now_ns);
 
 // The in-job MPI summary: what a thread's open waits would record if they ended at `now_ns`,
-// leaving them open, and its ended join waits not recorded yet. Reads another thread's waits: exact
+// leaving them open. Reads another thread's waits: exact
 // while it is parked in the runtime (as at MPI_Finalize); a wait ending meanwhile may be counted
 // twice or not at all.
 void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,

@@ -288,10 +288,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
                       unsigned actual_parallelism, unsigned index, int flags) {
   if (flags & ompt_task_initial) return;  // the initial task of a thread, not a team member
   if (endpoint == ompt_scope_end && index == 0) {
-    if (ThreadState* ts = current_thread()) {
-      // The master's join bookkeeping starts where its join barrier ended (libomp calls this
-      // right after), or now if that wait was not measured.
-      ts->overhead_since_ns = ts->barrier_ended_ns ? ts->barrier_ended_ns : monotonic_ns();
+    if (ThreadState* ts = current_thread()) {  // the master's join bookkeeping starts
+      ts->overhead_since_ns = monotonic_ns();
       ts->overhead_codeptr = 0;
     }
   }
@@ -301,7 +299,6 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     ThreadState* ts = current_thread();
     if (ts) {
       ts->omp_thread_num = index;
-      ts->barrier_ended_ns = 0;  // a serialized region ends with no barrier
       remember_value(ts, parallel_data, value);
     }
     end_overhead(parallel_data);  // fork bookkeeping, or a worker's since its wake-up
@@ -348,10 +345,9 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     if (!taskwait_exact()) return;
   }
   if (endpoint != ompt_scope_begin) {
-    ts->barrier_ended_ns = wait_end_sync(ts);
+    wait_end_sync(ts);
     return;
   }
-  ts->barrier_ended_ns = 0;
   // A worker's wait at the end of its region has no code pointer (libomp 14): it lasts until
   // the next region wakes the worker, so its tail is idle.
   const bool join = !codeptr_ra && ts->omp_thread_num != 0 &&

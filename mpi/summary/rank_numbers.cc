@@ -136,13 +136,14 @@ void RankBuilder::end_thread() {
     }
     const std::vector<uint64_t> parts = regions::proportional_parts(ns, weights);
     for (size_t k = 0; k < over.size(); ++k)
-      add(over[k]->node, omp::is_wait(over[k]->state) ? over[k]->state : omp::kStateOffCpu,
-          parts[k]);
+      add(over[k]->node,
+          omp::keeps_off_cpu_time(over[k]->state) ? over[k]->state : omp::kStateOffCpu, parts[k]);
   };
   for (const auto& [node, ns] : shares.by_node) spread(work[node], node, ns);
   if (shares.outside_ns) {
     const auto outside = work.find(0);
-    spread(outside != work.end() ? outside->second : all_work, 0, shares.outside_ns);
+    const bool own_outside = !self_wall_.empty() && outside != work.end();
+    spread(own_outside ? outside->second : all_work, 0, shares.outside_ns);
   }
 }
 
