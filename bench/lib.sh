@@ -10,5 +10,12 @@ time_once() {
   t1=$(date +%s%N)
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }' >>"$out/$name"
 }
+# printed_once NAME SED_EXPR CMD...: appends to $out/NAME the number SED_EXPR (a sed -n script
+# that prints it) finds in what one run of CMD prints (programs that time themselves)
+printed_once() {
+  local name=$1 expr=$2
+  shift 2
+  "$@" 2>/dev/null | sed -n "$expr" >>"$out/$name"
+}
 median() { sort -n "$out/$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 ratio() { awk -v a="$(median "$1")" -v b="$(median "$2")" 'BEGIN { printf "%.3f\n", a / b }'; }

@@ -19,7 +19,7 @@ tool="$build/bench/libomprof_empty_tool.so"
 tasks_s() {  # NAME CMD...: appends the program's tasks_s to $out/NAME
   local name=$1
   shift
-  "$@" 2>/dev/null | sed -n 's/.*tasks_s=\([0-9.]*\).*/\1/p' >>"$out/$name"
+  printed_once "$name" 's/.*tasks_s=\([0-9.]*\).*/\1/p' "$@"
 }
 for ((i = 0; i < runs; i++)); do
   tasks_s alone "$fib" "$n"

@@ -19,7 +19,7 @@ tool="$build/bench/libomprof_empty_tool.so"
 loop_s() {  # NAME CMD...: appends the program's loop time to $out/NAME
   local name=$1
   shift
-  "$@" 2>/dev/null | sed -n 's/.* regions in \([0-9.]*\) s/\1/p' >>"$out/$name"
+  printed_once "$name" 's/.* regions in \([0-9.]*\) s/\1/p' "$@"
 }
 for ((i = 0; i < runs; i++)); do
   loop_s no_tool "$tiny" "$regions"
