@@ -1,6 +1,6 @@
 /* An OMPT tool that registers nothing: the baseline cost of having a tool at all. With
- * OMPROF_EMPTY_TOOL_CALLBACKS=1 it registers empty task_schedule and sync_region_wait
- * callbacks: the floor for any tool that needs them (bench/task_overhead.sh). With
+ * OMPROF_EMPTY_TOOL_CALLBACKS=1 it registers empty task_schedule, task_create and
+ * sync_region_wait callbacks: the floor for any tool that needs them (bench/task_overhead.sh). With
  * OMPROF_EMPTY_TOOL_CALLBACKS=all it registers every callback omprof registers, empty: what
  * libomp itself costs a tool that listens where omprof does (bench/tiny_regions.sh). With
  * OMPROF_EMPTY_TOOL_CALLBACKS=clock the parallel, implicit-task and sync-wait callbacks also
@@ -23,6 +23,15 @@ static void on_task_schedule(ompt_data_t* prior, ompt_task_status_t status, ompt
   (void)prior;
   (void)status;
   (void)next;
+}
+static void on_task_create(ompt_data_t* parent, const ompt_frame_t* frame, ompt_data_t* task,
+                           int flags, int deps, const void* codeptr) {
+  (void)parent;
+  (void)frame;
+  (void)task;
+  (void)flags;
+  (void)deps;
+  (void)codeptr;
 }
 static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                 ompt_data_t* parallel, ompt_data_t* task, const void* codeptr) {
@@ -89,6 +98,7 @@ static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t* da
     ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
     set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
     set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait);
+    set(ompt_callback_task_create, (ompt_callback_t)on_task_create);
     if (*with != '1') { /* "all" or "clock" */
       set(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
       set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);

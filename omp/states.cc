@@ -88,16 +88,19 @@ bool starts_with(const std::string& s, const char* prefix) {
 
 }  // namespace
 
+bool is_taskwait_entry(const std::string& entry) {
+  return entry == "__kmpc_omp_taskwait" || entry == "GOMP_taskwait" ||
+         entry == "__kmpc_end_taskgroup" || entry == "GOMP_taskgroup_end";
+}
+
 // What the runtime does for the program when entered at `entry` (the runtime function the
-// program's code called): LLVM's __kmpc_* and GNU's GOMP_* entry points.
+// program's code called): LLVM's __kmpc_* and GNU's GOMP_* entry points. A taskwait's own
+// bookkeeping is task overhead; its waiting is told by the collector (in taskwait).
 uint32_t overhead_of_entry(const std::string& entry) {
   using namespace format;
-  if (entry == "__kmpc_omp_taskwait" || entry == "GOMP_taskwait" ||
-      entry == "__kmpc_end_taskgroup" || entry == "GOMP_taskgroup_end")
-    return kWaitTaskwait;  // waiting for child tasks (dispatching them is not told apart)
-  if (starts_with(entry, "__kmpc_omp_task") || starts_with(entry, "GOMP_task") ||
-      starts_with(entry, "__kmpc_taskloop") || entry == "__kmpc_taskgroup" ||
-      starts_with(entry, "__kmpc_omp_target_task"))
+  if (is_taskwait_entry(entry) || starts_with(entry, "__kmpc_omp_task") ||
+      starts_with(entry, "GOMP_task") || starts_with(entry, "__kmpc_taskloop") ||
+      entry == "__kmpc_taskgroup" || starts_with(entry, "__kmpc_omp_target_task"))
     return kOverheadTask;
   if (starts_with(entry, "__kmpc_fork_") || starts_with(entry, "GOMP_parallel") ||
       starts_with(entry, "__kmpc_serialized_parallel") ||

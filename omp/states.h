@@ -76,9 +76,11 @@ uint32_t resolve_taskwait_state(uint32_t state, size_t depth, IsRuntime is_runti
 }
 
 // The OpenMP runtime entered at `entry` (the runtime function the program's code called):
-// kOverheadTask, kOverheadFork, kOverheadLoop, kOverheadReduction, kWaitTaskwait (a taskwait),
-// else kOverheadRuntime. docs/semantics.md "Work and Wait".
+// kOverheadTask (task entry points, taskwait and taskgroup end included), kOverheadFork,
+// kOverheadLoop, kOverheadReduction, else kOverheadRuntime. docs/semantics.md "Work and Wait".
 uint32_t overhead_of_entry(const std::string& entry);
+// __kmpc_omp_taskwait, GOMP_taskwait, and the end of a taskgroup.
+bool is_taskwait_entry(const std::string& entry);
 
 // A sample's state refined from its stack (frame i from the leaf): "in taskwait" as above, then
 // work (or a taskwait wait) whose leaf is runtime code, past the system functions it called, is
@@ -102,9 +104,14 @@ uint32_t resolve_sampled_state(uint32_t state, size_t depth, IsRuntime is_runtim
     if (is_runtime(j)) entry = j;
   }
   if (entry + 1 == depth) return state == kWaitTaskwait ? state : uint32_t(kOverheadRuntime);
-  const uint32_t kind = overhead_of_entry(name_of(entry));
-  // A taskwait's own spinning stays waiting; task creation inside a running task is overhead.
-  if (state == kWaitTaskwait) return kind == kOverheadTask ? kind : state;
+  const std::string entry_name = name_of(entry);
+  const uint32_t kind = overhead_of_entry(entry_name);
+  // In a taskwait that waits, the runtime looking for tasks or spinning is waiting (dispatch is
+  // not told apart); task creation there is overhead (a profile before format 1.8 marked every
+  // taskwait, the tasks run inside it included). Elsewhere a taskwait's runtime code is its
+  // bookkeeping: a taskwait with nothing left to wait for, or its entry and exit.
+  if (state == kWaitTaskwait)
+    return kind == kOverheadTask && !is_taskwait_entry(entry_name) ? kind : state;
   return kind;
 }
 

@@ -90,7 +90,11 @@ uint32_t resolve_state(const FrameStack& raw, uint32_t state) {
   return resolve_sampled_state(
       state, raw.size(), [&](size_t i) { return raw[i].runtime; },
       [&](size_t i) { return raw[i].system; },
-      [&](size_t i) -> const std::string& { return raw[i].name; },
+      [&](size_t i) -> const std::string& {
+        // The entry point the program called, if its call site was resolved: the outermost
+        // runtime frame may be an internal function that entry point tail-called.
+        return i + 1 < raw.size() && !raw[i + 1].callee.empty() ? raw[i + 1].callee : raw[i].name;
+      },
       [&](size_t i) { return raw[i].omprof; });
 }
 

@@ -29,6 +29,9 @@ struct Frame {
   // constructs in one function stay apart.
   std::string code_place;
   bool omprof = false;  // omprof's own code (its libraries count as runtime, never as overhead)
+  // A call site into the runtime: the entry point its call instruction calls (Location.callee),
+  // which names the runtime frame under it when that is an internal function it tail-called.
+  std::string callee;
 };
 
 // Leaf first, everywhere.

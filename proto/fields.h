@@ -97,6 +97,7 @@ constexpr uint32_t kId = 1;
 constexpr uint32_t kMappingId = 2;
 constexpr uint32_t kAddress = 3;
 constexpr uint32_t kLine = 4;
+constexpr uint32_t kCallee = 5;
 }  // namespace Location
 
 namespace Stack {

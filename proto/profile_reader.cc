@@ -87,7 +87,8 @@ void check_references(const Profile& p) {
   }
   for (size_t i = 0; i < p.locations.size(); ++i) {
     const auto& l = p.locations[i];
-    if (l.id() != i + 1 || l.mapping_id() > p.mappings.size()) bad("location table");
+    if (l.id() != i + 1 || l.mapping_id() > p.mappings.size() || !str_ok(l.callee()))
+      bad("location table");
     for (const auto& line : l.line())
       if (line.function_id() == 0 || line.function_id() > p.functions.size())
         bad("location refers to a missing function");

@@ -62,6 +62,7 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
     f.runtime = runtime;
     f.omprof = omprof;
     f.system = system;
+    if (loc.callee() != 0) f.callee = p.str(loc.callee());
     out.push_back(f);
     return out;
   }
@@ -82,6 +83,8 @@ omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
     f.system = system;
     out.push_back(f);
   }
+  // The call instruction is in the innermost inlined frame, next to the runtime's frames.
+  if (loc.callee() != 0) out.front().callee = p.str(loc.callee());
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
+#include "collector/handler/task_children.h"
 
 namespace omprof::handler {
 
@@ -39,6 +40,22 @@ uint64_t innermost_parallel_value() {
   return 0;
 }
 
+// Whether the thread is in a taskwait (or taskgroup wait) that waits: the waiting task is the
+// one the thread runs (not another task run meanwhile) and it still has deferred children to
+// complete. The viewer then tells waiting from running a task by the stack (runtime code at
+// the leaf: waiting). A taskwait with nothing left to wait for is the runtime's bookkeeping, as
+// is the runtime code of a task run inside another task's wait.
+namespace {
+bool taskwait_can_wait(const ThreadState* ts) {
+  const int depth = ts->taskwait_depth;
+  if (depth > kMaxTaskwaitBrackets) return true;  // not recorded: as before brackets were kept
+  const TaskwaitBracket& b = ts->taskwait_brackets[depth - 1];
+  if (!b.task) return true;
+  if (ts->current_task != b.task) return false;
+  return b.group || task_children::outstanding(static_cast<const uint64_t*>(b.task)) > 0;
+}
+}  // namespace
+
 void read_omp_context(const ThreadState* ts, SampleContext& ctx) {
   using namespace format;
   const ompt_get_state_t get_state = g_get_state.load(std::memory_order_relaxed);
@@ -59,9 +76,8 @@ void read_omp_context(const ThreadState* ts, SampleContext& ctx) {
   }
   ctx.fork_id = parallel_value::fork_id(region);
   if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
-  // Inside a taskwait the thread either waits or runs another task: the viewer tells which from
-  // the stack (runtime code at the leaf: waiting).
-  if (state == kWorkParallel && ts->taskwait_depth > 0) ctx.omp_state = kInTaskwait;
+  if (state == kWorkParallel && ts->taskwait_depth > 0 && taskwait_can_wait(ts))
+    ctx.omp_state = kInTaskwait;
 }
 
 }  // namespace omprof::handler

@@ -31,6 +31,14 @@ struct OpenWait {
   bool is_mutex = false;
 };
 constexpr int kMaxOpenWaits = 16;
+
+// A taskwait or taskgroup wait in progress on a thread (collector/ompt/ompt_tool.cc): the
+// waiting task's ompt_data_t, whose word counts its outstanding children (task_children.h).
+struct TaskwaitBracket {
+  const void* task = nullptr;
+  bool group = false;  // a taskgroup waits for descendants, which are not counted
+};
+constexpr int kMaxTaskwaitBrackets = 32;
 constexpr uint32_t kWaitTableCapacity = 1024;
 
 // Starts with the journal's record of the thread (proto/journal.h: tid, times, counters), so
@@ -53,6 +61,8 @@ struct ThreadState : journal::ThreadRecord {
   // the OMPT callbacks and the region API on this thread.
   uint32_t omp_thread_num = 0;  // number in the innermost team
   int taskwait_depth = 0;       // taskwait/taskgroup waits in progress (libomp 14: work_parallel)
+  TaskwaitBracket taskwait_brackets[kMaxTaskwaitBrackets];  // the innermost at depth - 1
+  const void* current_task = nullptr;  // the task this thread runs (task_schedule), if known
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
   // The intercepted MPI call the thread is in (proto/mpi_calls.h), 0 outside MPI; set by the
   // MPI wrappers (collector/mpi_bridge.h).

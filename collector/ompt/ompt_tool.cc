@@ -13,6 +13,7 @@
 #include "collector/handler/region_ends.h"
 #include "collector/handler/signal_handler.h"
 #include "collector/handler/stack_capture.h"
+#include "collector/handler/task_children.h"
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
@@ -337,10 +338,22 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   ThreadState* ts = current_thread();
   if (!ts) return;
   if (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup) {
-    if (endpoint == ompt_scope_begin)
+    // The handler reads the innermost bracket at depth - 1: written before the depth grows,
+    // left after it shrinks (the task may be freed once its wait ends).
+    if (endpoint == ompt_scope_begin) {
+      if (ts->taskwait_depth < handler::kMaxTaskwaitBrackets) {
+        auto& b = ts->taskwait_brackets[ts->taskwait_depth];
+        b.task = task_data;
+        b.group = kind == ompt_sync_region_taskgroup;
+      }
+      ts->current_task = task_data;  // the waiting task runs here, by definition
+      std::atomic_signal_fence(std::memory_order_release);
       ++ts->taskwait_depth;
-    else if (ts->taskwait_depth > 0)
+    } else if (ts->taskwait_depth > 0) {
       --ts->taskwait_depth;
+      std::atomic_signal_fence(std::memory_order_release);
+      ts->current_task = task_data;
+    }
     // Sampled, not timed: a task-heavy program calls this twice per task (docs/semantics.md).
     if (!taskwait_exact()) return;
   }
@@ -373,8 +386,26 @@ void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void*) {
   if (ThreadState* ts = current_thread()) wait_end_mutex(ts, wait_id);
 }
 
-void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t, ompt_data_t* next_task) {
-  if (ThreadState* ts = current_thread()) wait_task_switch(ts, prior_task, next_task);
+void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t status, ompt_data_t* next_task) {
+  if (status == ompt_task_complete || status == ompt_task_late_fulfill)
+    handler::task_children::completed(prior_task ? &prior_task->value : nullptr);
+  // A late fulfilment completes a detached task from wherever its event is fulfilled: no switch.
+  if (status == ompt_task_late_fulfill) return;
+  if (ThreadState* ts = current_thread()) {
+    ts->current_task = next_task;
+    wait_task_switch(ts, prior_task, next_task);
+  }
+}
+
+// Deferred tasks are counted in their parent, so that a taskwait knows whether it has anything
+// to wait for (task_children.h); undeferred ones (if(0), included, a serial team's) complete
+// before their parent goes on.
+void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* new_task,
+                    int flags, int, const void*) {
+  if (!(flags & ompt_task_explicit) || (flags & ompt_task_undeferred) || !encountering_task ||
+      !new_task)
+    return;
+  handler::task_children::created(&encountering_task->value, &new_task->value);
 }
 
 int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
@@ -396,6 +427,7 @@ int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   set_callback(ompt_callback_mutex_acquire, reinterpret_cast<ompt_callback_t>(on_mutex_acquire));
   set_callback(ompt_callback_mutex_acquired, reinterpret_cast<ompt_callback_t>(on_mutex_acquired));
   set_callback(ompt_callback_task_schedule, reinterpret_cast<ompt_callback_t>(on_task_schedule));
+  set_callback(ompt_callback_task_create, reinterpret_cast<ompt_callback_t>(on_task_create));
   if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
   g_ompt_ever.store(true);
   handler::set_ompt_inquiry(get_state, get_thread_data, g_get_parallel_info);

@@ -19,6 +19,7 @@
 #include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "collector/writer/call_targets.h"
 #include "collector/writer/journal_entries.h"
 #include "collector/writer/records.h"
 #include "collector/writer/symbols.h"
@@ -141,7 +142,8 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   const bool in_process = env_flag(options::env::kSymbolize);
   StringTable strings;
   const writer::SymbolRecords symbols = writer::symbolize(
-      addresses_of(stacks, forks), modules, in_process, env_flag("OMPROF_SYSTEM_LINES"), strings);
+      addresses_of(stacks, forks), modules, in_process, env_flag("OMPROF_SYSTEM_LINES"),
+      writer::runtime_call_targets(stacks, modules), strings);
   phase.done("symbolizing addresses");
 
   namespace R = format::fields::Record;

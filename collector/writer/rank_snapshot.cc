@@ -13,6 +13,7 @@
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "collector/writer/call_targets.h"
 #include "collector/writer/mpi_facts.h"
 #include "omp/states.h"
 #include "proto/state_codes.h"
@@ -31,16 +32,20 @@ class TaskwaitResolver {
   explicit TaskwaitResolver(std::vector<unwind::Module> modules) : modules_(std::move(modules)) {}
   uint32_t resolve(uint32_t state, const uint64_t* frames, uint32_t depth) const {
     return omp::resolve_sampled_state(
-        state, depth,
-        [&](size_t i) {
-          const unwind::Module* m = module_of(frames[i]);
-          return m && ompt::is_runtime_module(m->path);
-        },
+        state, depth, [&](size_t i) { return is_runtime(frames[i]); },
         [&](size_t i) {
           const unwind::Module* m = module_of(frames[i]);
           return m && unwind::is_system_module(m->path);
         },
-        [&](size_t i) -> const std::string& { return name_of(frames[i] - (i ? 1 : 0)); },
+        [&](size_t i) -> const std::string& {
+          // As the viewer does: the entry point the program's call site calls, if decodable
+          // (call_targets.h), names a runtime frame it tail-called.
+          if (i + 1 < depth && !is_runtime(frames[i + 1])) {
+            const std::string& callee = callee_of(frames[i + 1]);
+            if (!callee.empty()) return callee;
+          }
+          return name_of(frames[i]);
+        },
         [&](size_t i) {
           const unwind::Module* m = module_of(frames[i]);
           return m && text::base_name(m->path).rfind("libomprof", 0) == 0;
@@ -48,6 +53,15 @@ class TaskwaitResolver {
   }
 
  private:
+  bool is_runtime(uint64_t pc) const {
+    const unwind::Module* m = module_of(pc);
+    return m && ompt::is_runtime_module(m->path);
+  }
+  const std::string& callee_of(uint64_t caller_frame) const {
+    auto it = callees_.find(caller_frame);
+    if (it != callees_.end()) return it->second;
+    return callees_.emplace(caller_frame, function_called_at(caller_frame)).first->second;
+  }
   const unwind::Module* module_of(uint64_t pc) const {
     for (const auto& m : modules_)
       if (m.contains(pc)) return &m;
@@ -62,7 +76,7 @@ class TaskwaitResolver {
     return names_.emplace(pc, std::move(name)).first->second;
   }
   std::vector<unwind::Module> modules_;
-  mutable std::unordered_map<uint64_t, std::string> names_;
+  mutable std::unordered_map<uint64_t, std::string> names_, callees_;
 };
 
 }  // namespace

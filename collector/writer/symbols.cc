@@ -13,7 +13,9 @@ namespace omprof::writer {
 namespace fields = format::fields;
 
 SymbolRecords symbolize(std::vector<uint64_t> addresses, const std::vector<unwind::Module>& modules,
-                        bool in_process, bool system_lines, StringTable& strings) {
+                        bool in_process, bool system_lines,
+                        const std::unordered_map<uint64_t, std::string>& callees,
+                        StringTable& strings) {
   std::sort(addresses.begin(), addresses.end());
   addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
   std::vector<unwind::Module> to_symbolize = modules;
@@ -40,6 +42,8 @@ SymbolRecords symbolize(std::vector<uint64_t> addresses, const std::vector<unwin
     loc.u64(fields::Location::kId, id);
     loc.u64(fields::Location::kMappingId, sym.module >= 0 ? uint64_t(sym.module) + 1 : 0);
     loc.u64(fields::Location::kAddress, addr);
+    auto callee = callees.find(addr);
+    if (callee != callees.end()) loc.u64(fields::Location::kCallee, strings.index(callee->second));
     for (const auto& fr : sym.frames) {
       auto key = std::make_tuple(fr.function, fr.system_name, fr.file);
       auto it = function_ids.find(key);

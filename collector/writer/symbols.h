@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -19,8 +20,11 @@ struct SymbolRecords {
 
 // With `in_process` (omprof run --symbolize), every module is symbolized here; otherwise only
 // the vDSO, which has no file for the viewer to read. `system_lines`: line tables of system
-// libraries too (OMPROF_SYSTEM_LINES=1).
+// libraries too (OMPROF_SYSTEM_LINES=1). `callees`: Location.callee by address
+// (call_targets.h).
 SymbolRecords symbolize(std::vector<uint64_t> addresses, const std::vector<unwind::Module>& modules,
-                        bool in_process, bool system_lines, StringTable& strings);
+                        bool in_process, bool system_lines,
+                        const std::unordered_map<uint64_t, std::string>& callees,
+                        StringTable& strings);
 
 }  // namespace omprof::writer

@@ -10,13 +10,13 @@ namespace omprof::omp {
 namespace {
 
 Frame user(const std::string& n, int line = 0) {
-  return Frame{n, "app.c", line, false, false, false, "", false};
+  return Frame{n, "app.c", line, false, false, false, "", false, ""};
 }
 Frame rt(const std::string& n) {
-  return Frame{n, "", 0, true, false, false, "", false};
+  return Frame{n, "", 0, true, false, false, "", false, ""};
 }
 Frame sys(const std::string& n) {
-  return Frame{n, "", 0, false, true, false, "", false};
+  return Frame{n, "", 0, false, true, false, "", false, ""};
 }
 
 std::vector<std::string> names(const FrameStack& s) {
@@ -55,14 +55,14 @@ struct Fixture {
 TEST(UserModel, RegionFramesAreNamedAfterTheConstructsFunction) {
   ForkInfo f;
   f.construct = {
-      "CalcForce(Domain&, double*)", "/src/lulesh.cc", 782, false, false, false, "", false};
+      "CalcForce(Domain&, double*)", "/src/lulesh.cc", 782, false, false, false, "", false, ""};
   EXPECT_EQ(region_frame_name(f), "<CalcForce: omp parallel @ lulesh.cc:782>");
-  f.construct = {"std::vector<int>::f(int) const", "a.cc", 3, false, false, false, "", false};
+  f.construct = {"std::vector<int>::f(int) const", "a.cc", 3, false, false, false, "", false, ""};
   EXPECT_EQ(region_frame_name(f), "<std::vector<int>::f: omp parallel @ a.cc:3>");
-  f.construct = {"", "", 0, false, false, false, "", false};
+  f.construct = {"", "", 0, false, false, false, "", false, ""};
   EXPECT_EQ(region_frame_name(f), "<omp parallel>");
   // Without a line table: where the code is, so that two constructs in main stay apart.
-  f.construct = {"main", "", 0, false, false, false, "main+0x4d", false};
+  f.construct = {"main", "", 0, false, false, false, "main+0x4d", false, ""};
   EXPECT_EQ(region_frame_name(f), "<main: omp parallel @ main+0x4d>");
 }
 
@@ -195,9 +195,22 @@ TEST(ResolveState, RuntimeCodeIsOverheadNamedAfterItsEntryPoint) {
   EXPECT_EQ(resolve_state({user("fib"), user("main")}, kWorkParallel), kWorkParallel);
   EXPECT_EQ(resolve_state({sys("memcpy"), user("fib"), user("main")}, kWorkParallel),
             kWorkParallel);
-  // In a taskwait: spinning in it is waiting, creating tasks inside a task it runs is overhead.
+  // In a taskwait that waits: spinning in it is waiting, creating tasks inside a task it runs
+  // is overhead.
   EXPECT_EQ(resolve_state(in("__kmpc_omp_taskwait"), kInTaskwait), kWaitTaskwait);
+  EXPECT_EQ(resolve_state(in("GOMP_taskwait"), kInTaskwait), kWaitTaskwait);
   EXPECT_EQ(resolve_state(in("__kmpc_omp_task_alloc"), kInTaskwait), kOverheadTask);
+  // Elsewhere (a taskwait with nothing left to wait for, its entry and exit, another task's
+  // taskwait run inside it) a taskwait's runtime code is task bookkeeping.
+  EXPECT_EQ(resolve_state(in("__kmpc_omp_taskwait"), kWorkParallel), kOverheadTask);
+  EXPECT_EQ(resolve_state(in("__kmpc_end_taskgroup"), kWorkParallel), kOverheadTask);
+  // An entry point that tail-called an unnamed internal function: the call site names it.
+  FrameStack tail = {rt("[libomp.so.5]"), rt("[libomp.so.5]"), user("fib"), user("main")};
+  EXPECT_EQ(resolve_state(tail, kWorkParallel), kOverheadRuntime);
+  tail[2].callee = "__kmpc_omp_task_begin_if0";
+  EXPECT_EQ(resolve_state(tail, kWorkParallel), kOverheadTask);
+  tail[2].callee = "__kmpc_omp_taskwait";
+  EXPECT_EQ(resolve_state(tail, kInTaskwait), kWaitTaskwait);
   // Waits measured or classified by OMPT stay what they are.
   EXPECT_EQ(resolve_state(in("__kmpc_barrier"), kWaitBarrier), kWaitBarrier);
   EXPECT_TRUE(is_overhead(kOverheadTask) && is_wait(kOverheadTask));
