@@ -66,6 +66,8 @@ StateInfo describe_state(uint32_t s) {
       return {"overhead_reduction", C::kWait, "<omp:reduction-overhead>"};
     case kOverheadRuntime:
       return {"overhead_runtime", C::kWait, "<omp:overhead>"};
+    case kOverheadBarrier:
+      return {"overhead_barrier", C::kWait, "<omp:barrier-overhead>"};
     case kUndefined:
       return {"undefined", C::kWork, nullptr};
     case kNotOpenMP:

@@ -27,7 +27,7 @@ inline bool is_wait(uint32_t state) {
 // tasks, forking and joining, scheduling loop chunks, reductions): Wait, but not waiting.
 inline bool is_overhead(uint32_t state) {
   return state == format::kOverhead ||
-         (state >= format::kOverheadTask && state <= format::kOverheadRuntime);
+         (state >= format::kOverheadTask && state <= format::kOverheadBarrier);
 }
 // Whether a thread's time off the CPU while a sample saw it in `state` stays that state: a
 // sampled wait (a taskwait) does; work and the runtime's bookkeeping (overhead) become
@@ -46,7 +46,8 @@ inline bool is_measured_exactly(uint32_t state, bool taskwait_exact) {
   using namespace format;
   return (state >= kWaitBarrier && state <= kWaitBarrierTeams) ||
          (taskwait_exact && (state == kWaitTaskwait || state == kWaitTaskgroup)) ||
-         (state >= kWaitMutex && state <= kWaitOrdered) || is_idle(state) || state == kOverhead;
+         (state >= kWaitMutex && state <= kWaitOrdered) || is_idle(state) || state == kOverhead ||
+         state == kOverheadBarrier;
 }
 // Inside an intercepted MPI call (proto/mpi_calls.h): waiting for other ranks, measured
 // exactly by omprof's MPI wrappers (Header.mpi_calls_exact).

@@ -45,6 +45,9 @@ enum StateCode : uint32_t {
   kOverheadLoop = 0x1006,
   kOverheadReduction = 0x1007,
   kOverheadRuntime = 0x1008,  // other runtime code in a work state (kOverhead is exact fork/join)
+  // Measured (1.8): the part of a barrier's exact wait beyond the team's imbalance, the runtime's
+  // synchronization (a region-end barrier's is kOverhead, the join).
+  kOverheadBarrier = 0x1009,
   // Inside an intercepted MPI call: kMpiFirst + the call's number (proto/mpi_calls.h).
   kMpiFirst = 0x2000,
 };

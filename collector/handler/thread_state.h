@@ -29,6 +29,11 @@ struct OpenWait {
   uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
   bool worker_join = false;
   bool is_mutex = false;
+  // Barriers: the slot where the team's longest span is (ompt/barrier_spans.h; 0: none), this
+  // thread's span, and whether the wait ran tasks (its split is then not known).
+  uint64_t barrier_key = 0;
+  uint64_t span_ns = 0;
+  bool ran_tasks = false;
 };
 constexpr int kMaxOpenWaits = 16;
 
@@ -85,6 +90,10 @@ struct ThreadState : journal::ThreadRecord {
   OpenWait open_waits[kMaxOpenWaits];
   int open_wait_depth = 0;
   uint64_t overhead_since_ns = 0;  // fork/join bookkeeping in progress (exact_waits.h)
+  // The thread's last synchronization point in its region (implicit task start, departure from
+  // a barrier) and the barriers it met there so far (ompt/barrier_spans.h).
+  uint64_t sync_point_ns = 0;
+  uint32_t barrier_number = 0;
   uint64_t overhead_codeptr = 0;
   // The last region whose parallel_data value this thread wrote or read fresh, and that value
   // (ompt_tool.cc, value_of): read again from libomp's team structure, it cost a cache miss.

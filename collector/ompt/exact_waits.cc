@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "collector/handler/region_ends.h"
+#include "collector/ompt/barrier_spans.h"
 #include "collector/runtime.h"
 #include "proto/state_codes.h"
 
@@ -66,12 +67,42 @@ uint64_t waited_ns(const OpenWait& w, uint64_t now) {
   return w.done_ns + (w.start_ns && now > w.start_ns ? now - w.start_ns : 0);
 }
 
-// What a wait amounts to if it ends `now`: one piece, or a worker's join wait in two.
+bool is_barrier(int kind) {
+  return kind != kSyncTaskwait && kind != kSyncTaskgroup;
+}
+
+// A barrier's `ns` of wait: waiting for as long as the team's longest span exceeds this
+// thread's, the runtime's synchronization beyond (ompt/barrier_spans.h): the join's for the
+// region-end barrier, the barrier's own otherwise.
+template <typename Emit>
+void emit_barrier(const OpenWait& w, uint64_t ns, Emit&& emit) {
+  uint64_t longest = 0;
+  if (!w.barrier_key || w.ran_tasks || !barrier_spans::longest(w.barrier_key, &longest)) {
+    emit(w.codeptr, w.ctx, ns);
+    return;
+  }
+  const uint64_t imbalance = longest > w.span_ns ? longest - w.span_ns : 0;
+  const uint64_t waiting = imbalance < ns ? imbalance : ns;
+  if (waiting) emit(w.codeptr, w.ctx, waiting);
+  if (ns > waiting) {
+    SampleContext sync = w.ctx;
+    const bool join = w.worker_join || w.ctx.omp_state == format::kWaitBarrierImplicitParallel ||
+                      w.ctx.omp_state == format::kWaitBarrierImplicit;
+    sync.omp_state = join ? format::kOverhead : format::kOverheadBarrier;
+    emit(w.codeptr, sync, ns - waiting);
+  }
+}
+
+// What a wait amounts to if it ends `now`: one piece, or a worker's join wait in two; a barrier's
+// in waiting and synchronization.
 template <typename Emit>
 void split_wait(const OpenWait& w, uint64_t now, Emit&& emit) {
   const uint64_t total = waited_ns(w, now);
   if (!w.worker_join) {
-    emit(w.codeptr, w.ctx, total);
+    if (w.barrier_key)
+      emit_barrier(w, total, emit);
+    else
+      emit(w.codeptr, w.ctx, total);
     return;
   }
   // A worker's join wait: at the barrier until the region ended, idle after (in no region).
@@ -82,7 +113,7 @@ void split_wait(const OpenWait& w, uint64_t now, Emit&& emit) {
     barrier = end > w.first_start_ns ? end - w.first_start_ns : 0;
     if (barrier > total) barrier = total;
   }
-  if (barrier) emit(w.codeptr, w.ctx, barrier);
+  if (barrier) emit_barrier(w, barrier, emit);
   if (total > barrier) {
     SampleContext idle{};
     idle.omp_state = format::kIdleDerived;
@@ -129,6 +160,11 @@ void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const voi
   w->task = task;
   w->region_instance = region_instance;
   w->worker_join = worker_join;
+  if (is_barrier(sync_kind) && ts->sync_point_ns && w->first_start_ns >= ts->sync_point_ns) {
+    w->barrier_key = barrier_spans::key(region_instance, ++ts->barrier_number);
+    w->span_ns = w->first_start_ns - ts->sync_point_ns;
+    barrier_spans::publish(w->barrier_key, w->span_ns);
+  }
   ++ts->open_wait_depth;  // last: complete before shutdown may look at it
 }
 
@@ -147,7 +183,8 @@ uint64_t wait_end_sync(ThreadState* ts) {
   if (ts->open_wait_depth == 0) return 0;  // its begin did not fit, or came before the tool
   const uint64_t now = monotonic_ns();
   const OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
-  if (w.worker_join) ts->overhead_since_ns = now;  // woken for the next region
+  if (w.worker_join) ts->overhead_since_ns = now;                // woken for the next region
+  if (w.barrier_key && !w.worker_join) ts->sync_point_ns = now;  // departed
   close_wait(ts, w, now);
   --ts->open_wait_depth;
   return now;
@@ -179,6 +216,7 @@ void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_
   if (w.start_ns && prior_task == w.task && next_task != w.task) {
     w.done_ns += monotonic_ns() - w.start_ns;  // its thread runs another task: work
     w.start_ns = 0;
+    w.ran_tasks = true;
   } else if (!w.start_ns && next_task == w.task) {
     w.start_ns = monotonic_ns();  // back to the waiting task
   }

@@ -302,7 +302,11 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
       ts->omp_thread_num = index;
       remember_value(ts, parallel_data, value);
     }
-    end_overhead(parallel_data);  // fork bookkeeping, or a worker's since its wake-up
+    const uint64_t now = end_overhead(parallel_data);  // fork, or a worker's since its wake-up
+    if (ts) {  // the region's first synchronization point (ompt/barrier_spans.h)
+      ts->sync_point_ns = now ? now : monotonic_ns();
+      ts->barrier_number = 0;
+    }
     // Workers nest their explicit regions under the master's region at the fork.
     if (index != 0) inherit_region_context(pv::node(value));
     if (index == 0)

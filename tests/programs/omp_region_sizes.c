@@ -1,0 +1,28 @@
+/* Parallel regions of a chosen size: `omp_region_sizes N MS` runs N regions of 2 threads, each
+ * thread spinning MS milliseconds of its CPU time in each (0: empty regions, where forking and
+ * joining the team is all there is). Balanced by design: nobody waits for more work. Prints
+ * the loop's wall time. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "spin.h"
+
+static volatile int sink;
+
+__attribute__((noinline)) static void region(double seconds) {
+#pragma omp parallel num_threads(2)
+  {
+    if (seconds > 0) spin_for(CLOCK_THREAD_CPUTIME_ID, seconds);
+    sink = omp_get_thread_num();
+  }
+}
+
+int main(int argc, char** argv) {
+  const long n = argc > 1 ? atol(argv[1]) : 200000;
+  const double seconds = (argc > 2 ? atof(argv[2]) : 0.0) * 1e-3;
+  const double t0 = omp_get_wtime();
+  for (long i = 0; i < n; ++i) region(seconds);
+  printf("%ld regions of %.3f ms in %.6f s\n", n, seconds * 1e3, omp_get_wtime() - t0);
+  return 0;
+}
