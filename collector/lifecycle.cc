@@ -10,6 +10,7 @@
 #include <ctime>
 #include <new>
 
+#include "collector/context_switches.h"
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
@@ -46,6 +47,7 @@ uint64_t unix_ns() {
 void on_thread_exit(void* p) {
   auto* ts = static_cast<ThreadState*>(p);
   const uint64_t cpu = thread_cpu_ns(), now = monotonic_ns();
+  ts->context_switches = own_context_switches();
   end_thread_sampling(ts, cpu, now);
   ts->cpu_ns_at_exit.store(cpu);
   ts->end_ns.store(now - runtime().start_mono_ns);
@@ -202,8 +204,10 @@ void shutdown_collector(ProcessEnding ending) {
     timespec t;
     if (pthread_getcpuclockid(ts->handle, &cid) == 0 && clock_gettime(cid, &t) == 0)
       ts->cpu_ns_at_exit.store(handler::ns_of(t));
+    ts->context_switches = context_switches_of(ts->tid);
     end_thread_sampling(ts, ts->cpu_ns_at_exit.load(), end);
   }
+  note_task_clock_cost();
   while (st.handlers_in_flight.load() != 0) sched_yield();
   ompt::close_open_waits(end);
   mpi_summary_never_made();

@@ -140,6 +140,7 @@ constexpr uint32_t kSamplingLost = 18;
 constexpr uint32_t kArmedClockNs = 19;
 constexpr uint32_t kPeriodsSampled = 20;
 constexpr uint32_t kMpiLibraryThread = 21;
+constexpr uint32_t kContextSwitches = 22;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {

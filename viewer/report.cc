@@ -188,6 +188,17 @@ void print_header(std::ostream& out, const Model& m) {
                      : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"
                                                    : "thread CPU",
                      h.rate_hz(), fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
+  uint64_t switches = 0, cpu_ns = 0;
+  for (const auto& [i, t] : p.threads) {
+    switches += t.context_switches();
+    cpu_ns += t.cpu_time_ns();
+  }
+  // As `omprof run` notes (collector/context_switches.h): the task clock pays for each switch.
+  if (h.clock() == v1::CLOCK_TASK && cpu_ns > 0 && double(switches) >= 2000.0 * cpu_ns * 1e-9)
+    out << fmt::format(
+        "           {} context switches ({:.0f} per CPU-second), each one a cost of the task "
+        "clock: --clock cpu avoids it\n",
+        switches, double(switches) / (cpu_ns * 1e-9));
   if (h.exact_waits())
     out << fmt::format(
         "Samples:   {}, {} threads, {} s of thread time (sampled CPU, exact OpenMP waits, "

@@ -100,6 +100,8 @@ struct ThreadState : journal::ThreadRecord {
   const void* known_parallel = nullptr;
   uint64_t known_parallel_value = 0;
 
+  uint64_t context_switches = 0;  // at the thread's end (collector/lifecycle.cc)
+
   void** scratch = nullptr;    // unwinder output, max_depth + slack
   uint64_t* frames = nullptr;  // one captured stack
 };

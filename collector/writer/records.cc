@@ -62,6 +62,7 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kUnwindFailed, ts->unwind_failed);
   th.boolean(T::kIsOmpThread, ts->is_omp_thread);
   th.boolean(T::kMpiLibraryThread, ts->mpi_library_thread);
+  th.u64(T::kContextSwitches, ts->context_switches);
 }
 
 }  // namespace

@@ -389,6 +389,25 @@ TEST(TaskClock, PassiveWaitsSampleWithTheCpuClockUnlessAsked) {
   EXPECT_EQ(only_profile(active).header.clock(), v1::CLOCK_TASK);
 }
 
+// The task clock costs every context switch (docs/semantics.md, Clocks): a run that switches
+// often is told, once, and the profile keeps each thread's count. A CPU-bound run is not told.
+TEST(TaskClock, ManyContextSwitchesAreCountedAndNoted) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
+  const std::string dir = fresh_dir("sleeper");
+  const RunResult r =
+      run({OMPROF_BIN, "run", "--clock", "task", "-o", dir, "--", program("sleeper"), "5000"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("the sampled threads switched"), std::string::npos) << r.err;
+  const format::Profile p = only_profile(dir);
+  EXPECT_GE(p.threads.at(0).context_switches(), 4500u);  // about one per sleep
+  const std::string busy = fresh_dir("task_cpu_bound");
+  const RunResult b =
+      run({OMPROF_BIN, "run", "--clock", "task", "-o", busy, "--", program("heavy_light")});
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(b.err.find("context switch"), std::string::npos) << b.err;
+  EXPECT_GT(only_profile(busy).threads.at(0).context_switches(), 0u);  // at least its exit
+}
+
 TEST(TaskClock, EveryThreadsSampledTimeIsItsCpuTime) {
   if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
   std::string dir = fresh_dir("task_threads4");
