@@ -286,8 +286,11 @@ TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
   // (computing least) waits longest, rank 2 least; the sum is what the ranks measured.
   const RunResult flat = run({OMPROF_BIN, "report", dir, "--flat", "--csv", "--top", "0"});
   ASSERT_EQ(flat.status, 0) << flat.err;
-  double mpi_measured = 0;
-  for (const auto& [rank, t] : truth) mpi_measured += t.step_mpi;
+  double mpi_measured = 0, mpi_off_cpu = 0;  // the program's own, around its calls
+  for (const auto& [rank, t] : truth) {
+    mpi_measured += t.step_mpi;
+    mpi_off_cpu += std::max(0.0, t.step_mpi - t.step_mpi_cpu);
+  }
   found = false;
   std::istringstream flat_lines(flat.out);
   for (std::string line; std::getline(flat_lines, line);) {
@@ -300,7 +303,9 @@ TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
     EXPECT_EQ(c[0], "3") << line;
     EXPECT_EQ(c[4], "2") << "rank 2 waits least: " << line;
     EXPECT_EQ(c[7], "0") << "rank 0 waits longest: " << line;
-    EXPECT_NEAR(std::stod(c[1]), mpi_measured, 0.05 * mpi_measured + 0.003) << line;
+    const double edge = 0.05 * mpi_measured + 0.003;  // off-CPU allowance: see below
+    EXPECT_LE(std::stod(c[1]), mpi_measured + edge) << line;
+    EXPECT_GE(std::stod(c[1]), mpi_measured - edge - mpi_off_cpu) << line;
   }
   EXPECT_TRUE(found) << flat.out;
 
@@ -324,8 +329,15 @@ TEST_P(RankImbalance, PerRankMpiWaitComputationAndLoadBalanceMatchTheProgram) {
   }
   ASSERT_EQ(in_allreduce.size(), 3u);
   for (const auto& [rank, ns] : in_allreduce) {
-    const double measured = truth.at(rank).step_mpi;
-    EXPECT_NEAR(double(ns) * 1e-9, measured, 0.05 * measured + 0.003) << "rank " << rank;
+    // As for the call sites below: the program's clock reads around its calls also hold its own
+    // time off the CPU there (a loaded machine), which omprof's wrapper, inside the call, does
+    // not see; the upper bound stays strict.
+    const Truth& t = truth.at(rank);
+    const double edge = 0.05 * t.step_mpi + 0.003;
+    EXPECT_LE(double(ns) * 1e-9, t.step_mpi + edge) << "rank " << rank;
+    EXPECT_GE(double(ns) * 1e-9, t.step_mpi - edge - std::max(0.0, t.step_mpi - t.step_mpi_cpu))
+        << "rank " << rank << ": program " << t.step_mpi << " s wall, " << t.step_mpi_cpu
+        << " s CPU";
   }
 }
 
