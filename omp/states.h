@@ -99,11 +99,23 @@ uint32_t resolve_sampled_state(uint32_t state, size_t depth, IsRuntime is_runtim
   size_t i = 0;
   while (i < depth && is_system(i) && !is_runtime(i)) ++i;
   if (i == depth || !is_runtime(i)) return state;
+  // omprof's own code at the leaf is the runtime's when the runtime called it (its OMPT
+  // callbacks: their cost is the construct's bookkeeping under a tool, not the program's work);
+  // called by the program (MPI wrappers, the region API), it is left alone. omprof code below
+  // the runtime (the thread start it wraps) ends the segment.
   size_t entry = i;
+  bool runtime_entry = false;
   for (size_t j = i; j < depth && (is_runtime(j) || is_system(j)); ++j) {
-    if (is_omprof(j)) return state;  // omprof's own code (MPI wrappers, region API)
-    if (is_runtime(j)) entry = j;
+    if (is_omprof(j)) {
+      if (runtime_entry) break;
+      continue;
+    }
+    if (is_runtime(j)) {
+      entry = j;
+      runtime_entry = true;
+    }
   }
+  if (!runtime_entry) return state;
   if (entry + 1 == depth) return state == kWaitTaskwait ? state : uint32_t(kOverheadRuntime);
   const std::string entry_name = name_of(entry);
   const uint32_t kind = overhead_of_entry(entry_name);

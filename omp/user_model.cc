@@ -28,7 +28,7 @@ FrameStack innermost_user_segment(const FrameStack& raw, bool to_root) {
 
 Frame region_frame(const ForkInfo& fork) {
   Frame region;
-  region.name = region_frame_name(fork);
+  region.name = fork.task ? task_frame_name(fork) : region_frame_name(fork);
   region.file = fork.construct.file;
   region.line = fork.construct.line;
   region.pseudo = true;
@@ -137,23 +137,36 @@ std::string short_function_name(const std::string& name) {
   return name;
 }
 
-namespace {}  // namespace
-
 bool is_region_frame_name(const std::string& name) {
   return name.size() > 2 && name.front() == '<' && name.back() == '>' &&
          (name.rfind("<omp parallel", 0) == 0 || name.find(": omp parallel") != std::string::npos);
 }
 
-std::string region_frame_name(const ForkInfo& fork) {
+namespace {
+std::string construct_frame_name(const ForkInfo& fork, const char* construct) {
   // Named after the function that holds the construct, as the Oracle analyzer does: a flat
   // profile of many regions then says which function each one is.
   const std::string function = short_function_name(fork.construct.name);
   const std::string where = construct_place(fork.construct);
   std::string name = "<";
   if (!function.empty()) name += function + ": ";
-  name += "omp parallel";
+  name += construct;
   if (!where.empty()) name += " @ " + where;
   return name + ">";
+}
+}  // namespace
+
+std::string region_frame_name(const ForkInfo& fork) {
+  return construct_frame_name(fork, "omp parallel");
+}
+
+std::string task_frame_name(const ForkInfo& task) {
+  return construct_frame_name(task, "omp task");
+}
+
+bool is_task_frame_name(const std::string& name) {
+  return name.size() > 2 && name.front() == '<' && name.back() == '>' &&
+         (name.rfind("<omp task", 0) == 0 || name.find(": omp task") != std::string::npos);
 }
 
 std::string construct_place(const Frame& construct) {
@@ -162,7 +175,7 @@ std::string construct_place(const Frame& construct) {
   return construct.code_place;
 }
 
-FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, View view,
+FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t context_id, View view,
                        const std::function<const ForkInfo*(uint64_t)>& fork_of) {
   if (view == View::kMachine) return raw;
   const StateInfo info = describe_state(state);
@@ -172,7 +185,7 @@ FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, 
     return out;
   }
   if (info.pseudo_frame) out.push_back(pseudo(info.pseudo_frame));
-  const ForkInfo* fork = fork_id ? fork_of(fork_id) : nullptr;
+  const ForkInfo* fork = context_id ? fork_of(context_id) : nullptr;
   FrameStack seg = innermost_user_segment(resolve_runtime_frames(without_mpi_library(raw, state)),
                                           fork == nullptr);
   if (fork) {

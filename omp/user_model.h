@@ -3,7 +3,9 @@
 //  user:    as if the program had no OpenMP runtime: each team member's stack is cut at the
 //           runtime, spliced under the call path of its parallel construct (recursively for
 //           nested regions), outlined bodies replaced by one region frame, waits shown as a
-//           state pseudo-frame leaf, idle workers under <omp:idle> at the root;
+//           state pseudo-frame leaf, idle workers under <omp:idle> at the root; a deferred
+//           task's code, on whichever thread ran it, under the call path that created it and a
+//           task frame (recursively for tasks created by tasks);
 //  expert:  like user, keeping the compiler-outlined functions.
 #pragma once
 
@@ -37,10 +39,12 @@ struct Frame {
 // Leaf first, everywhere.
 using FrameStack = std::vector<Frame>;
 
+// A fork record: a parallel construct's, or (task) a task construct's creation path.
 struct ForkInfo {
   uint64_t parent_id = 0;
-  FrameStack stack;  // encountering thread's raw stack inside parallel_begin
+  FrameStack stack;  // encountering thread's raw stack inside parallel_begin (task_create)
   Frame construct;   // source location of the construct (name = enclosing function)
+  bool task = false;
 };
 
 bool is_outlined_name(const std::string& name);
@@ -56,14 +60,18 @@ std::string short_function_name(const std::string& name);
 // Where a construct is: "solve.c:42", else its code_place (no line table), else "".
 std::string construct_place(const Frame& construct);
 bool is_region_frame_name(const std::string& name);
+// "<producer: omp task @ tasks.c:18>": a task construct's frame in the user view.
+std::string task_frame_name(const ForkInfo& task);
+bool is_task_frame_name(const std::string& name);
 
 // The recorded state, refined from the raw stack: a thread marked "in a taskwait" (kInTaskwait)
 // whose leaf is runtime code is waiting (kWaitTaskwait); one running a task's code works
 // (kWorkParallel).
 uint32_t resolve_state(const FrameStack& raw, uint32_t state);
 
-// `fork_of(id)` returns nullptr for unknown ids.
-FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t fork_id, View view,
+// `context_id`: the sample's task record if it ran a recorded task's code, else its innermost
+// region's fork record (0: none). `fork_of(id)` returns nullptr for unknown ids.
+FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t context_id, View view,
                        const std::function<const ForkInfo*(uint64_t)>& fork_of);
 
 }  // namespace omprof::omp

@@ -116,6 +116,7 @@ constexpr uint32_t kForkId = 5;
 constexpr uint32_t kOmpThreadNum = 6;
 constexpr uint32_t kRegionNode = 7;
 constexpr uint32_t kCpuNs = 8;
+constexpr uint32_t kTaskOriginId = 9;
 }  // namespace Sample
 
 namespace ThreadProfile {
@@ -150,6 +151,7 @@ constexpr uint32_t kStackId = 3;
 constexpr uint32_t kCodeptrLocationId = 4;
 constexpr uint32_t kInstances = 5;
 constexpr uint32_t kTeamSizes = 6;
+constexpr uint32_t kTask = 7;
 }  // namespace ForkRecord
 
 namespace RegionNode {
@@ -217,6 +219,7 @@ constexpr uint32_t kParentId = 2;
 constexpr uint32_t kFrame = 3;
 constexpr uint32_t kTruncated = 4;
 constexpr uint32_t kCodeptr = 5;
+constexpr uint32_t kTask = 6;
 }  // namespace JournalFork
 
 namespace JournalRegion {

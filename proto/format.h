@@ -20,9 +20,10 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // 1.1: explicit regions; 1.2: exact OpenMP waits; 1.3: sampling coverage; 1.4: the ending,
 // recovered profiles; 1.5: MPI; 1.6: the POP window (Header.mpi_init_end_ns,
 // mpi_finalize_start_ns), exact CPU time of MPI calls (Sample.cpu_ns); 1.7: sampled taskwaits;
-// 1.8: state 0x1002 (in taskwait) only where the taskwait can wait (docs/format.md).
+// 1.8: state 0x1002 (in taskwait) only where the taskwait can wait; 1.9: task records
+// (ForkRecord.task, Sample.task_origin_id) (docs/format.md).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 8;
+constexpr uint32_t kMinor = 9;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

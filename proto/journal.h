@@ -13,7 +13,7 @@ namespace omprof::journal {
 
 // The first 8 bytes of a journal file.
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
-constexpr uint32_t kVersion = 2;  // 2: SampleEntry.cpu_ns
+constexpr uint32_t kVersion = 3;  // 2: SampleEntry.cpu_ns; 3: SampleContext.task_origin
 constexpr uint64_t kPage = 4096;
 // File name suffix: <program>.<pid>[.<n>].ompjournal, next to the profiles.
 constexpr const char* kSuffix = ".ompjournal";
@@ -57,9 +57,10 @@ struct SampleContext {
   uint32_t omp_thread_num = 0;
   uint64_t fork_id = 0;
   uint64_t region_node = 0;
+  uint64_t task_origin = 0;  // the fork table's record of the running task's creation (1.9)
   bool operator==(const SampleContext& o) const {
     return omp_state == o.omp_state && omp_thread_num == o.omp_thread_num && fork_id == o.fork_id &&
-           region_node == o.region_node;
+           region_node == o.region_node && task_origin == o.task_origin;
   }
 };
 

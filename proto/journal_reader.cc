@@ -295,6 +295,7 @@ void set_sample(v1::Sample* s, uint64_t stack_id, const SampleEntry& e, uint64_t
   // A fork record or region node whose entry was lost is not referred to.
   s->set_fork_id(e.ctx.fork_id <= forks ? e.ctx.fork_id : 0);
   s->set_region_node(e.ctx.region_node <= nodes ? e.ctx.region_node : 0);
+  s->set_task_origin_id(e.ctx.task_origin <= forks ? e.ctx.task_origin : 0);
 }
 
 // Thread blocks marked ready, as ThreadProfile messages. Threads still running when the
@@ -364,6 +365,7 @@ std::vector<v1::ForkRecord> fork_records(const Entries& e, Builder& b) {
     r.set_stack_id(b.stack(frames.data(), uint32_t(frames.size()),
                            f.truncated() ? journal::kStackTruncated : 0));
     if (f.codeptr()) r.set_codeptr_location_id(b.location(f.codeptr()));
+    r.set_task(f.task());
     out.push_back(r);
   }
   return out;

@@ -101,8 +101,10 @@ void check_references(const Profile& p) {
   for (size_t i = 0; i < p.forks.size(); ++i) {
     const auto& f = p.forks[i];
     // Enclosing regions come first: chains end, and cannot loop.
+    // A region's enclosing context is a region (a task's may be either).
     if (f.id() != i + 1 || f.stack_id() > p.stacks.size() || f.parent_id() >= f.id() ||
-        f.codeptr_location_id() > p.locations.size())
+        f.codeptr_location_id() > p.locations.size() ||
+        (!f.task() && f.parent_id() && p.forks[f.parent_id() - 1].task()))
       bad("fork record table");
   }
   for (size_t i = 0; i < p.region_nodes.size(); ++i) {
@@ -111,15 +113,21 @@ void check_references(const Profile& p) {
   }
   for (const auto& r : p.region_stats)
     if (r.node_id() == 0 || r.node_id() > p.region_nodes.size()) bad("region statistics");
+  // A task origin names a task record; a sample's region, a parallel one.
+  auto is_task = [&](uint64_t id) {
+    return id >= 1 && id <= p.forks.size() && p.forks[id - 1].task();
+  };
   for (const auto& [index, t] : p.threads)
     for (const auto& s : t.sample())
       if (s.stack_id() == 0 || s.stack_id() > p.stacks.size() || s.fork_id() > p.forks.size() ||
-          s.region_node() > p.region_nodes.size())
+          s.region_node() > p.region_nodes.size() || (s.fork_id() && is_task(s.fork_id())) ||
+          (s.task_origin_id() && !is_task(s.task_origin_id())))
         bad("sample refers to a missing stack or region");
   for (const auto& [index, t] : p.threads)
     for (const auto& s : t.wait())
       if (s.stack_id() == 0 || s.stack_id() > p.stacks.size() || s.fork_id() > p.forks.size() ||
-          s.region_node() > p.region_nodes.size())
+          s.region_node() > p.region_nodes.size() || (s.fork_id() && is_task(s.fork_id())) ||
+          (s.task_origin_id() && !is_task(s.task_origin_id())))
         bad("wait refers to a missing stack or region");
   check_sums(p);
 }

@@ -314,23 +314,48 @@ omp::Frame construct_frame(const format::Profile& p, const v1::ForkRecord& f) {
   return fr;
 }
 
-Model build_model(const format::Profile& p, omp::View view) {
-  Model m;
-  m.profile = &p;
-  m.view = view;
+namespace {
+// A construct written in an outlined body (a task in a parallel region's or another task's
+// block) is named after the function the program wrote it in: the enclosing construct's.
+void name_constructs_in_outlined_bodies(std::unordered_map<uint64_t, omp::ForkInfo>& forks) {
+  for (auto& [id, info] : forks) {
+    const omp::ForkInfo* up = &info;
+    for (int hops = 0; up && omp::is_outlined_name(up->construct.name) && hops < 256; ++hops) {
+      auto it = up->parent_id ? forks.find(up->parent_id) : forks.end();
+      up = it == forks.end() ? nullptr : &it->second;
+    }
+    if (up && up != &info) info.construct.name = up->construct.name;
+  }
+}
+
+// The fork and task records, as the user model reads them.
+std::unordered_map<uint64_t, omp::ForkInfo> fork_infos(const format::Profile& p) {
+  std::unordered_map<uint64_t, omp::ForkInfo> forks;
   for (const auto& f : p.forks) {
     omp::ForkInfo info;
     info.parent_id = f.parent_id();
     if (f.stack_id()) info.stack = expand_stack(p, f.stack_id());
     info.construct = construct_frame(p, f);
-    m.forks.emplace(f.id(), std::move(info));
+    info.task = f.task();
+    forks.emplace(f.id(), std::move(info));
   }
+  name_constructs_in_outlined_bodies(forks);
+  return forks;
+}
+}  // namespace
+
+Model build_model(const format::Profile& p, omp::View view) {
+  Model m;
+  m.profile = &p;
+  m.view = view;
+  m.forks = fork_infos(p);
   auto fork_of = [&](uint64_t id) -> const omp::ForkInfo* {
     auto it = m.forks.find(id);
     return it == m.forks.end() ? nullptr : &it->second;
   };
   std::unordered_map<uint64_t, omp::FrameStack> raw_cache;
-  // Samples with the same stack, state and parallel region share their view stack.
+  // Samples with the same stack, state and context (parallel region or task) share their view
+  // stack.
   std::map<std::tuple<uint64_t, uint32_t, uint64_t, bool>, std::shared_ptr<const omp::FrameStack>>
       view_stacks;
   const bool exact_waits = p.header.exact_waits();
@@ -349,16 +374,18 @@ Model build_model(const format::Profile& p, omp::View view) {
       return uint64_t(0);
     v.exact = exact;
     v.fork_id = s.fork_id();
+    v.task_origin = s.task_origin_id();
     v.omp_thread_num = s.omp_thread_num();
     v.region_node = s.region_node();
     const v1::Stack& stack = p.stack(s.stack_id());
     v.truncated = stack.truncated();
     const bool machine_leaf = exact && view == omp::View::kMachine;
-    auto& shared = view_stacks[std::make_tuple(s.stack_id(), v.state, v.fork_id, machine_leaf)];
+    const uint64_t context = v.task_origin ? v.task_origin : v.fork_id;
+    auto& shared = view_stacks[std::make_tuple(s.stack_id(), v.state, context, machine_leaf)];
     if (!shared) {
       omp::FrameStack frames = stack.unwind_failed()
                                    ? raw  // only the pc is known: nothing to cut or splice
-                                   : omp::build_stack(raw, v.state, v.fork_id, view, fork_of);
+                                   : omp::build_stack(raw, v.state, context, view, fork_of);
       // The machine view shows samples as taken; a measured wait names its state at the leaf.
       if (machine_leaf) {
         if (const char* name = omp::describe_state(v.state).pseudo_frame) {

@@ -51,6 +51,7 @@ struct ViewSample {
   uint64_t weight_ns = 0;
   uint32_t state = 0;
   uint64_t fork_id = 0;
+  uint64_t task_origin = 0;  // the task record the sample's code was created by (0: none)
   uint32_t omp_thread_num = 0;
   uint64_t region_node = 0;  // explicit region (0: outside every region)
   bool truncated = false;

@@ -362,6 +362,7 @@ Table parallel_region_table(const Model& m, Format format) {
   std::map<std::string, ParallelRegion> constructs;
   std::unordered_map<uint64_t, std::string> key_of;
   for (const auto& f : p.forks) {
+    if (f.task()) continue;  // a task construct's creation path, not a region
     omp::Frame c = construct_frame(p, f);
     // Without a line table the offset in the function tells constructs apart.
     std::string key = fmt::format("{}@{}:{}+{}", c.name, c.file, c.line, c.code_place);

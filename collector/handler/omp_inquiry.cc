@@ -56,6 +56,13 @@ bool taskwait_can_wait(const ThreadState* ts) {
 }
 }  // namespace
 
+uint32_t running_task_origin(const ThreadState* ts) {
+  const ompt_frame_t* frame = ts->task_frame;
+  std::atomic_signal_fence(std::memory_order_acquire);
+  if (!frame || !plausible_pointer(frame) || !frame->exit_frame.ptr) return 0;
+  return ts->task_origin;
+}
+
 void read_omp_context(const ThreadState* ts, SampleContext& ctx) {
   using namespace format;
   const ompt_get_state_t get_state = g_get_state.load(std::memory_order_relaxed);
@@ -76,6 +83,7 @@ void read_omp_context(const ThreadState* ts, SampleContext& ctx) {
   }
   ctx.fork_id = parallel_value::fork_id(region);
   if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
+  ctx.task_origin = running_task_origin(ts);
   if (state == kWorkParallel && ts->taskwait_depth > 0 && taskwait_can_wait(ts))
     ctx.omp_state = kInTaskwait;
 }

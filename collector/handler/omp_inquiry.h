@@ -18,7 +18,12 @@ void clear_ompt_inquiry();
 // The calling thread's innermost parallel region's value (parallel_value.h), 0 if none.
 uint64_t innermost_parallel_value();
 
-// Fills the OpenMP part of `ctx` (state, fork id, thread number) for the calling thread.
+// The creation record of the deferred task whose own code the calling thread runs (0: none,
+// or the runtime is starting or finishing the task: its exit frame is not set then).
+uint32_t running_task_origin(const ThreadState* ts);
+
+// Fills the OpenMP part of `ctx` (state, fork id, thread number, task origin) for the calling
+// thread.
 void read_omp_context(const ThreadState* ts, SampleContext& ctx);
 
 }  // namespace omprof::handler

@@ -24,6 +24,7 @@ uint64_t hash_sample(const uint64_t* frames, uint32_t depth, const SampleContext
   h = mix(h, (uint64_t(ctx.omp_state) << 32) | ctx.omp_thread_num);
   h = mix(h, ctx.fork_id);
   h = mix(h, ctx.region_node);
+  h = mix(h, ctx.task_origin);
   return h == 0 ? 1 : h;  // 0 marks an empty slot
 }
 

@@ -91,7 +91,7 @@ CaptureResult capture_current_stack(void** scratch, uint64_t* frames, uint32_t m
 }
 
 SlotCaptureResult capture_current_stack_slots(uint64_t* frames, uint64_t* slots, uint32_t max,
-                                              uint32_t skip) {
+                                              uint32_t skip, uint64_t cut_frame) {
   SlotCaptureResult r;
   unw_context_t uc;
   unw_cursor_t cursor;
@@ -102,6 +102,14 @@ SlotCaptureResult capture_current_stack_slots(uint64_t* frames, uint64_t* slots,
   // call pushed just below frame k's stack pointer (the callee's CFA).
   for (uint32_t k = 0;; ++k) {
     if (k > skip) {
+      if (cut_frame) {
+        unw_word_t sp = 0;
+        unw_get_reg(&cursor, UNW_REG_SP, &sp);
+        if (uint64_t(sp) > cut_frame) {  // the previous frame's CFA: it is the runtime's
+          if (r.depth > 0) --r.depth;
+          break;
+        }
+      }
       if (r.depth == max) {
         r.truncated = true;
         break;

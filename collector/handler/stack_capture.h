@@ -32,11 +32,14 @@ CaptureResult capture_current_stack(void** scratch, uint64_t* frames, uint32_t m
 // stack address holding each kept frame's return address (slots[i]: frames[i] + 1 is stored
 // there). A later call from the same stack position can be recognised by reading those slots
 // instead of unwinding. Returns slots_valid = false if a slot did not hold its return address.
+// With `cut_frame` (an OMPT exit frame: the frame address of the runtime function that called
+// the task's code), only the frames called from there on are kept: frame i iff its CFA, the
+// stack pointer of its caller, is at or below `cut_frame` (docs: NOTES, "cut rules").
 struct SlotCaptureResult : CaptureResult {
   bool slots_valid = false;
 };
 SlotCaptureResult capture_current_stack_slots(uint64_t* frames, uint64_t* slots, uint32_t max,
-                                              uint32_t skip);
+                                              uint32_t skip, uint64_t cut_frame = 0);
 
 // One-time, non-signal-safe libunwind set-up for the process: call once, outside any handler,
 // before the first sample.

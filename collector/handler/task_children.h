@@ -32,17 +32,23 @@ inline uint64_t* parent_of(const uint64_t* word) {
 }
 
 // A deferred child was created: link it to its parent and count it there. Addresses above
-// 2^47 (never user space on x86-64) or misaligned are not linked.
-inline void created(uint64_t* parent, uint64_t* child) {
+// 2^47 (never user space on x86-64) or misaligned are not linked. Returns whether it linked.
+inline bool created(uint64_t* parent, uint64_t* child) {
   const auto p = reinterpret_cast<uintptr_t>(parent);
-  if (!parent || !child || (p & 7) || p >= (uintptr_t(1) << 47)) return;
+  if (!parent || !child || (p & 7) || p >= (uintptr_t(1) << 47)) return false;
   uint64_t old = load(parent);
   while ((old & kCountMask) != kCountMask &&
          !__atomic_compare_exchange_n(parent, &old, old + 1, true, __ATOMIC_RELAXED,
                                       __ATOMIC_RELAXED)) {
   }
-  if ((old & kCountMask) == kCountMask) return;  // saturated: the child is not linked either
+  if ((old & kCountMask) == kCountMask) return false;  // saturated: the child is not linked
   __atomic_store_n(child, (uint64_t(p) >> 3) << kCountBits, __ATOMIC_RELAXED);
+  return true;
+}
+
+// Whether the task is a deferred child counted in its parent and not yet completed.
+inline bool linked(const uint64_t* word) {
+  return word && parent_of(word) != nullptr;
 }
 
 // A task completed: uncount it in its parent, once (its link is cleared).

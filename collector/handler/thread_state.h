@@ -3,6 +3,7 @@
 // handler reads and writes only the calling thread's state.
 #pragma once
 
+#include <omp-tools.h>
 #include <pthread.h>
 #include <sys/types.h>
 #include <time.h>
@@ -44,6 +45,16 @@ struct TaskwaitBracket {
   bool group = false;  // a taskgroup waits for descendants, which are not counted
 };
 constexpr int kMaxTaskwaitBrackets = 32;
+
+// An explicit task running on a thread, possibly suspended under tasks it runs inline (if(0)
+// ones) or in its waits (collector/ompt/ompt_tool.cc): its creation record and OMPT frame, as
+// for ThreadState::task_origin. Undeferred tasks take their creator's.
+struct RunningTask {
+  const void* task = nullptr;
+  uint32_t origin = 0;
+  const ompt_frame_t* frame = nullptr;
+};
+constexpr int kMaxRunningTasks = 64;
 constexpr uint32_t kWaitTableCapacity = 1024;
 
 // Starts with the journal's record of the thread (proto/journal.h: tid, times, counters), so
@@ -68,6 +79,13 @@ struct ThreadState : journal::ThreadRecord {
   int taskwait_depth = 0;       // taskwait/taskgroup waits in progress (libomp 14: work_parallel)
   TaskwaitBracket taskwait_brackets[kMaxTaskwaitBrackets];  // the innermost at depth - 1
   const void* current_task = nullptr;  // the task this thread runs (task_schedule), if known
+  // The deferred explicit task this thread runs, if its creation was recorded: its creation
+  // record (ompt/task_origins.h) and its OMPT frame, whose exit frame is set while the task's
+  // own code runs. Written frame last (omp_inquiry.h, running_task_origin).
+  uint32_t task_origin = 0;
+  const ompt_frame_t* task_frame = nullptr;
+  RunningTask running_tasks[kMaxRunningTasks];  // innermost at running_depth - 1
+  int running_depth = 0;  // may exceed kMaxRunningTasks (deeper ones are not kept)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
   // The intercepted MPI call the thread is in (proto/mpi_calls.h), 0 outside MPI; set by the
   // MPI wrappers (collector/mpi_bridge.h).

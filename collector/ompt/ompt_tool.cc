@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -17,6 +18,7 @@
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
+#include "collector/ompt/task_origins.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
@@ -30,6 +32,7 @@ namespace {
 namespace pv = handler::parallel_value;
 
 ompt_get_parallel_info_t g_get_parallel_info = nullptr;
+ompt_get_task_info_t g_get_task_info = nullptr;
 std::atomic<bool> g_ompt_ever{false};
 std::atomic<uint32_t> g_region_instances{0};
 
@@ -39,6 +42,7 @@ struct ForkRecord {
   uint64_t parent_id;
   std::vector<uint64_t> frames;
   bool truncated;
+  bool task;  // a task construct's creation path (record_task_origin)
   uint64_t codeptr;
   std::atomic<uint64_t> instances{0};
   std::atomic<uint64_t> team_size_mask{0};  // bit k: a team of k+1 threads (64+ -> bit 63)
@@ -121,20 +125,23 @@ uint64_t enclosing_fork_id() {
 }
 
 uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t parent,
-                     const void* codeptr_ra);
+                     const void* codeptr_ra, bool task);
 
-// Interns the encountering thread's call path (with its enclosing region) as a fork record.
-uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
+// Interns the encountering thread's call path (with its enclosing context `parent`) as a fork
+// record: a parallel construct's whole stack, or (`task`) a task construct's path from the
+// runtime's call of the creating task's code (`cut_frame`, its OMPT exit frame) on.
+uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t parent, bool task,
+                     uint64_t cut_frame) {
   const uint32_t max_depth = runtime().config.max_depth;
   ForkScratch* s = fork_scratch();
   ThreadState* ts = current_thread();
-  const uint64_t parent = enclosing_fork_id();
   const uint64_t codeptr = reinterpret_cast<uint64_t>(codeptr_ra);
   const uint64_t frame = reinterpret_cast<uint64_t>(enter_frame);
-  MemoEntry* set = &s->memo[(((codeptr * 0x9e3779b97f4a7c15ULL) ^ frame ^ (parent << 17)) >> 7) %
+  const uint64_t context = parent | (uint64_t(task) << 63);
+  MemoEntry* set = &s->memo[(((codeptr * 0x9e3779b97f4a7c15ULL) ^ frame ^ (context << 17)) >> 7) %
                             kMemoSets * kMemoWays];
   auto key_of = [&](const MemoEntry& e) {
-    return e.id && e.codeptr == codeptr && e.enter_frame == frame && e.parent == parent;
+    return e.id && e.codeptr == codeptr && e.enter_frame == frame && e.parent == context;
   };
   // The way holding this key, else an empty one, else the one that has missed more.
   size_t way = 0;
@@ -149,14 +156,14 @@ uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
   if (frame && (!same_key || m.misses < kMaxMemoMisses)) {
     // First fork from here (or the path changed): one slow unwind that also finds the slots.
     handler::SlotCaptureResult r =
-        handler::capture_current_stack_slots(s->frames, s->slots, max_depth, 1);
+        handler::capture_current_stack_slots(s->frames, s->slots, max_depth, 1, cut_frame);
     if (ts) handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
-    const uint64_t id = intern_fork(s, r, parent, codeptr_ra);
+    const uint64_t id = intern_fork(s, r, parent, codeptr_ra, task);
     if (id) {
       m.misses = same_key ? m.misses + 1 : 0;
       m.codeptr = codeptr;
       m.enter_frame = frame;
-      m.parent = parent;
+      m.parent = context;
       m.id = id;
       m.verifiable = r.slots_valid && !r.truncated;
       m.slots.assign(s->slots, s->slots + r.depth);
@@ -166,10 +173,21 @@ uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
     return id;
   }
 
-  // No frame address, or a key whose check keeps failing: a fast unwind every time.
+  // No frame address, or a key whose check keeps failing: a fast unwind every time (a task's
+  // path must be cut: the slow unwind, which knows where each frame is).
+  if (task && cut_frame) {
+    handler::SlotCaptureResult r =
+        handler::capture_current_stack_slots(s->frames, s->slots, max_depth, 1, cut_frame);
+    if (ts) handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
+    return intern_fork(s, r, parent, codeptr_ra, task);
+  }
   handler::CaptureResult r = handler::capture_current_stack(s->raw, s->frames, max_depth, 1);
   if (ts) handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
-  return intern_fork(s, r, parent, codeptr_ra);
+  return intern_fork(s, r, parent, codeptr_ra, task);
+}
+
+uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
+  return record_path(codeptr_ra, enter_frame, enclosing_fork_id(), false, 0);
 }
 
 // A new fork record goes to the journal (journal_writer.h) as it is made.
@@ -181,21 +199,39 @@ void journal_fork(uint64_t id, const ForkRecord& rec) {
   e.packed(J::kFrame, rec.frames.begin(), rec.frames.end());
   e.boolean(J::kTruncated, rec.truncated);
   e.u64(J::kCodeptr, rec.codeptr);
+  e.boolean(J::kTask, rec.task);
   journal::append_entry(format::fields::JournalEntry::kFork, e);
 }
 
+ForkRecord* record_by_id(uint64_t id);
+
 uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t parent,
-                     const void* codeptr_ra) {
+                     const void* codeptr_ra, bool task) {
+  const uint64_t codeptr = codeptr_ra ? reinterpret_cast<uintptr_t>(codeptr_ra) - 1 : 0;
   std::vector<uint64_t> key;
-  key.reserve(r.depth + 2);
+  key.reserve(r.depth + 3);
   key.push_back(parent);
-  key.push_back(r.truncated);
+  key.push_back(uint64_t(r.truncated) | (uint64_t(task) << 1));
   key.insert(key.end(), s->frames, s->frames + r.depth);
 
   ForkTable& t = forks();
   std::lock_guard<std::mutex> lock(t.mu);
   auto it = t.ids.find(key);
   if (it != t.ids.end()) return it->second;
+  // Recursive task creation folds: a task created by the same path as one of its creating
+  // tasks shares that task's record, so that records stay as many as the program's distinct
+  // creation paths, not its recursion's nodes.
+  if (task)
+    for (uint64_t id = parent, hops = 0; id && hops < 256; ++hops) {
+      const ForkRecord* a = record_by_id(id);
+      if (!a || !a->task) break;
+      if (a->codeptr == codeptr && a->truncated == r.truncated && a->frames.size() == r.depth &&
+          std::equal(a->frames.begin(), a->frames.end(), s->frames)) {
+        t.ids.emplace(std::move(key), id);
+        return id;
+      }
+      id = a->parent_id;
+    }
   uint32_t index = t.count.load();
   if (index >= kMaxForkRecords) {
     t.dropped.fetch_add(1);
@@ -205,7 +241,8 @@ uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t p
   rec->parent_id = parent;
   rec->frames.assign(s->frames, s->frames + r.depth);
   rec->truncated = r.truncated;
-  rec->codeptr = codeptr_ra ? reinterpret_cast<uintptr_t>(codeptr_ra) - 1 : 0;
+  rec->task = task;
+  rec->codeptr = codeptr;
   t.records[index] = rec;
   t.count.store(index + 1);
   const uint64_t id = index + 1;
@@ -221,6 +258,7 @@ ForkRecord* record_by_id(uint64_t id) {
 }
 
 SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_data);
+void set_running_task(ThreadState* ts, uint32_t origin, const ompt_frame_t* frame);
 uint64_t construct_address(const void* codeptr_ra);
 
 // What omprof stored in a region's parallel_data (parallel_value.h), from the calling thread's
@@ -301,6 +339,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     if (ts) {
       ts->omp_thread_num = index;
       remember_value(ts, parallel_data, value);
+      ts->running_depth = 0;  // the implicit task: no creation record
+      set_running_task(ts, 0, nullptr);
     }
     const uint64_t now = end_overhead(parallel_data);  // fork, or a worker's since its wake-up
     if (ts) {  // the region's first synchronization point (ompt/barrier_spans.h)
@@ -329,6 +369,7 @@ SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_da
     if (ctx.fork_id && ts) ctx.omp_thread_num = ts->omp_thread_num;
   }
   ctx.region_node = current_region_node();
+  if (ts) ctx.task_origin = handler::running_task_origin(ts);
   return ctx;
 }
 
@@ -390,26 +431,121 @@ void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void*) {
   if (ThreadState* ts = current_thread()) wait_end_mutex(ts, wait_id);
 }
 
+// Whether deferred tasks' creation paths are recorded: on unless OMPROF_TASK_PATHS=0 (for cost
+// comparisons in bench/). Read once, outside signal context.
+bool task_paths() {
+  static const bool on = [] {
+    const char* v = std::getenv("OMPROF_TASK_PATHS");
+    return !(v && *v == '0');
+  }();
+  return on;
+}
+
+// The task the thread runs from now on, for the handler (thread_state.h: frame written last).
+void set_running_task(ThreadState* ts, uint32_t origin, const ompt_frame_t* frame) {
+  ts->task_frame = nullptr;
+  std::atomic_signal_fence(std::memory_order_release);
+  ts->task_origin = origin;
+  std::atomic_signal_fence(std::memory_order_release);
+  ts->task_frame = frame;
+}
+
+// A recorded task's origin, and its OMPT frame: the runtime's current task is the one starting
+// when a task begins (libomp makes it current before it calls task_schedule), which gives the
+// frame once; a resumed task's was kept.
+task_origins::Origin origin_of(const ompt_data_t* task) {
+  task_origins::Origin o;
+  if (!task || !handler::task_children::linked(&task->value)) return o;
+  const ompt_frame_t* frame = nullptr;
+  ompt_data_t* current = nullptr;
+  ompt_frame_t* current_frame = nullptr;
+  if (g_get_task_info && g_get_task_info(0, nullptr, &current, &current_frame, nullptr, nullptr) &&
+      current == task && plausible_pointer(current_frame))
+    frame = current_frame;
+  return task_origins::find(task, frame);
+}
+
+// `next` starts (or is switched to after a yield): a deferred task's origin was recorded at
+// its creation; an undeferred one runs inline in its creator, whose origin it keeps.
+void task_began(ThreadState* ts, const ompt_data_t* next) {
+  handler::RunningTask r;
+  r.task = next;
+  if (next && handler::task_children::linked(&next->value)) {
+    const task_origins::Origin o = origin_of(next);
+    r.origin = o.record;
+    r.frame = o.frame;
+  } else {
+    r.origin = ts->task_origin;
+    r.frame = ts->task_frame;
+  }
+  if (ts->running_depth < handler::kMaxRunningTasks) ts->running_tasks[ts->running_depth] = r;
+  ++ts->running_depth;
+  set_running_task(ts, r.origin, r.frame);
+}
+
+// The task that ran ended (completed, cancelled or detached): the thread resumes `next`, below
+// it on this thread's stack of running tasks (an implicit task is not on it).
+void task_ended(ThreadState* ts, const ompt_data_t* next) {
+  while (ts->running_depth > 0) {
+    const int top = ts->running_depth - 1;
+    if (top < handler::kMaxRunningTasks && ts->running_tasks[top].task == next) break;
+    --ts->running_depth;
+    if (top >= handler::kMaxRunningTasks) break;  // not kept: assume the innermost ended
+  }
+  const int top = ts->running_depth - 1;
+  if (top >= 0 && top < handler::kMaxRunningTasks)
+    set_running_task(ts, ts->running_tasks[top].origin, ts->running_tasks[top].frame);
+  else
+    set_running_task(ts, 0, nullptr);
+}
+
 void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t status, ompt_data_t* next_task) {
-  if (status == ompt_task_complete || status == ompt_task_late_fulfill)
+  if (status == ompt_task_complete || status == ompt_task_late_fulfill ||
+      status == ompt_task_cancel) {
+    if (prior_task && handler::task_children::linked(&prior_task->value))
+      task_origins::erase(prior_task);
     handler::task_children::completed(prior_task ? &prior_task->value : nullptr);
-  // A late fulfilment completes a detached task from wherever its event is fulfilled: no switch.
-  if (status == ompt_task_late_fulfill) return;
+  }
+  // A fulfilment completes a detached task from wherever its event is fulfilled: no switch.
+  if (status == ompt_task_late_fulfill || status == ompt_task_early_fulfill) return;
   if (ThreadState* ts = current_thread()) {
     ts->current_task = next_task;
+    if (status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach)
+      task_ended(ts, next_task);
+    else
+      task_began(ts, next_task);
     wait_task_switch(ts, prior_task, next_task);
   }
 }
 
 // Deferred tasks are counted in their parent, so that a taskwait knows whether it has anything
 // to wait for (task_children.h); undeferred ones (if(0), included, a serial team's) complete
-// before their parent goes on.
-void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t*, ompt_data_t* new_task,
-                    int flags, int, const void*) {
+// before their parent goes on, under its stack. A deferred task may run on any thread, later:
+// its creation path is recorded here (with the fork records' memo) and found again when it runs.
+void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encountering_frame,
+                    ompt_data_t* new_task, int flags, int, const void* codeptr_ra) {
   if (!(flags & ompt_task_explicit) || (flags & ompt_task_undeferred) || !encountering_task ||
       !new_task)
     return;
-  handler::task_children::created(&encountering_task->value, &new_task->value);
+  if (!handler::task_children::created(&encountering_task->value, &new_task->value)) return;
+  if (!task_paths()) return;
+  // The creating context: the creating task's own record, else the innermost region.
+  uint64_t parent = handler::task_children::linked(&encountering_task->value)
+                        ? task_origins::find(encountering_task, nullptr).record
+                        : 0;
+  if (!parent) parent = enclosing_fork_id();
+  const void* enter = nullptr;
+  uint64_t cut = 0;
+  if (encountering_frame) {
+    if (plausible_pointer(encountering_frame->enter_frame.ptr))
+      enter = encountering_frame->enter_frame.ptr;
+    if (plausible_pointer(encountering_frame->exit_frame.ptr))
+      cut = reinterpret_cast<uint64_t>(encountering_frame->exit_frame.ptr);
+  }
+  const uint64_t id = record_path(codeptr_ra, enter, parent, true, cut);
+  if (!id) return;
+  if (ForkRecord* rec = record_by_id(id)) rec->instances.fetch_add(1, std::memory_order_relaxed);
+  task_origins::insert(new_task, uint32_t(id));
 }
 
 int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
@@ -418,6 +554,7 @@ int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   auto get_thread_data = reinterpret_cast<ompt_get_thread_data_t>(lookup("ompt_get_thread_data"));
   g_get_parallel_info =
       reinterpret_cast<ompt_get_parallel_info_t>(lookup("ompt_get_parallel_info"));
+  g_get_task_info = reinterpret_cast<ompt_get_task_info_t>(lookup("ompt_get_task_info"));
   if (!set_callback || !get_state || !get_thread_data || !g_get_parallel_info) return 0;
   // Work comes from samples (with ompt_get_state in the handler); waits from exact intervals.
   set_callback(ompt_callback_thread_begin, reinterpret_cast<ompt_callback_t>(on_thread_begin));
@@ -501,6 +638,7 @@ std::vector<ForkSnapshot> fork_snapshots() {
     s.frames = r->frames;
     s.truncated = r->truncated;
     s.codeptr = r->codeptr;
+    s.task = r->task;
     s.instances = r->instances.load();
     uint64_t mask = r->team_size_mask.load();
     for (unsigned b = 0; b < 64; ++b)

@@ -32,6 +32,7 @@ struct ForkSnapshot {
   uint64_t codeptr = 0;  // the construct's return address - 1 (0 if unknown)
   uint64_t instances = 0;
   std::vector<uint32_t> team_sizes;
+  bool task = false;  // a task construct's creation path (ompt_tool.cc, record_task_origin)
 };
 std::vector<ForkSnapshot> fork_snapshots();
 uint64_t fork_records_dropped();

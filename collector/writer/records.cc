@@ -45,6 +45,7 @@ wire::Encoder sample_message(uint64_t stack_id, const SampleEntry& e) {
   s.u64(S::kOmpThreadNum, e.ctx.omp_thread_num);
   s.u64(S::kRegionNode, e.ctx.region_node);
   s.u64(S::kCpuNs, e.cpu_ns);
+  s.u64(S::kTaskOriginId, e.ctx.task_origin);
   return s;
 }
 
@@ -214,6 +215,7 @@ void add_fork_records(wire::RecordStream& out, const std::vector<ompt::ForkSnaps
     fr.u64(F::kCodeptrLocationId, f.codeptr ? id_of(location_ids, f.codeptr) : 0);
     fr.u64(F::kInstances, f.instances);
     fr.packed(F::kTeamSizes, f.team_sizes.begin(), f.team_sizes.end());
+    fr.boolean(F::kTask, f.task);
     out.add(fields::Record::kFork, fr);
   }
 }

@@ -1,10 +1,12 @@
 /* Parallel regions of a chosen size: `omp_region_sizes N MS` runs N regions of 2 threads, each
  * thread spinning MS milliseconds of its CPU time in each (0: empty regions, where forking and
  * joining the team is all there is). Balanced by design: nobody waits for more work. Prints
- * the loop's wall time. */
+ * the loop's wall time, and the team's time off the CPU in it (2 x wall minus the process's CPU
+ * time): on a busy machine, waking a worker waits for a CPU too. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "spin.h"
 
@@ -21,8 +23,17 @@ __attribute__((noinline)) static void region(double seconds) {
 int main(int argc, char** argv) {
   const long n = argc > 1 ? atol(argv[1]) : 200000;
   const double seconds = (argc > 2 ? atof(argv[2]) : 0.0) * 1e-3;
+  struct rusage r0, r1;
+  getrusage(RUSAGE_SELF, &r0);
   const double t0 = omp_get_wtime();
   for (long i = 0; i < n; ++i) region(seconds);
-  printf("%ld regions of %.3f ms in %.6f s\n", n, seconds * 1e3, omp_get_wtime() - t0);
+  const double wall = omp_get_wtime() - t0;
+  getrusage(RUSAGE_SELF, &r1);
+#define SECONDS(t) ((double)(t).tv_sec + (double)(t).tv_usec * 1e-6)
+  const double cpu =
+      SECONDS(r1.ru_utime) - SECONDS(r0.ru_utime) + SECONDS(r1.ru_stime) - SECONDS(r0.ru_stime);
+  const double off_cpu = 2 * wall - cpu;
+  printf("%ld regions of %.3f ms in %.6f s off_cpu=%.6f\n", n, seconds * 1e3, wall,
+         off_cpu > 0 ? off_cpu : 0.0);
   return 0;
 }

@@ -217,5 +217,83 @@ TEST(ResolveState, RuntimeCodeIsOverheadNamedAfterItsEntryPoint) {
   EXPECT_FALSE(is_overhead(kWaitTaskwait));
 }
 
+Frame omprof_frame(const std::string& n) {
+  Frame f = rt(n);
+  f.omprof = true;
+  return f;
+}
+
+// omprof's OMPT callbacks run inside the runtime's entry points: their samples are that entry's
+// overhead, not the program's work. omprof code the program called itself (region API, MPI
+// wrappers) stays as it was sampled.
+TEST(ResolveState, OmprofCallbacksAreTheirEntryPointsOverhead) {
+  using namespace omprof::format;
+  FrameStack callback = {omprof_frame("on_task_schedule"), rt("[libomp.so.5]"),
+                         rt("__kmpc_omp_task_begin_if0"), user("fib"), user("main")};
+  EXPECT_EQ(resolve_state(callback, kWorkParallel), kOverheadTask);
+  FrameStack region_api = {omprof_frame("omprof_region_begin"), user("solve"), user("main")};
+  EXPECT_EQ(resolve_state(region_api, kWorkSerial), kWorkSerial);
+  // A worker's thread start, wrapped by omprof below the runtime, ends the runtime segment.
+  FrameStack worker = {rt("[libomp.so.5]"), rt("__kmp_launch_worker"),
+                       omprof_frame("omprof_thread_start"), sys("start_thread")};
+  EXPECT_EQ(resolve_state(worker, kWorkParallel), kOverheadRuntime);
+}
+
+// A deferred task's code, run by any thread, is spliced under the path that created it: the
+// creating task's stack from the runtime's call of its code (here an implicit task: the region
+// body) to the construct, then the creating context (the region, and its prefix).
+TEST(UserModel, TaskCodeSitsUnderItsCreationPath) {
+  Fixture fx;
+  // Created in produce(), called from the outer region's body (fork 1), at app.c:40.
+  fx.forks[3].parent_id = 1;
+  fx.forks[3].task = true;
+  fx.forks[3].stack = {rt("omprof_cb"), rt("__kmpc_omp_task"), user("produce", 40),
+                       user(".omp_outlined.", 12)};
+  fx.forks[3].construct = user("produce", 40);
+  // A child created by that task's code in consume(), at app.c:50.
+  fx.forks[4].parent_id = 3;
+  fx.forks[4].task = true;
+  fx.forks[4].stack = {rt("omprof_cb"), rt("__kmpc_omp_task"), user("consume", 50),
+                       user(".omp_task_entry.")};
+  fx.forks[4].construct = user("consume", 50);
+  EXPECT_EQ(task_frame_name(fx.forks[3]), "<produce: omp task @ app.c:40>");
+  EXPECT_TRUE(is_task_frame_name("<produce: omp task @ app.c:40>"));
+  EXPECT_FALSE(is_region_frame_name("<produce: omp task @ app.c:40>"));
+  EXPECT_FALSE(is_task_frame_name("<solve: omp parallel @ app.c:11>"));
+  // Run by a worker at the region's barrier.
+  FrameStack worker = {user("consume"),
+                       user(".omp_task_entry."),
+                       rt("__kmp_invoke_task"),
+                       rt("__kmp_execute_tasks"),
+                       rt("__kmpc_barrier"),
+                       user(".omp_outlined."),
+                       rt("__kmp_invoke_microtask"),
+                       rt("__kmp_launch_thread"),
+                       sys("start_thread")};
+  const std::vector<std::string> expected = {"consume", "<produce: omp task @ app.c:40>",
+                                             "produce", "<solve: omp parallel @ app.c:11>",
+                                             "solve",   "main"};
+  EXPECT_EQ(names(build_stack(worker, 0x1, 3, View::kUser, fx.fork_of)), expected);
+  // Run by the master in a taskwait inside produce: the same path.
+  FrameStack master = {user("consume"),
+                       user(".omp_task_entry."),
+                       rt("__kmp_invoke_task"),
+                       rt("__kmpc_omp_taskwait"),
+                       user("produce", 41),
+                       user(".omp_outlined."),
+                       rt("__kmp_invoke_microtask"),
+                       rt("__kmpc_fork_call"),
+                       user("solve", 12),
+                       user("main", 30)};
+  EXPECT_EQ(names(build_stack(master, 0x1, 3, View::kUser, fx.fork_of)), expected);
+  // The child, one task frame deeper.
+  FrameStack child = {user("refine"),       user(".omp_task_entry."), rt("__kmp_invoke_task"),
+                      rt("__kmpc_barrier"), user(".omp_outlined."),   rt("__kmp_invoke_microtask")};
+  EXPECT_EQ(names(build_stack(child, 0x1, 4, View::kUser, fx.fork_of)),
+            (std::vector<std::string>{"refine", "<consume: omp task @ app.c:50>", "consume",
+                                      "<produce: omp task @ app.c:40>", "produce",
+                                      "<solve: omp parallel @ app.c:11>", "solve", "main"}));
+}
+
 }  // namespace
 }  // namespace omprof::omp
