@@ -337,6 +337,15 @@ std::unordered_map<uint64_t, omp::ForkInfo> fork_infos(const format::Profile& p)
     if (f.stack_id()) info.stack = expand_stack(p, f.stack_id());
     info.construct = construct_frame(p, f);
     info.task = f.task();
+    // A task construct is where its creating code called the runtime: the innermost program
+    // frame of its path. libomp's GOMP_task passes a stale code pointer at times (a gcc build's
+    // task in a task read as the enclosing parallel construct).
+    if (info.task)
+      for (const omp::Frame& fr : omp::resolve_runtime_frames(info.stack))
+        if (!fr.runtime) {
+          if (!fr.file.empty() && fr.line > 0) info.construct = fr;
+          break;
+        }
     forks.emplace(f.id(), std::move(info));
   }
   name_constructs_in_outlined_bodies(forks);

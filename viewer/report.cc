@@ -210,6 +210,11 @@ void print_header(std::ostream& out, const Model& m) {
   out << fmt::format(
       "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
       dropped, seconds(dropped_ns), truncated, unwind_failed, p.trailer.threads_untracked());
+  if (p.trailer.fork_records_dropped())
+    out << fmt::format(
+        "           {} parallel-region or task creation paths not recorded (their samples sit "
+        "under the enclosing region)\n",
+        p.trailer.fork_records_dropped());
   if (h.format_major() > 1 || h.format_minor() >= 3) {
     format::Coverage coverage;
     coverage.period_ns = h.period_ns();

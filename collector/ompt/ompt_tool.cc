@@ -37,6 +37,7 @@ std::atomic<bool> g_ompt_ever{false};
 std::atomic<uint32_t> g_region_instances{0};
 
 constexpr uint32_t kMaxForkRecords = 1 << 16;
+constexpr uint32_t kMaxTaskNesting = 4;  // task records under task records (intern_fork)
 
 struct ForkRecord {
   uint64_t parent_id;
@@ -76,9 +77,15 @@ ForkTable& forks() {
 // later fork with the same key reads them: the same starting frame and the same return
 // addresses at the same places mean the same call chain. A key whose check keeps failing (two
 // call paths alternating at the same stack depth) falls back to a fast unwind each time.
+//
+// A task path is cut at the creating task's exit frame, so the same chain recurs at any stack
+// depth (a task run inside another's taskwait): its key leaves the frame address out, and the
+// check reads the slots at the same offsets from the new exit frame (the same return addresses
+// at the same places relative to it are the same chain).
 struct MemoEntry {
   uint64_t codeptr = 0;
-  uint64_t enter_frame = 0;
+  uint64_t key_frame = 0;  // the frame address for a fork, 0 for a task
+  uint64_t anchor = 0;     // where the slots were found from: a fork's frame, a task's cut
   uint64_t parent = 0;
   uint64_t id = 0;
   bool verifiable = false;
@@ -86,10 +93,12 @@ struct MemoEntry {
   std::vector<uint64_t> slots;    // stack addresses of the return addresses
   std::vector<uint64_t> returns;  // the return addresses expected there
 };
-// Two-way set-associative: real codes have dozens of fork sites (LULESH about 30), which a
-// small direct-mapped table made collide, sending colliding sites to the slow path each fork.
-constexpr size_t kMemoSets = 512;
-constexpr size_t kMemoWays = 2;
+// Set-associative: real codes have dozens of fork sites (LULESH about 30), which a small
+// direct-mapped table made collide, sending colliding sites to the slow path each fork; and a
+// task construct is reached by several chains with one key (its creating task's record is
+// shared by the tasks folded into it), each of which keeps its own way.
+constexpr size_t kMemoSets = 128;
+constexpr size_t kMemoWays = 8;
 constexpr uint32_t kMaxMemoMisses = 4;
 
 struct ForkScratch {
@@ -97,15 +106,30 @@ struct ForkScratch {
   uint64_t frames[4096 + 64];
   uint64_t slots[4096 + 64];
   MemoEntry memo[kMemoSets * kMemoWays];
+  // The cost guard on task creation paths (on_task_create): this thread's recorded creations,
+  // how many of them unwound, and whether it stopped recording.
+  uint64_t task_paths = 0;
+  uint64_t task_unwinds = 0;
+  bool task_paths_off = false;
 };
+// A thread stops recording task creation paths once more than 1 in 8 of them needed an unwind
+// (after 1,024): each unwind costs microseconds, the program's task a fraction of that.
+constexpr uint64_t kTaskGuardAfter = 1024;
+constexpr uint64_t kTaskGuardRatio = 8;
+std::atomic<uint64_t> g_task_paths_skipped{0};
 
 // Whether the live stack still holds the memoized path. Only slots in this thread's live stack
 // (at or above this frame) are read.
-bool memo_matches(const MemoEntry& m) {
+bool memo_matches(const MemoEntry& m, uint64_t anchor, bool task) {
   const uint64_t live = reinterpret_cast<uint64_t>(__builtin_frame_address(0));
-  for (size_t i = 0; i < m.slots.size(); ++i)
-    if (m.slots[i] < live || *reinterpret_cast<const uint64_t*>(m.slots[i]) != m.returns[i])
+  const uint64_t shift = anchor - m.anchor;  // 0 for a fork (the frame is in its key)
+  // Only this thread's live stack is read: above this frame, and for a task below the cut.
+  const uint64_t end = task ? anchor : UINT64_MAX;
+  for (size_t i = 0; i < m.slots.size(); ++i) {
+    const uint64_t slot = m.slots[i] + shift;
+    if (slot < live || slot >= end || *reinterpret_cast<const uint64_t*>(slot) != m.returns[i])
       return false;
+  }
   return true;
 }
 
@@ -136,24 +160,39 @@ uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t p
   ForkScratch* s = fork_scratch();
   ThreadState* ts = current_thread();
   const uint64_t codeptr = reinterpret_cast<uint64_t>(codeptr_ra);
-  const uint64_t frame = reinterpret_cast<uint64_t>(enter_frame);
+  uint64_t frame = reinterpret_cast<uint64_t>(enter_frame);
   const uint64_t context = parent | (uint64_t(task) << 63);
-  MemoEntry* set = &s->memo[(((codeptr * 0x9e3779b97f4a7c15ULL) ^ frame ^ (context << 17)) >> 7) %
-                            kMemoSets * kMemoWays];
+  if (task) frame = cut_frame;  // the anchor; 0 (no cut): no memo, a fast unwind each time
+  const uint64_t key_frame = task ? 0 : frame;
+  MemoEntry* set =
+      &s->memo[(((codeptr * 0x9e3779b97f4a7c15ULL) ^ key_frame ^ (context << 17)) >> 7) %
+               kMemoSets * kMemoWays];
   auto key_of = [&](const MemoEntry& e) {
-    return e.id && e.codeptr == codeptr && e.enter_frame == frame && e.parent == context;
+    return e.id && e.codeptr == codeptr && e.key_frame == key_frame && e.parent == context;
   };
-  // The way holding this key, else an empty one, else the one that has missed more.
-  size_t way = 0;
-  while (way < kMemoWays && !key_of(set[way])) ++way;
-  if (way == kMemoWays) {
-    way = set[0].id == 0 ? 0 : set[1].id == 0 ? 1 : (set[0].misses >= set[1].misses ? 0 : 1);
+  // A way with this key whose path is still on the stack; else the way to refill: an empty
+  // one, else one with this key (its path changed), else the one that has missed most.
+  MemoEntry* failed = nullptr;
+  for (size_t w = 0; w < kMemoWays; ++w) {
+    MemoEntry& e = set[w];
+    if (!key_of(e)) continue;
+    if (e.verifiable && memo_matches(e, frame, task)) return e.id;
+    if (!failed) failed = &e;
   }
-  MemoEntry& m = set[way];
+  MemoEntry* victim = nullptr;
+  for (size_t w = 0; w < kMemoWays && !victim; ++w)
+    if (set[w].id == 0) victim = &set[w];
+  if (!victim) victim = failed;
+  if (!victim) {
+    victim = &set[0];
+    for (size_t w = 1; w < kMemoWays; ++w)
+      if (set[w].misses > victim->misses) victim = &set[w];
+  }
+  MemoEntry& m = *victim;
   const bool same_key = key_of(m);
-  if (same_key && m.verifiable && memo_matches(m)) return m.id;
 
-  if (frame && (!same_key || m.misses < kMaxMemoMisses)) {
+  if (frame && (!same_key || task || m.misses < kMaxMemoMisses)) {
+    if (task) ++s->task_unwinds;
     // First fork from here (or the path changed): one slow unwind that also finds the slots.
     handler::SlotCaptureResult r =
         handler::capture_current_stack_slots(s->frames, s->slots, max_depth, 1, cut_frame);
@@ -162,7 +201,8 @@ uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t p
     if (id) {
       m.misses = same_key ? m.misses + 1 : 0;
       m.codeptr = codeptr;
-      m.enter_frame = frame;
+      m.key_frame = key_frame;
+      m.anchor = frame;
       m.parent = context;
       m.id = id;
       m.verifiable = r.slots_valid && !r.truncated;
@@ -176,6 +216,7 @@ uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t p
   // No frame address, or a key whose check keeps failing: a fast unwind every time (a task's
   // path must be cut: the slow unwind, which knows where each frame is).
   if (task && cut_frame) {
+    ++s->task_unwinds;
     handler::SlotCaptureResult r =
         handler::capture_current_stack_slots(s->frames, s->slots, max_depth, 1, cut_frame);
     if (ts) handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
@@ -218,20 +259,27 @@ uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t p
   std::lock_guard<std::mutex> lock(t.mu);
   auto it = t.ids.find(key);
   if (it != t.ids.end()) return it->second;
-  // Recursive task creation folds: a task created by the same path as one of its creating
-  // tasks shares that task's record, so that records stay as many as the program's distinct
-  // creation paths, not its recursion's nodes.
-  if (task)
-    for (uint64_t id = parent, hops = 0; id && hops < 256; ++hops) {
+  // Recursive task creation folds: a task created at a construct that already created one of
+  // its creating tasks shares that task's record, and tasks nest at most kMaxTaskNesting
+  // deep (deeper ones share their creating task's record), so that records stay as many as
+  // the program's chains of distinct task constructs, not the nodes of its recursion (a
+  // construct in a recursive function is reached from each of the others' task bodies).
+  if (task) {
+    uint32_t nesting = 0;
+    for (uint64_t id = parent; id && nesting < 256; ++nesting) {
       const ForkRecord* a = record_by_id(id);
       if (!a || !a->task) break;
-      if (a->codeptr == codeptr && a->truncated == r.truncated && a->frames.size() == r.depth &&
-          std::equal(a->frames.begin(), a->frames.end(), s->frames)) {
+      if (a->codeptr == codeptr) {
         t.ids.emplace(std::move(key), id);
         return id;
       }
       id = a->parent_id;
     }
+    if (nesting >= kMaxTaskNesting) {
+      t.ids.emplace(std::move(key), parent);
+      return parent;
+    }
+  }
   uint32_t index = t.count.load();
   if (index >= kMaxForkRecords) {
     t.dropped.fetch_add(1);
@@ -450,19 +498,14 @@ void set_running_task(ThreadState* ts, uint32_t origin, const ompt_frame_t* fram
   ts->task_frame = frame;
 }
 
-// A recorded task's origin, and its OMPT frame: the runtime's current task is the one starting
-// when a task begins (libomp makes it current before it calls task_schedule), which gives the
-// frame once; a resumed task's was kept.
-task_origins::Origin origin_of(const ompt_data_t* task) {
-  task_origins::Origin o;
-  if (!task || !handler::task_children::linked(&task->value)) return o;
-  const ompt_frame_t* frame = nullptr;
+// A starting task's OMPT frame: libomp makes the task current before it calls task_schedule.
+const ompt_frame_t* starting_task_frame(const ompt_data_t* task) {
   ompt_data_t* current = nullptr;
-  ompt_frame_t* current_frame = nullptr;
-  if (g_get_task_info && g_get_task_info(0, nullptr, &current, &current_frame, nullptr, nullptr) &&
-      current == task && plausible_pointer(current_frame))
-    frame = current_frame;
-  return task_origins::find(task, frame);
+  ompt_frame_t* frame = nullptr;
+  if (g_get_task_info && g_get_task_info(0, nullptr, &current, &frame, nullptr, nullptr) &&
+      current == task && plausible_pointer(frame))
+    return frame;
+  return nullptr;
 }
 
 // `next` starts (or is switched to after a yield): a deferred task's origin was recorded at
@@ -471,9 +514,8 @@ void task_began(ThreadState* ts, const ompt_data_t* next) {
   handler::RunningTask r;
   r.task = next;
   if (next && handler::task_children::linked(&next->value)) {
-    const task_origins::Origin o = origin_of(next);
-    r.origin = o.record;
-    r.frame = o.frame;
+    r.origin = task_origins::find(next);
+    if (r.origin) r.frame = starting_task_frame(next);
   } else {
     r.origin = ts->task_origin;
     r.frame = ts->task_frame;
@@ -531,7 +573,7 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
   if (!task_paths()) return;
   // The creating context: the creating task's own record, else the innermost region.
   uint64_t parent = handler::task_children::linked(&encountering_task->value)
-                        ? task_origins::find(encountering_task, nullptr).record
+                        ? task_origins::find(encountering_task)
                         : 0;
   if (!parent) parent = enclosing_fork_id();
   const void* enter = nullptr;
@@ -542,7 +584,15 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
     if (plausible_pointer(encountering_frame->exit_frame.ptr))
       cut = reinterpret_cast<uint64_t>(encountering_frame->exit_frame.ptr);
   }
+  ForkScratch* scratch = fork_scratch();
+  if (scratch->task_paths_off) {
+    g_task_paths_skipped.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   const uint64_t id = record_path(codeptr_ra, enter, parent, true, cut);
+  if (++scratch->task_paths >= kTaskGuardAfter &&
+      scratch->task_unwinds * kTaskGuardRatio > scratch->task_paths)
+    scratch->task_paths_off = true;
   if (!id) return;
   if (ForkRecord* rec = record_by_id(id)) rec->instances.fetch_add(1, std::memory_order_relaxed);
   task_origins::insert(new_task, uint32_t(id));
@@ -648,8 +698,9 @@ std::vector<ForkSnapshot> fork_snapshots() {
   return out;
 }
 
+// Fork and task records that did not fit, and tasks whose record did not fit the task table.
 uint64_t fork_records_dropped() {
-  return forks().dropped.load();
+  return forks().dropped.load() + task_origins::dropped() + g_task_paths_skipped.load();
 }
 
 }  // namespace omprof::ompt

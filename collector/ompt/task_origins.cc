@@ -9,16 +9,15 @@ namespace {
 // libomp runs at most a few hundred deferred tasks per thread's queue before it executes new
 // ones at once (task throttling), so live tasks stay far below the capacity; a slot freed by a
 // completion is reused by the next insert probing over it.
-constexpr uint32_t kBits = 16;
+constexpr uint32_t kBits = 14;
 constexpr uint32_t kCapacity = uint32_t(1) << kBits;
 constexpr uint32_t kMaxProbes = 64;
 constexpr uint64_t kFree = 0;
 constexpr uint64_t kErased = 1;  // never a task address (aligned)
 
-struct Slot {
+struct alignas(16) Slot {
   std::atomic<uint64_t> key{kFree};
   std::atomic<uint32_t> record{0};
-  std::atomic<const ompt_frame_t*> frame{nullptr};
 };
 
 // Zero-initialized, never destroyed (callbacks can run after static destructors).
@@ -43,19 +42,19 @@ Slot* locate(uint64_t key) {
 bool insert(const void* task, uint32_t record) {
   const auto key = reinterpret_cast<uint64_t>(task);
   if (key <= kErased) return false;
-  if (Slot* s = locate(key)) {  // an address reused by a task whose completion was not seen
-    s->record.store(record, std::memory_order_relaxed);
-    s->frame.store(nullptr, std::memory_order_relaxed);
-    return true;
-  }
+  // The first slot free for the key, or the key's own: an address reused by a task whose
+  // completion was not seen (a stale entry further on is shadowed by the new one).
   for (uint32_t i = 0, at = home(key); i < kMaxProbes; ++i, at = (at + 1) & (kCapacity - 1)) {
     Slot& s = g_slots[at];
     uint64_t k = s.key.load(std::memory_order_relaxed);
+    if (k == key) {
+      s.record.store(record, std::memory_order_relaxed);
+      return true;
+    }
     if (k != kFree && k != kErased) continue;
     // Filled before the key is published: a reader that finds the key sees the record.
     if (s.key.compare_exchange_strong(k, key, std::memory_order_acq_rel)) {
       s.record.store(record, std::memory_order_relaxed);
-      s.frame.store(nullptr, std::memory_order_relaxed);
       return true;
     }
   }
@@ -63,17 +62,9 @@ bool insert(const void* task, uint32_t record) {
   return false;
 }
 
-Origin find(const void* task, const ompt_frame_t* frame) {
-  Origin o;
-  Slot* s = locate(reinterpret_cast<uint64_t>(task));
-  if (!s) return o;
-  o.record = s->record.load(std::memory_order_relaxed);
-  o.frame = s->frame.load(std::memory_order_relaxed);
-  if (!o.frame && frame) {
-    s->frame.store(frame, std::memory_order_relaxed);
-    o.frame = frame;
-  }
-  return o;
+uint32_t find(const void* task) {
+  const Slot* s = locate(reinterpret_cast<uint64_t>(task));
+  return s ? s->record.load(std::memory_order_relaxed) : 0;
 }
 
 void erase(const void* task) {
