@@ -85,7 +85,8 @@ struct ThreadState : journal::ThreadRecord {
   uint32_t task_origin = 0;
   const ompt_frame_t* task_frame = nullptr;
   RunningTask running_tasks[kMaxRunningTasks];  // innermost at running_depth - 1
-  int running_depth = 0;  // may exceed kMaxRunningTasks (deeper ones are not kept)
+  uint64_t task_paths_skipped = 0;  // creation paths not recorded (ompt_tool.cc, cost guard)
+  int running_depth = 0;            // may exceed kMaxRunningTasks (deeper ones are not kept)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
   // The intercepted MPI call the thread is in (proto/mpi_calls.h), 0 outside MPI; set by the
   // MPI wrappers (collector/mpi_bridge.h).

@@ -43,7 +43,7 @@ struct ForkRecord {
   uint64_t parent_id;
   std::vector<uint64_t> frames;
   bool truncated;
-  bool task;  // a task construct's creation path (record_task_origin)
+  bool task;  // a task construct's creation path (on_task_create)
   uint64_t codeptr;
   std::atomic<uint64_t> instances{0};
   std::atomic<uint64_t> team_size_mask{0};  // bit k: a team of k+1 threads (64+ -> bit 63)
@@ -97,8 +97,8 @@ struct MemoEntry {
 // direct-mapped table made collide, sending colliding sites to the slow path each fork; and a
 // task construct is reached by several chains with one key (its creating task's record is
 // shared by the tasks folded into it), each of which keeps its own way.
-constexpr size_t kMemoSets = 128;
-constexpr size_t kMemoWays = 8;
+constexpr size_t kMemoSets = 256;
+constexpr size_t kMemoWays = 4;
 constexpr uint32_t kMaxMemoMisses = 4;
 
 struct ForkScratch {
@@ -116,7 +116,6 @@ struct ForkScratch {
 // (after 1,024): each unwind costs microseconds, the program's task a fraction of that.
 constexpr uint64_t kTaskGuardAfter = 1024;
 constexpr uint64_t kTaskGuardRatio = 8;
-std::atomic<uint64_t> g_task_paths_skipped{0};
 
 // Whether the live stack still holds the memoized path. Only slots in this thread's live stack
 // (at or above this frame) are read.
@@ -571,10 +570,14 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
     return;
   if (!handler::task_children::created(&encountering_task->value, &new_task->value)) return;
   if (!task_paths()) return;
-  // The creating context: the creating task's own record, else the innermost region.
-  uint64_t parent = handler::task_children::linked(&encountering_task->value)
-                        ? task_origins::find(encountering_task)
-                        : 0;
+  // The creating context: the creating task's own record (the one this thread runs, as a rule),
+  // else the innermost region.
+  ThreadState* ts = current_thread();
+  uint64_t parent = 0;
+  if (ts && ts->current_task == encountering_task)
+    parent = ts->task_origin;
+  else if (handler::task_children::linked(&encountering_task->value))
+    parent = task_origins::find(encountering_task);
   if (!parent) parent = enclosing_fork_id();
   const void* enter = nullptr;
   uint64_t cut = 0;
@@ -586,16 +589,16 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
   }
   ForkScratch* scratch = fork_scratch();
   if (scratch->task_paths_off) {
-    g_task_paths_skipped.fetch_add(1, std::memory_order_relaxed);
+    if (ts) ++ts->task_paths_skipped;  // per thread: a shared counter would cost a cache miss
     return;
   }
   const uint64_t id = record_path(codeptr_ra, enter, parent, true, cut);
   if (++scratch->task_paths >= kTaskGuardAfter &&
       scratch->task_unwinds * kTaskGuardRatio > scratch->task_paths)
     scratch->task_paths_off = true;
-  if (!id) return;
-  if (ForkRecord* rec = record_by_id(id)) rec->instances.fetch_add(1, std::memory_order_relaxed);
-  task_origins::insert(new_task, uint32_t(id));
+  // Not counted in the record's instances: one atomic on a line every thread writes cost more
+  // than the rest of the path (BOTS health: 7 million tasks in 5 s).
+  if (id) task_origins::insert(new_task, uint32_t(id));
 }
 
 int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
@@ -700,7 +703,10 @@ std::vector<ForkSnapshot> fork_snapshots() {
 
 // Fork and task records that did not fit, and tasks whose record did not fit the task table.
 uint64_t fork_records_dropped() {
-  return forks().dropped.load() + task_origins::dropped() + g_task_paths_skipped.load();
+  uint64_t skipped = 0;
+  for (uint32_t i = 0; i < thread_count(); ++i)
+    if (const ThreadState* ts = thread_at(i)) skipped += ts->task_paths_skipped;
+  return forks().dropped.load() + task_origins::dropped() + skipped;
 }
 
 }  // namespace omprof::ompt
