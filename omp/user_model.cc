@@ -214,7 +214,7 @@ FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t context_i
       if (!body && f.line > 0 && !f.file.empty()) body = &f;
       continue;
     }
-    out.push_back(std::move(f));
+    out.push_back(f);
   }
   if (fork) {
     Frame region = region_frame(*fork);
@@ -222,11 +222,11 @@ FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t context_i
       region.file = body->file;
       region.line = body->line;
     }
-    out.push_back(std::move(region));
+    out.push_back(region);
     FrameStack prefix = region_prefix(*fork, fork_of, 0);
     for (Frame& f : prefix) {
       if (view == View::kUser && is_outlined_name(f.name)) continue;
-      out.push_back(std::move(f));
+      out.push_back(f);
     }
   }
   while (!out.empty() && is_thread_root_name(out.back().name)) out.pop_back();

@@ -14,14 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "omp/name.h"
+
 namespace omprof::omp {
 
 enum class View { kUser, kExpert, kMachine };
 bool parse_view(const std::string& s, View& v);
 
 struct Frame {
-  std::string name;
-  std::string file;
+  Name name;
+  Name file;
   int64_t line = 0;
   bool runtime = false;  // in the OpenMP runtime (or omprof itself)
   bool system = false;   // libc, libm, the loader, the vdso: takes its caller's side
@@ -29,11 +31,11 @@ struct Frame {
   // Without a line (code without debug information), where the code is: "main+0x1a3" (offset
   // in the function) or "app+0x4a1f" (in the module file). Set for constructs, so that two
   // constructs in one function stay apart.
-  std::string code_place;
+  Name code_place;
   bool omprof = false;  // omprof's own code (its libraries count as runtime, never as overhead)
   // A call site into the runtime: the entry point its call instruction calls (Location.callee),
   // which names the runtime frame under it when that is an internal function it tail-called.
-  std::string callee;
+  Name callee;
 };
 
 // Leaf first, everywhere.

@@ -38,8 +38,8 @@ bool CallTree::add(const Model& m) {
   const std::set<std::string> functions = match_functions(m, func_);
   if (functions.empty()) return false;
   functions_.insert(functions.begin(), functions.end());
-  static const std::string root;  // the tree's single top node, named when the table is made
-  std::vector<const std::string*> path;
+  static const omp::Name root;  // the tree's single top node, named when the table is made
+  std::vector<omp::Name> path;
   for (const StackTotal& s : stack_totals(m)) {
     size_t at = s.stack.size();
     if (callers_) {
@@ -58,11 +58,11 @@ bool CallTree::add(const Model& m) {
         }
     }
     if (at == s.stack.size()) continue;
-    path.assign(1, &root);
+    path.assign(1, root);
     if (callers_)
-      for (size_t i = at + 1; i < s.stack.size(); ++i) path.push_back(&s.stack[i].name);
+      for (size_t i = at + 1; i < s.stack.size(); ++i) path.push_back(s.stack[i].name);
     else
-      for (size_t i = at; i-- > 0;) path.push_back(&s.stack[i].name);
+      for (size_t i = at; i-- > 0;) path.push_back(s.stack[i].name);
     tree_.add(path, s.work_ns, s.wait_ns);
   }
   return true;

@@ -35,7 +35,7 @@ class CallTree {
   bool callers_;
   std::string func_;
   std::set<std::string> functions_;  // matched in any model
-  PathTree tree_{""};
+  PathTree tree_;
 };
 
 // One source line: time with the line at the leaf (self), and with the line anywhere in the

@@ -72,7 +72,7 @@ bool SampleFilter::keeps(const format::Profile& p, const ViewSample& s) const {
   if (!opt_.regions.empty() && !region_matches(p, s.region_node)) return false;
   auto any_frame = [&s](const std::regex& re) {
     return std::any_of(s.stack.begin(), s.stack.end(),
-                       [&re](const omp::Frame& f) { return std::regex_search(f.name, re); });
+                       [&re](const omp::Frame& f) { return std::regex_search(f.name.str(), re); });
   };
   if (!opt_.focus.empty() && !any_frame(focus_)) return false;
   if (!opt_.ignore.empty() && any_frame(ignore_)) return false;

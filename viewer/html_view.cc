@@ -3,18 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "omp/states.h"
 #include "viewer/regions_view.h"
 #include "viewer/report.h"
 
 namespace omprof::viewer {
-
-uint32_t HtmlView::intern(const std::string& name) {
-  auto [it, added] = name_ids_.emplace(name, uint32_t(names_.size()));
-  if (added) names_.push_back(name);
-  return it->second;
-}
 
 // Rows of a table with a "rank" (and, for threads, the profile) column in front.
 static void append_rows(nlohmann::json& to, const Table& t, const format::Profile& p) {
@@ -42,30 +37,18 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
   headers_.push_back(std::move(h));
 
   for (const StackTotal& s : stack_totals(m)) {
-    uint32_t cur = 0;
-    auto count = [&](uint32_t n) {
-      nodes_[n].incl += s.ns();
-      nodes_[n].wait += s.wait_ns;
+    auto count = [&](size_t n) {
+      if (n >= counts_.size()) counts_.resize(n + 1);
+      counts_[n].incl += s.ns();
+      counts_[n].wait += s.wait_ns;
     };
-    count(0);
+    size_t cur = 0;
+    count(cur);
     for (size_t i = s.stack.size(); i-- > 0;) {
-      const uint32_t name = intern(s.stack[i].name);
-      auto it = nodes_[cur].children.find(name);
-      uint32_t next;
-      if (it == nodes_[cur].children.end()) {
-        next = uint32_t(nodes_.size());
-        nodes_[cur].children.emplace(name, next);
-        Node n;
-        n.name = name;
-        n.parent = cur;
-        nodes_.push_back(std::move(n));
-      } else {
-        next = it->second;
-      }
-      cur = next;
+      cur = trie_.child(cur, s.stack[i].name);
       count(cur);
     }
-    nodes_[cur].self += s.ns();
+    counts_[cur].self += s.ns();
   }
   append_rows(threads_, thread_table(m, Format::kJson), p);
   append_rows(states_, state_table(m), p);
@@ -77,13 +60,19 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
 nlohmann::json HtmlView::data() const {
   // The tree as parallel arrays in preorder (parents before children, children by time), with
   // the small nodes folded into one "<other>" child per parent.
-  const uint64_t total = nodes_[0].incl;
+  const uint64_t total = counts_[0].incl;
   const double min_ns = min_fraction_ * double(total);
   std::vector<uint32_t> name_of, parent_of;
   std::vector<uint64_t> incl_of, wait_of;
-  std::vector<std::string> names = names_;
-  const uint32_t other = uint32_t(names.size());
-  names.push_back("<other>");
+  // The page's name table: the names of the nodes shown, by first use.
+  std::vector<std::string> names{"<other>"};
+  const uint32_t other = 0;
+  std::unordered_map<omp::Name, uint32_t> name_ids;
+  auto name_id = [&](const omp::Name& name) {
+    auto [it, added] = name_ids.emplace(name, uint32_t(names.size()));
+    if (added) names.push_back(name);
+    return it->second;
+  };
   struct Visit {
     uint32_t node, out_parent;
   };
@@ -91,30 +80,30 @@ nlohmann::json HtmlView::data() const {
   while (!todo.empty()) {
     const Visit v = todo.back();
     todo.pop_back();
-    const Node& n = nodes_[v.node];
+    const Counts& n = counts_[v.node];
     const uint32_t out = uint32_t(name_of.size());
-    name_of.push_back(v.node == 0 ? uint32_t(-1) : n.name);
+    name_of.push_back(v.node == 0 ? uint32_t(-1) : name_id(trie_.name(v.node)));
     parent_of.push_back(v.out_parent);
     incl_of.push_back(n.incl);
     wait_of.push_back(n.wait);
     std::vector<uint32_t> kids;
     uint64_t folded = 0, folded_wait = 0;
-    for (const auto& [name, child] : n.children) {
-      if (double(nodes_[child].incl) >= min_ns) {
-        kids.push_back(child);
+    trie_.for_each_child(v.node, [&](size_t child) {
+      if (double(counts_[child].incl) >= min_ns) {
+        kids.push_back(uint32_t(child));
       } else {
-        folded += nodes_[child].incl;
-        folded_wait += nodes_[child].wait;
+        folded += counts_[child].incl;
+        folded_wait += counts_[child].wait;
       }
-    }
+    });
     if (folded) {
       name_of.push_back(other);
       parent_of.push_back(out);
       incl_of.push_back(folded);
       wait_of.push_back(folded_wait);
     }
-    std::sort(kids.begin(), kids.end(),
-              [&](uint32_t a, uint32_t b) { return nodes_[a].incl < nodes_[b].incl; });
+    std::stable_sort(kids.begin(), kids.end(),
+                     [&](uint32_t a, uint32_t b) { return counts_[a].incl < counts_[b].incl; });
     for (uint32_t k : kids) todo.push_back({k, out});  // largest popped first
   }
   nlohmann::json tree;

@@ -4,14 +4,13 @@
 // itself is viewer/html_page.cc; this side reduces the profiles to what it draws.
 #pragma once
 
-#include <deque>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "viewer/model.h"
+#include "viewer/name_trie.h"
 #include "viewer/ranks.h"
 
 namespace omprof::viewer {
@@ -28,16 +27,12 @@ class HtmlView {
   size_t profiles() const { return profiles_; }
 
  private:
-  struct Node {
-    uint32_t name = 0, parent = 0;
+  struct Counts {
     uint64_t incl = 0, wait = 0, self = 0;
-    std::map<uint32_t, uint32_t> children;  // name -> node
   };
-  uint32_t intern(const std::string& name);
   double min_fraction_;
-  std::vector<std::string> names_;
-  std::map<std::string, uint32_t> name_ids_;
-  std::deque<Node> nodes_{Node{}};  // grows without moving
+  NameTrie trie_;
+  std::vector<Counts> counts_{Counts{}};  // by trie node
   nlohmann::json headers_ = nlohmann::json::array();
   nlohmann::json threads_ = nlohmann::json::array();
   nlohmann::json states_ = nlohmann::json::array();

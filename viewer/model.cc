@@ -11,7 +11,6 @@
 #include "proto/mpi_calls.h"
 #include "proto/text.h"
 #include "regions/off_cpu.h"
-#include "unwind/module_kind.h"
 
 namespace omprof::viewer {
 
@@ -46,47 +45,6 @@ const omp::Frame* mpi_caller(const omp::FrameStack& raw, uint32_t state) {
 }
 
 namespace {
-
-omp::FrameStack expand_location(const format::Profile& p, uint64_t loc_id) {
-  omp::FrameStack out;
-  const v1::Location& loc = p.location(loc_id);
-  const v1::Mapping* m = p.mapping(loc.mapping_id());
-  const bool runtime = m && m->is_omp_runtime();
-  const bool omprof = m && text::base_name(p.str(m->filename())).rfind("libomprof", 0) == 0;
-  const bool system = m && unwind::is_system_module(p.str(m->filename()));
-  if (loc.line_size() == 0) {
-    // Not symbolized: name the module, so that its frames still aggregate.
-    const std::string module = text::base_name(m ? p.str(m->filename()) : "");
-    omp::Frame f;
-    f.name = module.empty() ? "??" : module[0] == '[' ? module : "[" + module + "]";
-    f.runtime = runtime;
-    f.omprof = omprof;
-    f.system = system;
-    if (loc.callee() != 0) f.callee = p.str(loc.callee());
-    out.push_back(f);
-    return out;
-  }
-  for (const auto& line : loc.line()) {
-    const v1::Function& fn = p.function(line.function_id());
-    omp::Frame f;
-    f.name = p.str(fn.name());
-    if (f.name.empty()) {
-      // No symbol (a stripped library's static function): name the module, not the address,
-      // so that its frames still aggregate.
-      f.name = "[" + text::base_name(m ? p.str(m->filename()) : "") + "]";
-      if (f.name == "[]") f.name = "??";
-    }
-    f.file = p.str(fn.filename());
-    f.line = line.line();
-    f.runtime = runtime;
-    f.omprof = omprof;
-    f.system = system;
-    out.push_back(f);
-  }
-  // The call instruction is in the innermost inlined frame, next to the runtime's frames.
-  if (loc.callee() != 0) out.front().callee = p.str(loc.callee());
-  return out;
-}
 
 // The thread's exact self wall time per explicit region node.
 std::map<uint64_t, uint64_t> self_wall_of(const format::Profile& p, uint32_t thread) {
@@ -181,11 +139,11 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
 }
 
 // A stack's raw frames, expanded once per stack id.
-const omp::FrameStack& cached_raw_stack(const format::Profile& p,
+const omp::FrameStack& cached_raw_stack(ProfileFrames& frames,
                                         std::unordered_map<uint64_t, omp::FrameStack>& cache,
                                         uint64_t stack_id) {
   auto it = cache.find(stack_id);
-  if (it == cache.end()) it = cache.emplace(stack_id, expand_stack(p, stack_id)).first;
+  if (it == cache.end()) it = cache.emplace(stack_id, frames.stack(stack_id)).first;
   return it->second;
 }
 
@@ -199,11 +157,11 @@ bool has_mpi_waits(const v1::ThreadProfile& t) {
 // samples taken inside the same call from the same call site and context, in proportion to
 // their weight: they give it full call paths (the call site alone names one frame). Without
 // such samples it keeps the call site as its stack.
-std::vector<v1::Sample> spread_mpi_wait(const format::Profile& p, const v1::Sample& wait,
+std::vector<v1::Sample> spread_mpi_wait(ProfileFrames& frames, const v1::Sample& wait,
                                         const std::vector<const v1::Sample*>& samples,
                                         std::unordered_map<uint64_t, omp::FrameStack>& raw_cache) {
   auto raw_of = [&](uint64_t stack_id) -> const omp::FrameStack& {
-    return cached_raw_stack(p, raw_cache, stack_id);
+    return cached_raw_stack(frames, raw_cache, stack_id);
   };
   const omp::FrameStack& site = raw_of(wait.stack_id());
   std::vector<const v1::Sample*> same_site, same_function;
@@ -244,9 +202,10 @@ std::vector<v1::Sample> spread_mpi_wait(const format::Profile& p, const v1::Samp
 // One thread's samples and exact waits, through `add` (sample, exact) -> time added; returns
 // the thread time they account for.
 template <typename Add>
-uint64_t add_thread(const format::Profile& p, uint32_t index, const v1::ThreadProfile& t,
+uint64_t add_thread(ProfileFrames& frames, uint32_t index, const v1::ThreadProfile& t,
                     bool mpi_exact, std::unordered_map<uint64_t, omp::FrameStack>& raw_cache,
                     Add& add) {
+  const format::Profile& p = frames.profile();
   std::vector<const v1::Sample*> mpi_samples;
   uint64_t accounted = 0;
   for (const auto& s : t.sample()) {
@@ -257,7 +216,7 @@ uint64_t add_thread(const format::Profile& p, uint32_t index, const v1::ThreadPr
   }
   for (const auto& s : t.wait()) {
     if (omp::is_mpi(s.omp_state())) {
-      for (const v1::Sample& share : spread_mpi_wait(p, s, mpi_samples, raw_cache))
+      for (const v1::Sample& share : spread_mpi_wait(frames, s, mpi_samples, raw_cache))
         accounted += add(index, share, true);
     } else if (p.header.exact_waits()) {
       accounted += add(index, s, true);
@@ -286,19 +245,11 @@ static uint32_t refine_implicit_barrier(const format::Profile& p, const v1::Samp
   return at_construct ? state : uint32_t(format::kWaitBarrierImplicitWorkshare);
 }
 
-omp::FrameStack expand_stack(const format::Profile& p, uint64_t stack_id) {
-  omp::FrameStack out;
-  for (uint64_t loc : p.stack(stack_id).location_id()) {
-    omp::FrameStack part = expand_location(p, loc);
-    out.insert(out.end(), part.begin(), part.end());
-  }
-  return out;
-}
-
-omp::Frame construct_frame(const format::Profile& p, const v1::ForkRecord& f) {
+omp::Frame construct_frame(ProfileFrames& frames, const v1::ForkRecord& f) {
+  const format::Profile& p = frames.profile();
   omp::Frame fr;
   if (f.codeptr_location_id() == 0) return fr;
-  omp::FrameStack lines = expand_location(p, f.codeptr_location_id());
+  const omp::FrameStack& lines = frames.location(f.codeptr_location_id());
   if (!lines.empty()) fr = lines.front();  // innermost: where the construct is written
   if (fr.line == 0) {
     // No line table: the offset in the function (symbolized here), else in the module file (a
@@ -329,13 +280,13 @@ void name_constructs_in_outlined_bodies(std::unordered_map<uint64_t, omp::ForkIn
 }
 
 // The fork and task records, as the user model reads them.
-std::unordered_map<uint64_t, omp::ForkInfo> fork_infos(const format::Profile& p) {
+std::unordered_map<uint64_t, omp::ForkInfo> fork_infos(ProfileFrames& frames) {
   std::unordered_map<uint64_t, omp::ForkInfo> forks;
-  for (const auto& f : p.forks) {
+  for (const auto& f : frames.profile().forks) {
     omp::ForkInfo info;
     info.parent_id = f.parent_id();
-    if (f.stack_id()) info.stack = expand_stack(p, f.stack_id());
-    info.construct = construct_frame(p, f);
+    if (f.stack_id()) info.stack = frames.stack(f.stack_id());
+    info.construct = construct_frame(frames, f);
     info.task = f.task();
     // A task construct is where its creating code called the runtime: the innermost program
     // frame of its path. libomp's GOMP_task passes a stale code pointer at times (a gcc build's
@@ -357,7 +308,8 @@ Model build_model(const format::Profile& p, omp::View view) {
   Model m;
   m.profile = &p;
   m.view = view;
-  m.forks = fork_infos(p);
+  ProfileFrames frames(p);
+  m.forks = fork_infos(frames);
   auto fork_of = [&](uint64_t id) -> const omp::ForkInfo* {
     auto it = m.forks.find(id);
     return it == m.forks.end() ? nullptr : &it->second;
@@ -369,7 +321,7 @@ Model build_model(const format::Profile& p, omp::View view) {
       view_stacks;
   const bool exact_waits = p.header.exact_waits();
   auto add = [&](uint32_t index, const v1::Sample& s, bool exact) {
-    const omp::FrameStack& raw = cached_raw_stack(p, raw_cache, s.stack_id());
+    const omp::FrameStack& raw = cached_raw_stack(frames, raw_cache, s.stack_id());
     ViewSample v;
     v.thread = index;
     v.count = exact ? 0 : s.count();
@@ -424,7 +376,7 @@ Model build_model(const format::Profile& p, omp::View view) {
   for (const auto& [index, t] : p.threads) {
     if (t.mpi_library_thread()) continue;  // not the program's thread (print_header counts it)
     const bool mpi_exact = has_mpi_waits(t);
-    const uint64_t accounted = add_thread(p, index, t, mpi_exact, raw_cache, add);
+    const uint64_t accounted = add_thread(frames, index, t, mpi_exact, raw_cache, add);
     if (cpu_clock && (exact_waits || mpi_exact))
       add_off_cpu_time(m, index, t, p.header.duration_ns(), accounted);
   }

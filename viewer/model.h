@@ -11,6 +11,7 @@
 
 #include "omp/user_model.h"
 #include "proto/profile_reader.h"
+#include "viewer/frames.h"
 
 namespace omprof::viewer {
 
@@ -85,15 +86,12 @@ struct StackTotal {
 };
 std::vector<StackTotal> stack_totals(const Model& m);
 
-// Raw frames of one stack (inline frames expanded), leaf first.
-omp::FrameStack expand_stack(const format::Profile& p, uint64_t stack_id);
-
 // Where a sample inside MPI call `state` left the program: the frame that called omprof's
 // wrapper (found by the call's name; else the frame above the first runtime frame from the
 // leaf of its raw stack), or nullptr.
 const omp::Frame* mpi_caller(const omp::FrameStack& raw, uint32_t state);
 
 // "name (file:line)" location of a fork record's construct.
-omp::Frame construct_frame(const format::Profile& p, const v1::ForkRecord& f);
+omp::Frame construct_frame(ProfileFrames& frames, const v1::ForkRecord& f);
 
 }  // namespace omprof::viewer

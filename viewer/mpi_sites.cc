@@ -71,10 +71,11 @@ RankMpiSites mpi_sites(const format::Profile& p) {
   r.cpu = p.header.mpi_cpu_exact()             ? MpiCpu::kExact
           : p.header.clock() != v1::CLOCK_WALL ? MpiCpu::kSampled
                                                : MpiCpu::kNone;
+  ProfileFrames frames(p);
   std::unordered_map<uint64_t, omp::FrameStack> raw_cache;
   auto raw_of = [&](uint64_t id) -> const omp::FrameStack& {
     auto it = raw_cache.find(id);
-    if (it == raw_cache.end()) it = raw_cache.emplace(id, expand_stack(p, id)).first;
+    if (it == raw_cache.end()) it = raw_cache.emplace(id, frames.stack(id)).first;
     return it->second;
   };
   std::unordered_map<uint64_t, std::string> paths;

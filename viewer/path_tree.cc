@@ -6,30 +6,22 @@
 
 namespace omprof::viewer {
 
-void PathTree::add(const std::vector<const std::string*>& path, uint64_t work_ns,
-                   uint64_t wait_ns) {
-  size_t cur = 0;
+void PathTree::add(const std::vector<omp::Name>& path, uint64_t work_ns, uint64_t wait_ns) {
   const uint64_t weight_ns = work_ns + wait_ns;
-  auto count = [&](Node& n) {
-    n.incl += weight_ns;
-    n.work += work_ns;
-    n.wait += wait_ns;
+  auto count = [&](size_t n) {
+    if (n >= counts_.size()) counts_.resize(n + 1);
+    Counts& c = counts_[n];
+    c.incl += weight_ns;
+    c.work += work_ns;
+    c.wait += wait_ns;
   };
-  count(nodes_[0]);
-  for (const std::string* name : path) {
-    auto it = nodes_[cur].children.find(*name);
-    size_t next;
-    if (it == nodes_[cur].children.end()) {
-      next = nodes_.size();
-      nodes_[cur].children.emplace(*name, next);
-      nodes_.push_back(Node{*name, 0, 0, 0, 0, {}});
-    } else {
-      next = it->second;
-    }
-    cur = next;
-    count(nodes_[cur]);
+  size_t cur = 0;
+  count(cur);
+  for (const omp::Name& name : path) {
+    cur = trie_.child(cur, name);
+    count(cur);
   }
-  nodes_[cur].self += weight_ns;
+  counts_[cur].self += weight_ns;
 }
 
 Table PathTree::table(double min_percent, uint64_t total_ns, Format format,
@@ -40,11 +32,12 @@ Table PathTree::table(double min_percent, uint64_t total_ns, Format format,
   if (format == Format::kText) t = Table({"incl_s", "incl%", "self_s", "wait%", "<" + name_column});
   // CSV rows carry their node's id and its parent's (0: the root): a path per row would grow
   // with the square of the depth.
-  auto weight = [&](size_t n) { return nodes_[n].incl; };
-  auto keep = [&](size_t n) { return 100.0 * double(nodes_[n].incl) >= min_percent * all; };
-  walk_heaviest_first(nodes_, weight, keep, [&](size_t node, size_t parent, int depth) {
-    const Node& c = nodes_[node];
-    const std::string& name = depth == 0 && !root_label.empty() ? root_label : c.name;
+  auto weight = [&](size_t n) { return counts_[n].incl; };
+  auto keep = [&](size_t n) { return 100.0 * double(counts_[n].incl) >= min_percent * all; };
+  walk_heaviest_first(trie_, weight, keep, [&](size_t node, size_t parent, int depth) {
+    const Counts& c = counts_[node];
+    const std::string& name =
+        depth == 0 && !root_label.empty() ? root_label : trie_.name(node).str();
     if (format == Format::kText) {
       std::string label = std::string(size_t(2 * std::min(depth, 20)), ' ') + name;
       t.row(

@@ -4,20 +4,20 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <string>
 #include <vector>
 
+#include "omp/name.h"
+#include "viewer/name_trie.h"
 #include "viewer/table.h"
 
 namespace omprof::viewer {
 
 class PathTree {
  public:
-  explicit PathTree(std::string root_name) : nodes_(1) { nodes_[0].name = std::move(root_name); }
+  PathTree() : counts_(1) {}
   // The time of one path, root first (the root itself not included).
-  void add(const std::vector<const std::string*>& path, uint64_t work_ns, uint64_t wait_ns);
+  void add(const std::vector<omp::Name>& path, uint64_t work_ns, uint64_t wait_ns);
   // Depth-first, children by inclusive time; nodes below `min_percent` of `total_ns` pruned.
   // Text: incl_s, incl%, self_s, wait%, the indented name; CSV: node_id, parent_id, depth,
   // incl_s, incl%, self_s, work_s, wait_s, name (ids: 0 is the root, which has no row).
@@ -26,15 +26,14 @@ class PathTree {
   Table table(double min_percent, uint64_t total_ns, Format format,
               const std::string& name_column = "call tree",
               const std::string& root_label = "") const;
-  uint64_t root_incl() const { return nodes_[0].incl; }
+  uint64_t root_incl() const { return counts_[0].incl; }
 
  private:
-  struct Node {
-    std::string name;
+  struct Counts {
     uint64_t incl = 0, self = 0, work = 0, wait = 0;
-    std::map<std::string, size_t> children;
   };
-  std::deque<Node> nodes_;  // grows without moving
+  NameTrie trie_;
+  std::vector<Counts> counts_;  // by node
 };
 
 }  // namespace omprof::viewer

@@ -13,7 +13,7 @@ void RankFlat::add_rank(int rank, const Model& m) {
   ++ranks_;
   all_ += double(m.total_weight_ns);
   for (const auto& [name, f] : flat_rows(m)) {
-    Row& r = rows_[name];
+    Row& r = rows_[f.name];
     const double self = double(f.self);
     if (r.ranks == 0) {
       r.name = f.name;
@@ -38,8 +38,9 @@ void RankFlat::add_rank(int rank, const Model& m) {
 Table RankFlat::table(size_t top, Format format) const {
   std::vector<const Row*> sorted;
   for (const auto& [name, r] : rows_) sorted.push_back(&r);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const Row* a, const Row* b) {
-    return a->self != b->self ? a->self > b->self : a->total > b->total;
+  std::sort(sorted.begin(), sorted.end(), [](const Row* a, const Row* b) {
+    if (a->self != b->self) return a->self > b->self;
+    return a->total != b->total ? a->total > b->total : a->name < b->name;
   });
   if (top && sorted.size() > top) sorted.resize(top);
   Table t({"ranks", "self_sum_s", "self%", "self_min_s", "min_rank", "self_avg_s", "self_max_s",
@@ -50,7 +51,7 @@ Table RankFlat::table(size_t top, Format format) const {
   for (const Row* r : sorted) {
     const double avg = r->ranks ? r->self / double(r->ranks) : 0;
     if (format == Format::kText) {
-      std::string name = r->name;
+      std::string name = r->name.str();
       if (name.size() > 72) name = name.substr(0, 34) + "..." + name.substr(name.size() - 35);
       t.row({std::to_string(r->ranks) + "/" + std::to_string(ranks_),
              seconds(uint64_t(r->self_min)), seconds(uint64_t(avg)), seconds(uint64_t(r->self_max)),
@@ -67,37 +68,35 @@ Table RankFlat::table(size_t top, Format format) const {
   return t;
 }
 
-size_t RankTree::child(size_t parent, const std::string& name) {
-  const auto it = nodes_[parent].children.find(name);
-  if (it != nodes_[parent].children.end()) return it->second;
-  const size_t id = nodes_.size();
-  nodes_[parent].children.emplace(name, id);
-  Node n;
-  n.name = name;
-  nodes_.push_back(std::move(n));
-  return id;
-}
-
 void RankTree::add_rank(int rank, const Model& m) {
   ++ranks_;
-  // This rank's inclusive time per merged node, then folded into min/avg/max.
-  std::unordered_map<size_t, double> incl;
-  for (const StackTotal& s : stack_totals(m)) {
-    const double ns = double(s.ns());
-    size_t cur = 0;
-    incl[0] += ns;
-    nodes_[0].work += double(s.work_ns);
-    nodes_[0].wait += double(s.wait_ns);
-    for (size_t i = s.stack.size(); i-- > 0;) {
-      cur = child(cur, s.stack[i].name);
-      incl[cur] += ns;
-      nodes_[cur].work += double(s.work_ns);
-      nodes_[cur].wait += double(s.wait_ns);
-    }
-    nodes_[cur].self += ns;
-  }
-  for (const auto& [id, ns] : incl) {
+  // This rank's inclusive time per merged node (Node::rank_incl), then folded into
+  // min/avg/max over the nodes it reached.
+  std::vector<size_t> reached;
+  auto visit = [&](size_t id, const StackTotal& s) {
+    if (id >= nodes_.size()) nodes_.resize(id + 1);
     Node& n = nodes_[id];
+    if (n.rank_seen != ranks_) {
+      n.rank_seen = ranks_;
+      n.rank_incl = 0;
+      reached.push_back(id);
+    }
+    n.rank_incl += double(s.ns());
+    n.work += double(s.work_ns);
+    n.wait += double(s.wait_ns);
+  };
+  for (const StackTotal& s : stack_totals(m)) {
+    size_t cur = 0;
+    visit(0, s);
+    for (size_t i = s.stack.size(); i-- > 0;) {
+      cur = trie_.child(cur, s.stack[i].name);
+      visit(cur, s);
+    }
+    nodes_[cur].self += double(s.ns());
+  }
+  for (size_t id : reached) {
+    Node& n = nodes_[id];
+    const double ns = n.rank_incl;
     if (n.ranks == 0 || ns < n.min) {
       n.min = ns;
       n.min_rank = rank;
@@ -121,11 +120,12 @@ Table RankTree::table(double min_percent, Format format) const {
                "<call tree (merged over ranks)"});
   auto weight = [&](size_t n) { return nodes_[n].sum; };
   auto keep = [&](size_t n) { return 100.0 * nodes_[n].sum >= min_percent * all; };
-  walk_heaviest_first(nodes_, weight, keep, [&](size_t node, size_t parent, int depth) {
+  walk_heaviest_first(trie_, weight, keep, [&](size_t node, size_t parent, int depth) {
     const Node& c = nodes_[node];
+    const std::string& name = trie_.name(node).str();
     const double avg = c.ranks ? c.sum / double(c.ranks) : 0;
     if (format == Format::kText) {
-      std::string label = std::string(size_t(2 * std::min(depth, 20)), ' ') + c.name;
+      std::string label = std::string(size_t(2 * std::min(depth, 20)), ' ') + name;
       if (label.size() > 64) label = label.substr(0, 61) + "...";
       t.row({std::to_string(c.ranks) + "/" + std::to_string(ranks_), seconds(uint64_t(c.min)),
              seconds(uint64_t(avg)), seconds(uint64_t(c.max)), std::to_string(c.max_rank),
@@ -135,7 +135,7 @@ Table RankTree::table(double min_percent, Format format) const {
              std::to_string(c.ranks), seconds(uint64_t(c.sum)), percent(c.sum, all),
              seconds(uint64_t(c.min)), std::to_string(c.min_rank), seconds(uint64_t(avg)),
              seconds(uint64_t(c.max)), std::to_string(c.max_rank), seconds(uint64_t(c.self)),
-             seconds(uint64_t(c.work)), seconds(uint64_t(c.wait)), c.name});
+             seconds(uint64_t(c.work)), seconds(uint64_t(c.wait)), name});
     }
   });
   return t;

@@ -8,12 +8,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "omp/name.h"
 #include "viewer/model.h"
+#include "viewer/name_trie.h"
 #include "viewer/table.h"
 
 namespace omprof::viewer {
@@ -28,11 +29,11 @@ class RankFlat {
 
  private:
   struct Row {
-    std::string name, file;
+    omp::Name name, file;
     int64_t ranks = 0, min_rank = -1, max_rank = -1;
     double self_min = 0, self_max = 0, self = 0, total = 0, work = 0, wait = 0;
   };
-  std::map<std::string, Row> rows_;
+  std::unordered_map<omp::Name, Row> rows_;
   int64_t ranks_ = 0;
   double all_ = 0;
 };
@@ -46,14 +47,13 @@ class RankTree {
 
  private:
   struct Node {
-    std::string name;
-    std::map<std::string, size_t> children;
     int64_t ranks = 0, max_rank = -1, min_rank = -1;
     double sum = 0, min = 0, max = 0, self = 0, work = 0, wait = 0;
+    double rank_incl = 0;    // the rank being added: its inclusive time here
+    int64_t rank_seen = -1;  // which rank rank_incl is of (ranks_ when added)
   };
-  size_t child(size_t parent, const std::string& name);
-
-  std::deque<Node> nodes_{Node{"<root>", {}, 0, -1, -1, 0, 0, 0, 0, 0, 0}};  // grows without moving
+  NameTrie trie_;
+  std::vector<Node> nodes_{Node{}};  // by trie node
   int64_t ranks_ = 0;
 };
 

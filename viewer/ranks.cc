@@ -18,6 +18,7 @@ RankNumbers rank_numbers(const format::Profile& p) {
   // "In taskwait" and runtime overhead depend on the stack (omp::resolve_state), as in the
   // other views; each (stack, state) is resolved once.
   std::map<std::pair<uint64_t, uint32_t>, uint32_t> resolved;
+  ProfileFrames frames(p);
   auto state_of = [&](const v1::Sample& s) {
     const uint32_t state = s.omp_state();
     if (state > format::kWorkReduction && state != format::kInTaskwait) return state;
@@ -25,7 +26,7 @@ RankNumbers rank_numbers(const format::Profile& p) {
     if (it == resolved.end())
       it = resolved
                .emplace(std::make_pair(s.stack_id(), state),
-                        omp::resolve_state(expand_stack(p, s.stack_id()), state))
+                        omp::resolve_state(frames.stack(s.stack_id()), state))
                .first;
     return it->second;
   };

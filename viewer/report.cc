@@ -248,8 +248,8 @@ void print_filter_line(std::ostream& out, const Model& m, const FilterOptions& f
       percent(m.kept_weight_ns, m.total_weight_ns));
 }
 
-std::map<std::string, FlatRow> flat_rows(const Model& m) {
-  std::map<std::string, FlatRow> rows;
+std::unordered_map<omp::Name, FlatRow> flat_rows(const Model& m) {
+  std::unordered_map<omp::Name, FlatRow> rows;
   std::vector<FlatRow*> seen;  // this stack's rows: a function counts once per stack
   for (const StackTotal& t : stack_totals(m)) {
     if (t.stack.empty()) continue;
@@ -280,7 +280,8 @@ Table flat_table(const Model& m, size_t top, Format format) {
   std::vector<Row> sorted;
   for (auto& [k, r] : flat_rows(m)) sorted.push_back(r);
   std::sort(sorted.begin(), sorted.end(), [](const Row& a, const Row& b) {
-    return a.self != b.self ? a.self > b.self : a.total > b.total;
+    if (a.self != b.self) return a.self > b.self;
+    return a.total != b.total ? a.total > b.total : a.name < b.name;
   });
   Table t({"self_s", "self%", "total_s", "total%", "total_err_s", "samples", "work_s", "wait_s",
            "<file", "<function"});
@@ -297,11 +298,11 @@ Table flat_table(const Model& m, size_t top, Format format) {
 }
 
 Table tree_table(const Model& m, double min_percent, Format format) {
-  PathTree tree("<root>");
-  std::vector<const std::string*> path;
+  PathTree tree;
+  std::vector<omp::Name> path;
   for (const StackTotal& t : stack_totals(m)) {
     path.clear();
-    for (size_t i = t.stack.size(); i-- > 0;) path.push_back(&t.stack[i].name);
+    for (size_t i = t.stack.size(); i-- > 0;) path.push_back(t.stack[i].name);
     tree.add(path, t.work_ns, t.wait_ns);
   }
   return tree.table(min_percent, m.total_weight_ns, format);
@@ -366,9 +367,10 @@ Table parallel_region_table(const Model& m, Format format) {
   };
   std::map<std::string, ParallelRegion> constructs;
   std::unordered_map<uint64_t, std::string> key_of;
+  ProfileFrames frames(p);
   for (const auto& f : p.forks) {
     if (f.task()) continue;  // a task construct's creation path, not a region
-    omp::Frame c = construct_frame(p, f);
+    omp::Frame c = construct_frame(frames, f);
     // Without a line table the offset in the function tells constructs apart.
     std::string key = fmt::format("{}@{}:{}+{}", c.name, c.file, c.line, c.code_place);
     ParallelRegion& r = constructs[key];

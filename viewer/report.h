@@ -4,6 +4,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <unordered_map>
 
 #include "viewer/filter.h"
 #include "viewer/model.h"
@@ -39,11 +40,12 @@ bool any_view(const ReportOptions& opt);  // a view was asked for (else the defa
 // One function of the flat view: self time (at the leaf), total time (anywhere in the stack,
 // once per sample), and the total split into work and wait.
 struct FlatRow {
-  std::string name, file;
+  omp::Name name, file;
   uint64_t self = 0, total = 0, work = 0, wait = 0;
   Estimate total_estimate;  // total's samples and sampling error (viewer/sampling_error.h)
 };
-std::map<std::string, FlatRow> flat_rows(const Model& m);
+// Per function (by name).
+std::unordered_map<omp::Name, FlatRow> flat_rows(const Model& m);
 Table flat_table(const Model& m, size_t top, Format format);
 Table tree_table(const Model& m, double min_percent, Format format);
 Table thread_table(const Model& m, Format format);

@@ -48,9 +48,9 @@ class Omp : public ::testing::TestWithParam<std::string> {
     for (const auto& s : user.samples)
       for (const auto& f : s.stack) {
         EXPECT_FALSE(f.runtime) << f.name;
-        EXPECT_EQ(f.name.find("__kmp"), std::string::npos);
-        EXPECT_EQ(f.name.find("GOMP_"), std::string::npos);
-        EXPECT_EQ(f.name.find("libomp"), std::string::npos);
+        EXPECT_EQ(f.name.str().find("__kmp"), std::string::npos);
+        EXPECT_EQ(f.name.str().find("GOMP_"), std::string::npos);
+        EXPECT_EQ(f.name.str().find("libomp"), std::string::npos);
         EXPECT_NE(f.name, "start_thread");
       }
     viewer::Model machine = viewer::build_model(p, omp::View::kMachine);
@@ -66,7 +66,7 @@ class Omp : public ::testing::TestWithParam<std::string> {
 void expect_rooted_at_main(const viewer::Model& m) {
   uint64_t other = 0;
   for (const auto& s : m.samples) {
-    const std::string& root = s.stack.empty() ? std::string("<empty>") : s.stack.back().name;
+    const std::string& root = s.stack.empty() ? std::string("<empty>") : s.stack.back().name.str();
     // Time off the CPU outside waits has no stack (omp/states.h, kStateOffCpu). Before main,
     // the loader runs constructors (rooted at _dl_start_user); after it, exit handlers run
     // under exit(), which libc calls as a no-return tail, so the unwinder stops there. Rare
@@ -224,8 +224,8 @@ TEST_P(Omp, NestedRegionsSpliceRecursively) {
         regions += omp::is_region_frame_name(f.name);
         // Each construct is labelled with its own line, never ":0" or an outlined function
         // (issue 7: clang's nested outer region showed "omp_nested.c:0", ".omp_outlined._debug__").
-        EXPECT_EQ(f.name.find(":0>"), std::string::npos) << f.name;
-        EXPECT_EQ(f.name.find("omp_outlined"), std::string::npos) << f.name;
+        EXPECT_EQ(f.name.str().find(":0>"), std::string::npos) << f.name;
+        EXPECT_EQ(f.name.str().find("omp_outlined"), std::string::npos) << f.name;
       }
       EXPECT_EQ(regions, 2);
       // The pragma's line (gcc) or its statement's (clang).
@@ -548,7 +548,7 @@ TEST_P(Omp, FineGrainedTasksAreRuntimeOverhead) {
         overhead += s.weight_ns;
         // Under the call path that entered the runtime (fib, in its task bodies).
         for (const auto& f : s.stack)
-          if (f.name.rfind("fib", 0) == 0 && f.name.rfind("fib_serial", 0) != 0) {
+          if (f.name.str().rfind("fib", 0) == 0 && f.name.str().rfind("fib_serial", 0) != 0) {
             under_fib += s.weight_ns;
             break;
           }

@@ -246,7 +246,7 @@ TEST(Run, DlclosedLibraryIsStillSymbolized) {
   EXPECT_TRUE(unloaded);
   for (const auto& s : m.samples) {
     if (!s.stack.empty() && s.stack.front().name == "dl_work") {
-      EXPECT_NE(s.stack.front().file.find("dlwork.c"), std::string::npos);
+      EXPECT_NE(s.stack.front().file.str().find("dlwork.c"), std::string::npos);
     }
   }
 }

@@ -1,0 +1,87 @@
+#include "viewer/frames.h"
+
+#include "proto/text.h"
+#include "unwind/module_kind.h"
+
+namespace omprof::viewer {
+
+ProfileFrames::ProfileFrames(const format::Profile& p)
+    : p_(p),
+      locations_(p.locations.size()),
+      expanded_(p.locations.size(), false),
+      strings_(p.strings.size()),
+      interned_(p.strings.size(), false) {
+  mappings_.resize(p.mappings.size() + 1);
+  mappings_[0].module = "??";
+  for (uint64_t id = 1; id <= p.mappings.size(); ++id) {
+    const std::string& file = p.str(p.mappings[id - 1].filename());
+    const std::string base = text::base_name(file);
+    MappingKind& k = mappings_[id];
+    k.runtime = p.mappings[id - 1].is_omp_runtime();
+    k.omprof = base.rfind("libomprof", 0) == 0;
+    k.system = unwind::is_system_module(file);
+    k.module = base.empty() ? "??" : base[0] == '[' ? base : "[" + base + "]";
+  }
+}
+
+const ProfileFrames::MappingKind& ProfileFrames::mapping(uint64_t id) {
+  return id < mappings_.size() ? mappings_[id] : mappings_[0];
+}
+
+const omp::Name& ProfileFrames::str(uint64_t id) {
+  if (!interned_.at(id)) {
+    strings_[id] = p_.str(id);
+    interned_[id] = true;
+  }
+  return strings_[id];
+}
+
+const omp::FrameStack& ProfileFrames::location(uint64_t id) {
+  const size_t i = id - 1;
+  if (!expanded_.at(i)) {
+    locations_[i] = expand(id);
+    expanded_[i] = true;
+  }
+  return locations_[i];
+}
+
+omp::FrameStack ProfileFrames::expand(uint64_t id) {
+  const v1::Location& loc = p_.location(id);
+  const MappingKind& m = mapping(loc.mapping_id());
+  omp::Frame base;
+  base.runtime = m.runtime;
+  base.omprof = m.omprof;
+  base.system = m.system;
+  omp::FrameStack out;
+  if (loc.line_size() == 0) {
+    // Not symbolized: name the module, so that its frames still aggregate.
+    out.push_back(base);
+    out.back().name = m.module;
+  }
+  for (const auto& line : loc.line()) {
+    const v1::Function& fn = p_.function(line.function_id());
+    out.push_back(base);
+    omp::Frame& f = out.back();
+    // No symbol (a stripped library's static function): name the module, not the address, so
+    // that its frames still aggregate.
+    f.name = p_.str(fn.name()).empty() ? m.module : str(fn.name());
+    f.file = str(fn.filename());
+    f.line = line.line();
+  }
+  // The call instruction is in the innermost inlined frame, next to the runtime's frames.
+  if (loc.callee() != 0) out.front().callee = str(loc.callee());
+  return out;
+}
+
+omp::FrameStack ProfileFrames::stack(uint64_t stack_id) {
+  omp::FrameStack out;
+  const v1::Stack& s = p_.stack(stack_id);
+  out.reserve(size_t(s.location_id_size()));
+  for (uint64_t loc : s.location_id()) {
+    const omp::FrameStack& part = location(loc);
+    out.insert(out.end(), part.begin(), part.end());
+  }
+  return out;
+}
+
+}  // namespace omprof::viewer

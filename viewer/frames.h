@@ -1,0 +1,40 @@
+// A profile's code locations as the frames the views read: inline frames expanded, names
+// interned (omp/name.h), each location expanded once, each mapping classified once (runtime,
+// omprof's own, system library). Views build every distinct stack from these.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "omp/user_model.h"
+#include "proto/profile_reader.h"
+
+namespace omprof::viewer {
+
+class ProfileFrames {
+ public:
+  explicit ProfileFrames(const format::Profile& p);
+  // One location's frames, innermost (inlined) first.
+  const omp::FrameStack& location(uint64_t id);
+  // A stack's frames, leaf first.
+  omp::FrameStack stack(uint64_t stack_id);
+  const format::Profile& profile() const { return p_; }
+
+ private:
+  struct MappingKind {
+    bool runtime = false, omprof = false, system = false;
+    omp::Name module;  // "[libfoo.so]": names a frame without a symbol
+  };
+  const MappingKind& mapping(uint64_t id);
+  const omp::Name& str(uint64_t id);
+  omp::FrameStack expand(uint64_t id);
+
+  const format::Profile& p_;
+  std::vector<omp::FrameStack> locations_;
+  std::vector<bool> expanded_;
+  std::vector<MappingKind> mappings_;  // index id (0: no mapping)
+  std::vector<omp::Name> strings_;
+  std::vector<bool> interned_;
+};
+
+}  // namespace omprof::viewer
