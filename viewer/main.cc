@@ -706,6 +706,9 @@ static int recover(const RecoverCommand& r) {
 }
 
 int main(int argc, char** argv) {
+  // The views write through iostreams only: without C stdio's locking per call, a report of
+  // millions of rows writes several times faster.
+  std::ios::sync_with_stdio(false);
   CLI::App app{"omprof: a sampling profiler for OpenMP and MPI+OpenMP programs"};
   app.name("omprof");
   app.set_version_flag("--version", std::string("omprof ") + OMPROF_VERSION);

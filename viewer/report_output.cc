@@ -1,15 +1,28 @@
 #include "viewer/report_output.h"
 
+#include <stdexcept>
+
 namespace omprof::viewer {
 
-nlohmann::json& ReportOutput::current() {
-  return profiles_ ? doc_["profiles"].back() : doc_;
+void ReportOutput::json_member(const std::string& key) {
+  if (!keys_.insert(key).second)
+    throw std::logic_error("report: JSON member '" + key + "' written twice");
+  if (!json_open_) {
+    out_ << "{";
+    json_open_ = true;
+  }
+  out_ << (keys_.size() > 1 ? ",\n" : "\n") << nlohmann::json(key).dump() << ": ";
 }
 
 void ReportOutput::next_profile() {
   if (format_ == Format::kJson) {
-    doc_["profiles"].push_back(nlohmann::json::object());
-    ++profiles_;
+    if (profiles_++ == 0) {
+      json_member("profiles");
+      out_ << "[\n{";
+    } else {
+      out_ << "\n},\n{";
+    }
+    keys_.clear();
   } else if (profiles_++ && text()) {
     out_ << "\n";
   }
@@ -18,7 +31,8 @@ void ReportOutput::next_profile() {
 void ReportOutput::section(const std::string& key, const std::string& title, const Table& t) {
   switch (format_) {
     case Format::kJson:
-      current()[key] = t.to_json();
+      json_member(key);
+      t.write_json(out_);
       return;
     case Format::kCsv:
       if (sections_++) out_ << "\n";
@@ -32,12 +46,16 @@ void ReportOutput::section(const std::string& key, const std::string& title, con
 }
 
 void ReportOutput::value(const std::string& key, nlohmann::json v) {
-  if (format_ == Format::kJson) current()[key] = std::move(v);
+  if (format_ != Format::kJson) return;
+  json_member(key);
+  out_ << v.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void ReportOutput::finish() {
-  if (format_ == Format::kJson)
-    out_ << doc_.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (format_ != Format::kJson) return;
+  if (!json_open_) out_ << "{";
+  if (profiles_) out_ << "\n}\n]";
+  out_ << "\n}\n";
 }
 
 }  // namespace omprof::viewer

@@ -3,11 +3,13 @@
 //   csv   the tables alone, separated by blank lines
 //   json  one JSON document: an object with a member per section (an array of row objects keyed
 //         by the CSV column names), and "header"; several profiles that are not one MPI job's
-//         ranks go in "profiles", an object each
+//         ranks go in "profiles", an object each. Written as the sections come (members in that
+//         order), so that memory does not grow with the document.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <string>
 
 #include "viewer/table.h"
@@ -34,18 +36,20 @@ class ReportOutput {
   }
   // A JSON member of the current object (the header); nothing in text and CSV.
   void value(const std::string& key, nlohmann::json v);
-  // Writes the JSON document (nothing else waits for it).
+  // Closes the JSON document (nothing else waits for it).
   void finish();
 
  private:
-  nlohmann::json& current();
+  // JSON: starts member `key` of the current object.
+  void json_member(const std::string& key);
   std::ostream& out_;
   std::ostream null_{nullptr};
   Format format_;
   size_t width_;
   bool colour_;
   int sections_ = 0, profiles_ = 0;
-  nlohmann::json doc_ = nlohmann::json::object();
+  bool json_open_ = false;      // the document's "{" is written
+  std::set<std::string> keys_;  // the current object's members (each key once)
 };
 
 }  // namespace omprof::viewer

@@ -35,36 +35,106 @@ static std::string name_of(const std::string& column) {
   return column[0] == '<' ? column.substr(1) : column;
 }
 
+// A cell as JSON: a text column's as a string; another's as a number, null where empty or
+// "n/a", the text itself where it is not a number.
+static nlohmann::json json_cell(bool text_column, const std::string& cell) {
+  if (text_column) return cell;
+  const char* begin = cell.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(begin, &end);
+  if (cell.empty() || end == begin || *end != '\0' || errno != 0 || !std::isfinite(v))
+    return cell.empty() || cell == "n/a" ? nlohmann::json(nullptr) : nlohmann::json(cell);
+  const bool whole = cell.find_first_of(".eE") == std::string::npos;
+  if (whole && cell[0] != '-') return std::stoull(cell);
+  if (whole) return std::stoll(cell);
+  return v;
+}
+
 nlohmann::json Table::to_json() const {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : rows_) {
     nlohmann::json r = nlohmann::json::object();
-    for (size_t i = 0; i < row.size() && i < columns_.size(); ++i) {
-      const std::string& cell = row[i];
-      if (columns_[i][0] == '<') {
-        r[name_of(columns_[i])] = cell;
-        continue;
-      }
-      const char* begin = cell.c_str();
-      char* end = nullptr;
-      errno = 0;
-      const double v = std::strtod(begin, &end);
-      if (cell.empty() || end == begin || *end != '\0' || errno != 0 || !std::isfinite(v)) {
-        r[name_of(columns_[i])] =
-            cell.empty() || cell == "n/a" ? nlohmann::json(nullptr) : nlohmann::json(cell);
-        continue;
-      }
-      const bool whole = cell.find_first_of(".eE") == std::string::npos;
-      if (whole && cell[0] != '-')
-        r[name_of(columns_[i])] = std::stoull(cell);
-      else if (whole)
-        r[name_of(columns_[i])] = std::stoll(cell);
-      else
-        r[name_of(columns_[i])] = v;
-    }
+    for (size_t i = 0; i < row.size() && i < columns_.size(); ++i)
+      r[name_of(columns_[i])] = json_cell(columns_[i][0] == '<', row[i]);
     rows.push_back(std::move(r));
   }
   return rows;
+}
+
+// Whether `s` is a number as JSON writes it (RFC 8259: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?
+// [0-9]+)?), which the table's numbers are: then it is written as it is.
+static bool is_json_number(const std::string& s) {
+  size_t i = 0;
+  const size_t n = s.size();
+  auto digits = [&] {
+    const size_t from = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > from;
+  };
+  if (i < n && s[i] == '-') ++i;
+  if (i < n && s[i] == '0')
+    ++i;
+  else if (!digits())
+    return false;
+  if (i < n && s[i] == '.' && (++i, !digits())) return false;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
+}
+
+// A JSON string, appended to `out`; text that is not plain ASCII goes through nlohmann, which
+// replaces invalid UTF-8 (a symbol name's bytes are not always text).
+static void append_json_string(std::string& out, const std::string& s) {
+  for (unsigned char c : s)
+    if (c >= 0x80) {
+      out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      return;
+    }
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", int(c));
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+void Table::write_json(std::ostream& out) const {
+  std::vector<std::string> keys;
+  for (const auto& c : columns_) {
+    std::string key;
+    append_json_string(key, name_of(c));
+    keys.push_back(key + ":");
+  }
+  out << "[";
+  std::string line;  // one row, written at once
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    const auto& row = rows_[r];
+    line.assign(r ? ",\n{" : "\n{");
+    for (size_t i = 0; i < row.size() && i < columns_.size(); ++i) {
+      if (i) line += ',';
+      line += keys[i];
+      if (columns_[i][0] == '<')
+        append_json_string(line, row[i]);
+      else if (is_json_number(row[i]))
+        line += row[i];
+      else
+        line +=
+            json_cell(false, row[i]).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+    line += '}';
+    out.write(line.data(), std::streamsize(line.size()));
+  }
+  out << (rows_.empty() ? "]" : "\n]");
 }
 
 // RFC 4180 fields of one record starting at `at` (which moves past it).
@@ -126,7 +196,8 @@ void Table::append_with(const std::string& name, const std::string& value, const
 
 void Table::print(std::ostream& out, Format format, size_t max_width, bool colour) const {
   if (format == Format::kJson) {
-    out << to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    write_json(out);
+    out << "\n";
     return;
   }
   if (format == Format::kCsv) {

@@ -37,6 +37,8 @@ class Table {
   // An array of row objects keyed by the CSV column names: a text column (name starting with
   // '<') holds strings; another holds numbers, null where a cell is empty or "n/a".
   nlohmann::json to_json() const;
+  // The same array, written row by row (no document in memory: a tree may have millions).
+  void write_json(std::ostream& out) const;
   // A table from CSV text (a header line, then rows; RFC 4180 quoting): how views that write
   // CSV themselves (the MPI summary's regions) reach JSON. `text_columns` hold strings.
   static Table from_csv(const std::string& csv, const std::vector<std::string>& text_columns);
