@@ -21,6 +21,13 @@ void DiffSide::add(const Model& m) {
     t.work += r.work;
     t.wait += r.wait;
   }
+  for (const auto& [key, r] : parallel_region_totals(m)) {
+    DiffParallelRegion& d = parallel_regions[key];
+    d.instances += r.instances;
+    d.incl += r.incl;
+    d.work += r.work;
+    d.wait += r.wait;
+  }
   for (const auto& s : m.samples) {
     all.total += s.weight_ns;
     (omp::is_wait(s.state) ? all.wait : all.work) += s.weight_ns;
@@ -128,6 +135,44 @@ Table diff_regions_table(const DiffSide& base, const DiffSide& now, Format forma
            std::to_string(n.calls), secs(double(b.wait)), secs(double(n.wait)),
            delta(double(b.wait), double(n.wait)), path});
   }
+  return t;
+}
+
+Table diff_parallel_regions_table(const DiffSide& base, const DiffSide& now, Format format) {
+  std::set<std::string> keys;
+  for (const auto& [k, r] : base.parallel_regions) keys.insert(k);
+  for (const auto& [k, r] : now.parallel_regions) keys.insert(k);
+  struct Row {
+    std::string key;
+    DiffParallelRegion b, n;
+  };
+  std::vector<Row> rows;
+  for (const auto& key : keys) {
+    Row r{key, {}, {}};
+    if (auto it = base.parallel_regions.find(key); it != base.parallel_regions.end())
+      r.b = it->second;
+    if (auto it = now.parallel_regions.find(key); it != now.parallel_regions.end())
+      r.n = it->second;
+    rows.push_back(r);
+  }
+  auto change = [](const Row& r) { return std::fabs(double(r.n.incl) - double(r.b.incl)); };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const Row& x, const Row& y) { return change(x) > change(y); });
+  // The wait share in percent of the time inside: how the construct's balance changed.
+  auto wait_share = [&](const DiffParallelRegion& r) {
+    return r.incl ? fmt::format("{:.1f}", 100.0 * double(r.wait) / double(r.incl))
+                  : std::string(format == Format::kText ? "-" : "");
+  };
+  Table t({"base_incl_s", "new_incl_s", "delta_incl_s", "delta_incl%", "base_instances",
+           "new_instances", "base_wait%", "new_wait%", "delta_work_s", "delta_wait_s",
+           "<parallel region"});
+  for (const Row& r : rows)
+    t.row({secs(double(r.b.incl)), secs(double(r.n.incl)),
+           delta(double(r.b.incl), double(r.n.incl)),
+           change_percent(double(r.b.incl), double(r.n.incl), format),
+           std::to_string(r.b.instances), std::to_string(r.n.instances), wait_share(r.b),
+           wait_share(r.n), delta(double(r.b.work), double(r.n.work)),
+           delta(double(r.b.wait), double(r.n.wait)), r.key});
   return t;
 }
 

@@ -23,12 +23,18 @@ struct DiffRegion {
   size_t profiles = 0;          // profiles that ran the region
 };
 
+// A parallel construct on one side: thread time inside it, summed over the profiles.
+struct DiffParallelRegion {
+  uint64_t instances = 0, incl = 0, work = 0, wait = 0;
+};
+
 // One side of the diff: its profiles' functions and regions.
 struct DiffSide {
-  std::map<std::string, DiffTimes> functions;  // by name (user-model frames)
-  std::map<std::string, DiffRegion> regions;   // by path "outer/inner"
-  DiffTimes all;                               // total, work and wait of every sample
-  double wall_ns = 0;                          // the profiles' durations, averaged
+  std::map<std::string, DiffTimes> functions;                  // by name (user-model frames)
+  std::map<std::string, DiffRegion> regions;                   // by path "outer/inner"
+  std::map<std::string, DiffParallelRegion> parallel_regions;  // by "function @ file:line"
+  DiffTimes all;       // total, work and wait of every sample
+  double wall_ns = 0;  // the profiles' durations, averaged
   size_t profiles = 0;
   void add(const Model& m);  // a profile's model (filtered or not)
   void finish();             // averages over the profiles
@@ -38,6 +44,8 @@ struct DiffSide {
 Table diff_functions_table(const DiffSide& base, const DiffSide& now, size_t top, bool by_total,
                            Format format);
 Table diff_regions_table(const DiffSide& base, const DiffSide& now, Format format);
+// Parallel constructs by the size of the change of the thread time inside them.
+Table diff_parallel_regions_table(const DiffSide& base, const DiffSide& now, Format format);
 Table diff_totals_table(const DiffSide& base, const DiffSide& now, Format format);
 
 }  // namespace omprof::viewer

@@ -355,18 +355,22 @@ Table state_table(const Model& m) {
   return t;
 }
 
-Table parallel_region_table(const Model& m, Format format) {
+namespace {
+// A parallel construct: its fork records merged by source location, so that the call paths of
+// one construct count together.
+struct ParallelRegion {
+  std::string function, place;
+  uint64_t instances = 0, incl = 0;
+  std::set<uint32_t> teams;
+  WorkWait ww;
+  std::map<std::string, uint64_t> wait_by_kind;
+};
+
+// By "function@file:line+code_place".
+std::map<std::string, ParallelRegion> parallel_regions_of(const Model& m) {
   const format::Profile& p = *m.profile;
-  // Group fork records by construct (source location), so call paths of one construct merge.
-  struct ParallelRegion {
-    std::string function, place;
-    uint64_t instances = 0, incl = 0;
-    std::set<uint32_t> teams;
-    WorkWait ww;
-    std::map<std::string, uint64_t> wait_by_kind;
-  };
   std::map<std::string, ParallelRegion> constructs;
-  std::unordered_map<uint64_t, std::string> key_of;
+  std::vector<ParallelRegion*> by_fork(p.forks.size() + 1, nullptr);  // fork id -> construct
   ProfileFrames frames(p);
   for (const auto& f : p.forks) {
     if (f.task()) continue;  // a task construct's creation path, not a region
@@ -380,22 +384,43 @@ Table parallel_region_table(const Model& m, Format format) {
     if (r.place.empty()) r.place = "?";
     r.instances += f.instances();
     for (uint32_t s : f.team_sizes()) r.teams.insert(s);
-    key_of[f.id()] = key;
+    if (f.id() < by_fork.size()) by_fork[f.id()] = &r;
   }
+  std::vector<const ParallelRegion*> seen;  // a sample counts once per construct
   for (const auto& s : m.samples) {
-    std::set<std::string> seen;
-    for (uint64_t id = s.fork_id, hops = 0; id && hops < 64; ++hops) {
-      const std::string& key = key_of[id];
-      if (seen.insert(key).second) {
-        ParallelRegion& r = constructs[key];
-        r.incl += s.weight_ns;
-        r.ww.add(s);
+    seen.clear();
+    for (uint64_t id = s.fork_id, hops = 0; id && id < by_fork.size() && hops < 64; ++hops) {
+      ParallelRegion* r = by_fork[id];
+      if (r && std::find(seen.begin(), seen.end(), r) == seen.end()) {
+        seen.push_back(r);
+        r->incl += s.weight_ns;
+        r->ww.add(s);
         if (omp::is_wait(s.state))
-          r.wait_by_kind[omp::describe_state(s.state).pseudo_frame] += s.weight_ns;
+          r->wait_by_kind[omp::describe_state(s.state).pseudo_frame] += s.weight_ns;
       }
       id = p.forks[id - 1].parent_id();
     }
   }
+  return constructs;
+}
+}  // namespace
+
+std::map<std::string, ParallelRegionTotals> parallel_region_totals(const Model& m) {
+  std::map<std::string, ParallelRegionTotals> out;
+  for (const auto& [key, r] : parallel_regions_of(m)) {
+    ParallelRegionTotals& t = out[fmt::format("{} @ {}", r.function, r.place)];
+    t.function = r.function;
+    t.place = r.place;
+    t.instances += r.instances;
+    t.incl += r.incl;
+    t.work += r.ww.work;
+    t.wait += r.ww.wait;
+  }
+  return out;
+}
+
+Table parallel_region_table(const Model& m, Format format) {
+  const std::map<std::string, ParallelRegion> constructs = parallel_regions_of(m);
   Table t({"<region", "instances", "<teams", "incl_s", "work_s", "wait_s", "efficiency%",
            "eff_err%", "samples", "overhead_s", "barrier_s", "lock_s", "other_wait_s",
            "<function"});

@@ -51,6 +51,13 @@ Table tree_table(const Model& m, double min_percent, Format format);
 Table thread_table(const Model& m, Format format);
 Table state_table(const Model& m);
 Table parallel_region_table(const Model& m, Format format);
+// A parallel construct's totals (its call paths merged): what `omprof diff` compares.
+struct ParallelRegionTotals {
+  std::string function, place;
+  uint64_t instances = 0, incl = 0, work = 0, wait = 0;  // thread time inside, summed
+};
+// By "function @ file:line".
+std::map<std::string, ParallelRegionTotals> parallel_region_totals(const Model& m);
 void print_header(std::ostream& out, const Model& m);
 // "Filter: ... keeps N samples, X s of Y s" when the model was filtered.
 void print_filter_line(std::ostream& out, const Model& m, const FilterOptions& filter);

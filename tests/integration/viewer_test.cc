@@ -287,6 +287,65 @@ TEST(Diff, FindsTheFunctionThatGrewByTheDesignedTime) {
   EXPECT_LT(light_at, heavy_at);
 }
 
+// Two runs of omp_imbalance (2 threads, 60 steps), the second with units twice as long. The
+// diff's row for the construct is the difference of the two runs' `report --parallel-regions`
+// rows; its instances are 60 a run; its work grows by at least the designed CPU time (thread t
+// spins (t + 1) units a step, each step's unit scaled as the program scales it), less sampling
+// error: time a thread spent preempted in its work on a busy machine only adds to work.
+TEST(Diff, ParallelRegionsChangeByTheDesignedWork) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open not allowed here";
+  const std::string base = fresh_dir("diff_omp_base"), now = fresh_dir("diff_omp_new");
+  const int steps = 60;
+  std::map<std::string, nlohmann::json> side;  // each run's row of --parallel-regions
+  for (const auto& [dir, unit_ms] : {std::pair{base, "4"}, {now, "8"}}) {
+    const RunResult r =
+        run({OMPROF_BIN, "run", "--clock", "task", "--rate", "1000", "-o", dir, "--",
+             program("omp_imbalance_clang"), "2", std::to_string(steps), unit_ms},
+            {{"OMP_NUM_THREADS", "2"}});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const RunResult rep = run({OMPROF_BIN, "report", dir, "--parallel-regions", "--json"});
+    ASSERT_EQ(rep.status, 0) << rep.err;
+    const nlohmann::json rows = nlohmann::json::parse(rep.out).at("parallel_regions");
+    ASSERT_EQ(rows.size(), 1u) << rep.out;
+    side[dir] = rows[0];
+  }
+  double scales = 0;  // omp_imbalance.c's step scales
+  uint32_t lcg = 12345;
+  for (int i = 0; i < steps; ++i) {
+    lcg = lcg * 1103515245u + 12345u;
+    scales += 0.5 + double((lcg >> 8) % 1000) / 1000.0;
+  }
+  const double designed_delta_work = 3 * 0.004 * scales;  // (1 + 2) units more a step
+  const RunResult r = run({OMPROF_BIN, "diff", base, now, "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("parallel_regions")) << r.out;
+  ASSERT_EQ(j.at("parallel_regions").size(), 1u) << r.out;
+  const nlohmann::json& step = j.at("parallel_regions")[0];
+  EXPECT_EQ(
+      step.at("parallel region").get<std::string>().rfind("imbalanced_step @ omp_imbalance.c:", 0),
+      0u)
+      << r.out;
+  EXPECT_EQ(step.at("base_instances"), steps);
+  EXPECT_EQ(step.at("new_instances"), steps);
+  auto near = [](const nlohmann::json& a, const nlohmann::json& b) {
+    return std::fabs(a.get<double>() - b.get<double>()) <= 0.0015;  // rounded to ms each
+  };
+  const nlohmann::json &b = side[base], &n = side[now];
+  EXPECT_TRUE(near(step.at("base_incl_s"), b.at("incl_s"))) << r.out << b;
+  EXPECT_TRUE(near(step.at("new_incl_s"), n.at("incl_s"))) << r.out << n;
+  EXPECT_NEAR(step.at("delta_work_s").get<double>(),
+              n.at("work_s").get<double>() - b.at("work_s").get<double>(), 0.003);
+  EXPECT_NEAR(step.at("delta_wait_s").get<double>(),
+              n.at("wait_s").get<double>() - b.at("wait_s").get<double>(), 0.003);
+  // One standard error of a sampled time T at period P is sqrt(T / P) * P; four of them.
+  const double tolerance =
+      4 * std::sqrt((b.at("work_s").get<double>() + n.at("work_s").get<double>()) * 0.001) + 0.015;
+  EXPECT_GT(step.at("delta_work_s").get<double>(), designed_delta_work - tolerance) << r.out;
+  EXPECT_GT(step.at("base_wait%").get<double>(), 0.0);
+  EXPECT_GT(step.at("new_wait%").get<double>(), 0.0);
+}
+
 TEST(Diff, BadInputIsOneLine) {
   const RunResult missing = run({OMPROF_BIN, "diff", kGolden, "/nonexistent/x.omprof"});
   EXPECT_EQ(missing.status, 1);
