@@ -114,20 +114,19 @@ void LineTotals::add(const Model& m) {
   }
 }
 
-std::vector<LineRow> LineTotals::rows() const {
+std::vector<LineRow> LineTotals::rows(SortKey sort) const {
   std::vector<LineRow> sorted;
   for (const auto& [k, r] : rows_) sorted.push_back(r);
-  std::sort(sorted.begin(), sorted.end(), [](const LineRow& a, const LineRow& b) {
-    return a.self != b.self ? a.self > b.self : a.total > b.total;
-  });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [sort](const LineRow& a, const LineRow& b) { return heavier(a, b, sort); });
   return sorted;
 }
 
-Table LineTotals::table(uint64_t total_ns, size_t top, Format format) const {
+Table LineTotals::table(uint64_t total_ns, size_t top, Format format, SortKey sort) const {
   Table t({"self_s", "self%", "total_s", "total%", "samples", "work_s", "wait_s", "<line",
            "<function"});
   const double all = double(total_ns);
-  const std::vector<LineRow> sorted = rows();
+  const std::vector<LineRow> sorted = rows(sort);
   for (size_t i = 0; i < sorted.size() && (top == 0 || i < top); ++i) {
     const LineRow& r = sorted[i];
     t.row({seconds(r.self), percent(r.self, all), seconds(r.total), percent(r.total, all),

@@ -11,6 +11,7 @@
 
 #include "viewer/model.h"
 #include "viewer/path_tree.h"
+#include "viewer/sort_key.h"
 #include "viewer/table.h"
 
 namespace omprof::viewer {
@@ -47,8 +48,8 @@ struct LineRow {
 class LineTotals {
  public:
   void add(const Model& m);
-  std::vector<LineRow> rows() const;  // by self time, then total
-  Table table(uint64_t total_ns, size_t top, Format format) const;
+  std::vector<LineRow> rows(SortKey sort = SortKey::kSelf) const;  // largest first
+  Table table(uint64_t total_ns, size_t top, Format format, SortKey sort = SortKey::kSelf) const;
 
  private:
   std::map<std::string, LineRow> rows_;  // by place and function

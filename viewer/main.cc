@@ -63,7 +63,7 @@ static std::vector<std::string> expand_profile_arguments(const std::vector<std::
 struct ReportCommand {
   std::vector<std::string> files;
   viewer::ReportOptions options;
-  std::string view = "user", format = "text", colour = "auto";
+  std::string view = "user", format = "text", colour = "auto", sort = "self";
   bool ranks = false, mpi = false;
   int rank = -1;
   const CLI::Option* top = nullptr;  // given on the command line?
@@ -130,6 +130,11 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
                   "terminal, unless NO_COLOR is set), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+  cmd->add_option("--sort", r.sort,
+                  "Order of the flat and source-line views: self, total, work or wait time "
+                  "(largest first)")
+      ->check(CLI::IsMember({"self", "total", "work", "wait"}))
+      ->capture_default_str();
   cmd->add_flag("--flat", rep.flat, "Flat view of functions");
   cmd->add_flag("--tree", rep.tree, "Top-down call tree");
   cmd->add_flag("--lines", rep.lines,
@@ -188,10 +193,11 @@ struct RankViews {
   void print(viewer::ReportOutput& out) const {
     if (o.flat)
       out.section("flat",
-                  fmt::format("Flat profile over ranks (top {} by self time summed over ranks; "
-                              "min/avg/max over the ranks whose samples reached each function):",
-                              o.top),
-                  flat.table(o.top, o.format));
+                  fmt::format("Flat profile over ranks (top {} by {} time summed over ranks; "
+                              "min/avg/max of self time over the ranks whose samples reached "
+                              "each function):",
+                              o.top, viewer::sort_key_name(o.sort)),
+                  flat.table(o.top, o.format, o.sort));
     if (o.tree)
       out.section("tree",
                   fmt::format("Call tree over ranks (min/avg/max of inclusive time over the "
@@ -200,9 +206,10 @@ struct RankViews {
                   tree.table(o.min_percent, o.format));
     if (o.lines)
       out.section("lines",
-                  fmt::format("Source lines over ranks (summed; {} by self time):",
-                              o.top ? "top " + std::to_string(o.top) : std::string("all")),
-                  lines.table(total_ns, o.top, o.format));
+                  fmt::format("Source lines over ranks (summed; {} by {} time):",
+                              o.top ? "top " + std::to_string(o.top) : std::string("all"),
+                              viewer::sort_key_name(o.sort)),
+                  lines.table(total_ns, o.top, o.format, o.sort));
     for (const auto& t : call_trees)
       out.section(t.key(), t.title(o.min_percent, "summed over ranks"),
                   t.table(o.min_percent, total_ns, o.format));
@@ -401,6 +408,7 @@ static int report_to(ReportCommand& r, viewer::ReportOutput& out) {
 
 static int report(ReportCommand& r) {
   omp::parse_view(r.view, r.options.view);
+  viewer::parse_sort_key(r.sort, r.options.sort);
   r.options.format = r.format == "csv"    ? viewer::Format::kCsv
                      : r.format == "json" ? viewer::Format::kJson
                                           : viewer::Format::kText;

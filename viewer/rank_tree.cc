@@ -35,12 +35,11 @@ void RankFlat::add_rank(int rank, const Model& m) {
   }
 }
 
-Table RankFlat::table(size_t top, Format format) const {
+Table RankFlat::table(size_t top, Format format, SortKey sort) const {
   std::vector<const Row*> sorted;
   for (const auto& [name, r] : rows_) sorted.push_back(&r);
-  std::sort(sorted.begin(), sorted.end(), [](const Row* a, const Row* b) {
-    if (a->self != b->self) return a->self > b->self;
-    return a->total != b->total ? a->total > b->total : a->name < b->name;
+  std::sort(sorted.begin(), sorted.end(), [sort](const Row* a, const Row* b) {
+    return same_weight(*a, *b, sort) ? a->name < b->name : heavier(*a, *b, sort);
   });
   if (top && sorted.size() > top) sorted.resize(top);
   Table t({"ranks", "self_sum_s", "self%", "self_min_s", "min_rank", "self_avg_s", "self_max_s",

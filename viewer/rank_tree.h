@@ -15,6 +15,7 @@
 #include "omp/name.h"
 #include "viewer/model.h"
 #include "viewer/name_trie.h"
+#include "viewer/sort_key.h"
 #include "viewer/table.h"
 
 namespace omprof::viewer {
@@ -25,7 +26,7 @@ namespace omprof::viewer {
 class RankFlat {
  public:
   void add_rank(int rank, const Model& m);
-  Table table(size_t top, Format format) const;
+  Table table(size_t top, Format format, SortKey sort = SortKey::kSelf) const;
 
  private:
   struct Row {

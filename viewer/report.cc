@@ -275,13 +275,12 @@ std::unordered_map<omp::Name, FlatRow> flat_rows(const Model& m) {
   return rows;
 }
 
-Table flat_table(const Model& m, size_t top, Format format) {
+Table flat_table(const Model& m, size_t top, Format format, SortKey sort) {
   using Row = FlatRow;
   std::vector<Row> sorted;
   for (auto& [k, r] : flat_rows(m)) sorted.push_back(r);
-  std::sort(sorted.begin(), sorted.end(), [](const Row& a, const Row& b) {
-    if (a.self != b.self) return a.self > b.self;
-    return a.total != b.total ? a.total > b.total : a.name < b.name;
+  std::sort(sorted.begin(), sorted.end(), [sort](const Row& a, const Row& b) {
+    return same_weight(a, b, sort) ? a.name < b.name : heavier(a, b, sort);
   });
   Table t({"self_s", "self%", "total_s", "total%", "total_err_s", "samples", "work_s", "wait_s",
            "<file", "<function"});
@@ -500,10 +499,10 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
   }
   if (flat)
     out.section("flat",
-                fmt::format("Flat profile ({} by self time; total_err_s: one standard error of "
+                fmt::format("Flat profile ({} by {} time; total_err_s: one standard error of "
                             "total_s from sampling):",
-                            top),
-                flat_table(m, opt.top, opt.format));
+                            top, sort_key_name(opt.sort)),
+                flat_table(m, opt.top, opt.format, opt.sort));
   if (tree)
     out.section("tree", fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent),
                 tree_table(m, opt.min_percent, opt.format));
@@ -511,10 +510,10 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
     LineTotals lines;
     lines.add(m);
     out.section("lines",
-                fmt::format("Source lines ({} by self time; total: the line anywhere in the "
+                fmt::format("Source lines ({} by {} time; total: the line anywhere in the "
                             "stack, a call's line holding the call's time):",
-                            top),
-                lines.table(m.total_weight_ns, opt.top, opt.format));
+                            top, sort_key_name(opt.sort)),
+                lines.table(m.total_weight_ns, opt.top, opt.format, opt.sort));
   }
   for (const auto& [func, callers] : {std::pair{opt.callees, false}, {opt.callers, true}}) {
     if (func.empty()) continue;

@@ -10,6 +10,7 @@
 #include "viewer/model.h"
 #include "viewer/report_output.h"
 #include "viewer/sampling_error.h"
+#include "viewer/sort_key.h"
 #include "viewer/table.h"
 
 namespace omprof::viewer {
@@ -18,6 +19,7 @@ struct ReportOptions {
   omp::View view = omp::View::kUser;
   Format format = Format::kText;
   size_t top = 20;
+  SortKey sort = SortKey::kSelf;  // --sort: the flat and line views' order
   double min_percent = 1.0;
   bool flat = false, tree = false, threads = false, states = false;
   bool parallel_regions = false;  // --parallel-regions: OpenMP constructs
@@ -46,7 +48,7 @@ struct FlatRow {
 };
 // Per function (by name).
 std::unordered_map<omp::Name, FlatRow> flat_rows(const Model& m);
-Table flat_table(const Model& m, size_t top, Format format);
+Table flat_table(const Model& m, size_t top, Format format, SortKey sort = SortKey::kSelf);
 Table tree_table(const Model& m, double min_percent, Format format);
 Table thread_table(const Model& m, Format format);
 Table state_table(const Model& m);

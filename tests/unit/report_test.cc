@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -82,6 +83,32 @@ TEST(Report, FlatViewSelfTotalWorkWait) {
   // total_err_s: sqrt(sum over sampled entries of weight^2 / count); b's 60 samples of 300 ms
   // and 200 of 1000 ms: sqrt(0.09 / 60 + 1 / 200) = 0.081 s.
   EXPECT_EQ(flat_table(m, 2, Format::kCsv).size(), 2u);
+}
+
+// --sort: total puts main first; wait puts b (1 s waiting) then main (which holds it) first, the
+// rest (no wait) by self time; work puts main (1 s of work below it) first.
+TEST(Report, FlatViewSortKeys) {
+  format::Profile p = make_profile();
+  Model m = build_model(p, omp::View::kMachine);
+  // The functions by their sample counts, CSV's last column: each has its own.
+  const std::map<std::string, std::string> name_of = {
+      {"260", "b"}, {"80", "x"}, {"120", "a"}, {"400", "main"}};
+  auto order = [&](SortKey k) {
+    std::string names;
+    std::istringstream lines(csv(flat_table(m, 0, Format::kCsv, k)));
+    std::string line;
+    std::getline(lines, line);  // header
+    while (std::getline(lines, line)) names += name_of.at(line.substr(line.rfind(',') + 1)) + " ";
+    return names;
+  };
+  EXPECT_EQ(order(SortKey::kSelf), "b x a main ");
+  EXPECT_EQ(order(SortKey::kTotal), "main b a x ");
+  EXPECT_EQ(order(SortKey::kWait), "b main x a ");
+  EXPECT_EQ(order(SortKey::kWork), "main a x b ");
+  SortKey k;
+  EXPECT_TRUE(parse_sort_key("wait", k));
+  EXPECT_EQ(k, SortKey::kWait);
+  EXPECT_FALSE(parse_sort_key("name", k));
 }
 
 TEST(Report, TreeViewInclusiveAndPruning) {
