@@ -13,11 +13,18 @@ mode=${1:?check or regenerate}
 build=$(realpath "${2:-$here/build}")
 data=$here/tests/data
 omprof=$build/bin/omprof
-views=(flat tree threads states parallel-regions regions)
+# A view, or VIEW=ARGUMENT (its file: VIEW-ARGUMENT.csv).
+views=(flat tree threads states parallel-regions regions lines callees=solve callers=spin_for)
 
 print_view() {  # VIEW PROFILE: with no limits, so that the CSV's completeness is checked too
-  "$omprof" report --csv "--$1" "$2"
+  local view=${1%%=*}
+  if [[ $1 == *=* ]]; then
+    "$omprof" report --csv "--$view" "${1#*=}" "$2"
+  else
+    "$omprof" report --csv "--$view" "$2"
+  fi
 }
+file_of() { echo "$data/${1/=/-}.csv"; }
 
 case "$mode" in
   regenerate)
@@ -27,17 +34,17 @@ case "$mode" in
     mkdir -p "$data"
     cp "$tmp"/regions_app.*.omprof "$data/regions_app.omprof"
     rm -rf "$tmp"
-    for v in "${views[@]}"; do print_view "$v" "$data/regions_app.omprof" >"$data/$v.csv"; done
+    for v in "${views[@]}"; do print_view "$v" "$data/regions_app.omprof" >"$(file_of "$v")"; done
     echo "golden: regenerated $data"
     ;;
   views)
-    for v in "${views[@]}"; do print_view "$v" "$data/regions_app.omprof" >"$data/$v.csv"; done
+    for v in "${views[@]}"; do print_view "$v" "$data/regions_app.omprof" >"$(file_of "$v")"; done
     echo "golden: rewrote the views of $data/regions_app.omprof"
     ;;
   check)
     status=0
     for v in "${views[@]}"; do
-      if ! diff -u "$data/$v.csv" <(print_view "$v" "$data/regions_app.omprof"); then
+      if ! diff -u "$(file_of "$v")" <(print_view "$v" "$data/regions_app.omprof"); then
         echo "golden: the $v view of tests/data/regions_app.omprof changed" >&2
         status=1
       fi

@@ -95,12 +95,29 @@ bool is_barrier(uint32_t state) {
   return state >= 0x10 && state <= 0x16;
 }
 
-void check_imbalance(const format::Profile& p, int threads) {
+// `program_output`: omp_imbalance's own measurements (wait share and work wall time per thread,
+// step by step): the truth the profile is held to. On a quiet machine they are the design
+// (checked loosely: a busy machine stretches threads unevenly).
+void check_imbalance(const format::Profile& p, int threads, const std::string& program_output) {
+  std::map<std::string, double> measured;
+  {
+    std::istringstream lines(program_output);
+    std::string key;
+    double value = 0;
+    while (lines >> key)
+      if (key.rfind("measured_", 0) == 0 && lines >> value) measured[key] = value;
+  }
+  ASSERT_TRUE(measured.count("measured_wait_share")) << program_output;
+  const double measured_share = measured["measured_wait_share"];
+  EXPECT_NEAR(measured_share, designed_wait_share(threads), 0.15)
+      << "the program did not run as designed";
   viewer::Model m = viewer::build_model(p, omp::View::kUser);
   uint64_t total = 0, barrier = 0;
   std::map<uint32_t, uint64_t> work_by_thread_num;
   for (const auto& s : m.samples) {
-    if (s.fork_id == 0) continue;
+    // The runtime's own cost (fork, join, barrier release) is not the imbalance the program
+    // measures; a busy machine makes it large (docs/semantics.md, barrier overhead).
+    if (s.fork_id == 0 || omp::is_overhead(s.state)) continue;
     total += s.weight_ns;
     if (is_barrier(s.state)) barrier += s.weight_ns;
     if (!omp::is_wait(s.state) && has_frame(s.stack, "spin_cpu"))
@@ -108,20 +125,23 @@ void check_imbalance(const format::Profile& p, int threads) {
   }
   ASSERT_GT(total, 0u);
   const double share = double(barrier) / double(total);
-  EXPECT_NEAR(share, designed_wait_share(threads), 0.05)
-      << "barrier " << barrier << " of " << total;
-  std::cout << "barrier-wait share " << share << ", designed " << designed_wait_share(threads)
-            << "\n";
+  EXPECT_NEAR(share, measured_share, 0.05) << "barrier " << barrier << " of " << total;
+  std::cout << "barrier-wait share " << share << ", measured " << measured_share << ", designed "
+            << designed_wait_share(threads) << "\n";
   ASSERT_EQ(work_by_thread_num.size(), size_t(threads));
-  for (int t = 1; t < threads; ++t)
-    EXPECT_NEAR(double(work_by_thread_num[uint32_t(t)]) / double(work_by_thread_num[0]), t + 1.0,
-                0.25 * (t + 1))
-        << "thread " << t;
+  const double work0 = measured["measured_work_wall_0"];
+  ASSERT_GT(work0, 0.0) << program_output;
+  for (int t = 1; t < threads; ++t) {
+    const double ratio = measured["measured_work_wall_" + std::to_string(t)] / work0;
+    EXPECT_NEAR(double(work_by_thread_num[uint32_t(t)]) / double(work_by_thread_num[0]), ratio,
+                0.25 * ratio)
+        << "thread " << t << ", designed " << t + 1;
+  }
 }
 
 TEST_P(Omp, ImbalanceWaitShareMatchesDesign) {
   format::Profile p = profile("omp_imbalance", {"2"});
-  check_imbalance(p, 2);
+  check_imbalance(p, 2, last_output_);
   expect_clean_user_view(p);
   // The region's construct is found in imbalanced_step, under main.
   viewer::Model m = viewer::build_model(p, omp::View::kUser);
@@ -134,7 +154,8 @@ TEST_P(Omp, ImbalanceWaitShareMatchesDesign) {
 
 TEST_P(Omp, ImbalanceWithTheTaskClockAtOneKilohertz) {
   if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
-  check_imbalance(profile("omp_imbalance", {"2"}, {"--clock", "task", "--rate", "1000"}), 2);
+  format::Profile p = profile("omp_imbalance", {"2"}, {"--clock", "task", "--rate", "1000"});
+  check_imbalance(p, 2, last_output_);
 }
 
 TEST_P(Omp, ImbalanceWithMoreThreadsWhereCoresAllow) {
@@ -144,7 +165,8 @@ TEST_P(Omp, ImbalanceWithMoreThreadsWhereCoresAllow) {
                 << " cores\n";
       continue;
     }
-    check_imbalance(profile("omp_imbalance", {std::to_string(threads), "60"}), threads);
+    format::Profile p = profile("omp_imbalance", {std::to_string(threads), "60"});
+    check_imbalance(p, threads, last_output_);
   }
 }
 

@@ -2,20 +2,32 @@
  * thread t does (t + 1) units of work, repeated many times. With T threads the barrier-wait
  * share of the region is sum_t (T - (t + 1)) / (T * T): 25% for T = 2, 1/3 for T = 3.
  * A unit is a slice of thread CPU time, not an instruction count: on SMT siblings a thread
- * runs faster once its partner waits, which would bend an instruction-count design. */
+ * runs faster once its partner waits, which would bend an instruction-count design.
+ * The program also measures what its threads really did, step by step (a busy machine stretches
+ * the threads' wall times unevenly): each thread's wall time in its work, and the barrier wait
+ * that made, which tests compare the profile with. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "omp_common.h"
 
+#define MAX_THREADS 64
+static double step_wall[MAX_THREADS]; /* this step's wall time in its work, per iteration */
+
 TEST_NOINLINE void imbalanced_step(int nthreads, double unit_seconds) {
 #pragma omp parallel for schedule(static) num_threads(nthreads)
-  for (int i = 0; i < nthreads; ++i) spin_cpu((i + 1) * unit_seconds);
+  for (int i = 0; i < nthreads; ++i) {
+    double w0 = omp_get_wtime();
+    spin_cpu((i + 1) * unit_seconds);
+    step_wall[i] = omp_get_wtime() - w0;
+  }
 }
 
 int main(int argc, char** argv) {
   int nthreads = argc > 1 ? atoi(argv[1]) : 2;
+  if (nthreads < 1 || nthreads > MAX_THREADS) nthreads = 2;
+  double waited = 0, span = 0, work_wall[MAX_THREADS] = {0};
   int reps = argc > 2 ? atoi(argv[2]) : 125;
   double unit = (argc > 3 ? atof(argv[3]) : 4.0) * 1e-3; /* milliseconds */
   /* Vary the step length from one repetition to the next (same for every thread, so the
@@ -26,7 +38,16 @@ int main(int argc, char** argv) {
     lcg = lcg * 1103515245u + 12345u;
     double scale = 0.5 + (double)((lcg >> 8) % 1000) / 1000.0;
     imbalanced_step(nthreads, unit * scale);
+    double hi = 0;
+    for (int i = 0; i < nthreads; ++i) hi = step_wall[i] > hi ? step_wall[i] : hi;
+    for (int i = 0; i < nthreads; ++i) {
+      waited += hi - step_wall[i];
+      work_wall[i] += step_wall[i];
+    }
+    span += nthreads * hi;
   }
   printf("imbalance done: %d threads, %d reps\n", nthreads, reps);
+  printf("measured_wait_share %.6f\n", span > 0 ? waited / span : 0.0);
+  for (int i = 0; i < nthreads; ++i) printf("measured_work_wall_%d %.6f\n", i, work_wall[i]);
   return 0;
 }
