@@ -39,7 +39,7 @@ void warn_if_mpi_unmeasured() {
   std::string mpi;
   for (const unwind::Module& m : recorded_modules()) {
     const std::string f = text::base_name(m.path);
-    if (f.rfind("libomprof_mpi.so", 0) == 0)
+    if (f.rfind("libomprof_mpi", 0) == 0)
       wrappers = true;
     else if (mpi.empty() && (f.rfind("libmpi.so", 0) == 0 || f.rfind("libmpich", 0) == 0))
       mpi = f;

@@ -403,32 +403,42 @@ void report_run(const std::string& manifest_path, const std::string& program, pi
                  "(through _exit or _Exit, or an exec without the collector)\n");
 }
 
-// MPI programs get the MPI wrappers (mpi/) preloaded too; others never load MPI code.
-// --mpi=auto asks the program's loader whether it loads the MPI library the wrappers are built
-// for; 0 or the exit status.
+// MPI programs get the MPI wrappers (mpi/) preloaded too; others never load MPI code. There is
+// one build of the wrappers per MPI library (libomprof_mpi.so for Open MPI,
+// libomprof_mpi_mpich.so for MPICH, where each was found at build time); --mpi=auto asks the
+// program's loader which MPI library it loads. 0 or the exit status.
 int choose_mpi_wrappers(const RunOptions& opt, Launch& l) {
   if (opt.mpi == "off") return 0;
-  const std::string wrappers = dir_of(l.collector) + "/libomprof_mpi.so";
-  const bool built = access(wrappers.c_str(), R_OK) == 0;
-  if (opt.mpi == "on") {
-    if (!built) {
-      std::fprintf(stderr, "omprof: --mpi=on: %s is missing (omprof was built without MPI)\n",
-                   wrappers.c_str());
+  std::vector<std::string> wrappers, sonames;
+  for (const char* name : {"libomprof_mpi.so", "libomprof_mpi_mpich.so"}) {
+    const std::string path = dir_of(l.collector) + "/" + name;
+    if (access(path.c_str(), R_OK) != 0) continue;
+    wrappers.push_back(path);
+    sonames.push_back(wrapped_mpi_library(path));
+  }
+  if (wrappers.empty()) {
+    if (opt.mpi == "on") {
+      std::fprintf(stderr,
+                   "omprof: --mpi=on: no MPI wrappers next to %s (omprof was built without "
+                   "MPI)\n",
+                   l.collector.c_str());
       return 2;
     }
-    l.mpi_wrappers = wrappers;
     return 0;
   }
-  if (!built) return 0;
-  const MpiCheck mpi = check_mpi(l.program, wrapped_mpi_library(wrappers));
-  if (mpi.loads_mpi)
-    l.mpi_wrappers = wrappers;
-  else if (!mpi.other_library.empty())
+  const MpiCheck mpi = check_mpi(l.program, sonames);
+  if (mpi.loads >= 0) {
+    l.mpi_wrappers = wrappers[size_t(mpi.loads)];
+  } else if (opt.mpi == "on") {
+    l.mpi_wrappers = wrappers.front();  // the program loads MPI later (dlopen): the default's
+  } else if (!mpi.other_library.empty()) {
+    std::string built;
+    for (const auto& s : sonames) built += (built.empty() ? "" : ", ") + s;
     std::fprintf(stderr,
-                 "omprof: warning: %s uses %s, not the MPI library omprof's MPI wrappers are "
+                 "omprof: warning: %s uses %s, not an MPI library omprof's MPI wrappers are "
                  "built for (%s): time in MPI is not measured and shows as work\n",
-                 l.program.c_str(), mpi.other_library.c_str(),
-                 wrapped_mpi_library(wrappers).c_str());
+                 l.program.c_str(), mpi.other_library.c_str(), built.c_str());
+  }
   return 0;
 }
 

@@ -195,17 +195,19 @@ std::string wrapped_mpi_library(const std::string& wrappers) {
   return "";
 }
 
-MpiCheck check_mpi(const std::string& program, const std::string& mpi_soname) {
+MpiCheck check_mpi(const std::string& program, const std::vector<std::string>& mpi_sonames) {
   MpiCheck r;
   const ElfDynamic dyn = read_dynamic(program);
   if (dyn.interpreter.empty()) return r;  // static, a script, or unreadable: no preload anyway
+  auto wrapped = [&](const std::string& name) {
+    for (size_t i = 0; i < mpi_sonames.size(); ++i)
+      if (!mpi_sonames[i].empty() && name == mpi_sonames[i]) return int(i);
+    return -1;
+  };
   // Linked with mpicc: the program names the library itself, and the loader need not be asked
   // (its `--list` costs about 4 ms, on every rank's start).
   for (const std::string& n : dyn.needed)
-    if (!mpi_soname.empty() && n == mpi_soname) {
-      r.loads_mpi = true;
-      return r;
-    }
+    if ((r.loads = wrapped(n)) >= 0) return r;
   std::vector<std::string> names;
   if (!needed_closure(program, dyn, names)) {
     std::istringstream lines(loader_list(dyn.interpreter, program));
@@ -218,12 +220,12 @@ MpiCheck check_mpi(const std::string& program, const std::string& mpi_soname) {
     }
   }
   for (const std::string& name : names) {
-    if (!mpi_soname.empty() && name == mpi_soname)
-      r.loads_mpi = true;
-    else if (is_mpi_soname(name) && r.other_library.empty())
-      r.other_library = name;
+    if ((r.loads = wrapped(name)) >= 0) {
+      r.other_library.clear();
+      return r;
+    }
+    if (is_mpi_soname(name) && r.other_library.empty()) r.other_library = name;
   }
-  if (r.loads_mpi) r.other_library.clear();
   return r;
 }
 

@@ -17,6 +17,24 @@
 
 namespace omprof::mpi {
 
+// What the report's header says of MPI_T events (an MPI 4.0 interface: Open MPI 4.1 does not
+// have it; Debian's MPICH 4.0 has it and defines no events). Looked up by name, as the mpi.h
+// of an MPI 3 library does not declare it.
+static const char* mpi_t_events_note() {
+  using GetNum = int (*)(int*);
+  const auto get_num = reinterpret_cast<GetNum>(dlsym(RTLD_DEFAULT, "PMPI_T_event_get_num"));
+  if (!get_num)
+    return "the MPI library has no MPI_T events interface (MPI 4.0): no MPI_T events counted";
+  int provided = 0, events = 0;
+  if (PMPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+    return "the MPI library's MPI_T interface did not start: no MPI_T events counted";
+  const int rc = get_num(&events);
+  PMPI_T_finalize();
+  if (rc == MPI_SUCCESS && events == 0)
+    return "the MPI library's MPI_T interface defines no events: none counted";
+  return "the MPI library defines MPI_T events; omprof does not count them yet";
+}
+
 void after_init() {
   int initialized = 0;
   PMPI_Initialized(&initialized);
@@ -28,12 +46,7 @@ void after_init() {
   char library[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
   int length = 0;
   PMPI_Get_library_version(library, &length);
-  // MPI_T events are an MPI 4.0 interface; Open MPI 4.1 has none.
-  const char* note = dlsym(RTLD_DEFAULT, "MPI_T_event_get_num")
-                         ? "the MPI library has MPI_T events; omprof does not count them yet"
-                         : "the MPI library exposes no MPI_T events (an MPI 4.0 interface): "
-                           "none counted";
-  omprof_internal_mpi_initialized(rank, size, level, library, note);
+  omprof_internal_mpi_initialized(rank, size, level, library, mpi_t_events_note());
 }
 
 namespace {

@@ -52,10 +52,22 @@ FrameStack region_prefix(const ForkInfo& fork,
 // Inside MPI the leaf frames are the MPI library's, down to omprof's wrapper (a runtime frame):
 // the caller of the wrapper is where the user's code called MPI. Without a wrapper frame (the
 // sample fell outside it) the stack is kept.
+// MPICH's Fortran bindings call the C entry point, so a Fortran call passes omprof's Fortran
+// wrapper, MPICH's binding (pmpi_allreduce_, also named MPI_ALLREDUCE) and omprof's C wrapper:
+// the cut is at the outermost of them.
 FrameStack without_mpi_library(const FrameStack& raw, uint32_t state) {
   if (!is_mpi(state)) return raw;
-  for (size_t i = 0; i < raw.size(); ++i)
-    if (raw[i].runtime) return FrameStack(raw.begin() + long(i), raw.end());
+  const char* call = format::mpi_call_name(format::mpi_call_of(state));
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (!raw[i].runtime) continue;
+    for (size_t j = i + 1; j < raw.size(); ++j) {
+      if (raw[j].runtime)
+        i = j;
+      else if (!format::names_mpi_call(raw[j].name.str(), call, true))
+        break;
+    }
+    return FrameStack(raw.begin() + long(i), raw.end());
+  }
   return raw;
 }
 

@@ -3,7 +3,9 @@
 // are part of the format: append only, never renumber.
 #pragma once
 
+#include <cctype>
 #include <cstdint>
+#include <string_view>
 
 #include "proto/state_codes.h"
 
@@ -80,6 +82,22 @@ inline const char* mpi_call_name(uint32_t call) {
     default:
       return nullptr;
   }
+}
+
+// Whether a function's name is an entry point of `call` ("MPI_Allreduce"): in either binding
+// ("MPI_Allreduce", "mpi_allreduce_", "MPI_ALLREDUCE": case and trailing underscores aside),
+// and with `or_profiling`, also its profiling twin ("PMPI_Allreduce", "pmpi_allreduce_").
+inline bool names_mpi_call(std::string_view name, const char* call, bool or_profiling = false) {
+  if (!call) return false;
+  if (or_profiling && name.size() > 1 && (name[0] == 'p' || name[0] == 'P')) name.remove_prefix(1);
+  while (!name.empty() && name.back() == '_') name.remove_suffix(1);
+  const std::string_view want(call);
+  if (name.size() != want.size()) return false;
+  for (size_t i = 0; i < name.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(name[i])) !=
+        std::tolower(static_cast<unsigned char>(want[i])))
+      return false;
+  return true;
 }
 
 // The user view's leaf for a thread inside the call: "<mpi:MPI_Allreduce>".

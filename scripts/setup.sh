@@ -10,9 +10,11 @@ packages=(cmake make g++ gcc gfortran clang-14 libomp-14-dev libunwind-dev libdw
   libopenmpi-dev openmpi-bin libcli11-dev libfmt-dev nlohmann-json3-dev clang-format clang-tidy
   pkg-config strace python3)
 # scripts/test.sh also needs go (the export tests open profiles with `go tool pprof`),
-# jsonschema (they validate speedscope files against speedscope's schema) and chromium (the
-# `omprof view` page is tested in a headless browser).
-[ "${OMPROF_SETUP_TESTS:-0}" = 1 ] && packages+=(golang-go python3-jsonschema chromium)
+# jsonschema (they validate speedscope files against speedscope's schema), chromium (the
+# `omprof view` page is tested in a headless browser) and MPICH beside Open MPI (omprof builds
+# its MPI wrappers for each MPI it finds; Open MPI stays Debian's default mpicc and mpirun).
+[ "${OMPROF_SETUP_TESTS:-0}" = 1 ] && packages+=(golang-go python3-jsonschema chromium mpich
+  libmpich-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -14,28 +14,19 @@
 
 namespace omprof::viewer {
 
-namespace {
-// "MPI_Allreduce", "mpi_allreduce_", "MPI_ALLREDUCE" all name `call`'s entry point.
-bool names_mpi_call(const std::string& name, const char* call) {
-  size_t n = name.size();
-  while (n > 0 && name[n - 1] == '_') --n;
-  if (n != std::strlen(call)) return false;
-  for (size_t i = 0; i < n; ++i)
-    if (std::tolower(static_cast<unsigned char>(name[i])) !=
-        std::tolower(static_cast<unsigned char>(call[i])))
-      return false;
-  return true;
-}
-}  // namespace
-
 const omp::Frame* mpi_caller(const omp::FrameStack& raw, uint32_t state) {
-  // The entry point omprof's wrapper exports (the library's own may share its name: the
-  // outermost of consecutive ones is the wrapper).
+  // The entry points named like the call (the library's own may share the wrapper's name) and
+  // omprof's code between them; MPICH's Fortran bindings call the C entry point, so a Fortran
+  // call passes mpi_allreduce_ (omprof's) -> pmpi_allreduce_ (MPICH's) -> MPI_Allreduce
+  // (omprof's) -> PMPI_Allreduce (MPICH's). The program's frame is the first past them all.
   if (const char* call = format::mpi_call_name(format::mpi_call_of(state))) {
+    using format::names_mpi_call;
     for (size_t i = 0; i + 1 < raw.size(); ++i) {
-      if (!names_mpi_call(raw[i].name, call)) continue;
-      while (i + 2 < raw.size() && names_mpi_call(raw[i + 1].name, call)) ++i;
-      return &raw[i + 1];
+      if (!names_mpi_call(raw[i].name.str(), call)) continue;
+      // The caller: the first frame past the entry points and omprof's own code.
+      for (size_t j = i + 1; j < raw.size(); ++j)
+        if (!raw[j].omprof && !names_mpi_call(raw[j].name.str(), call, true)) return &raw[j];
+      return nullptr;
     }
   }
   // No symbols for the wrapper: the frame above the first runtime frame from the leaf.

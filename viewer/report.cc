@@ -143,10 +143,12 @@ void print_mpi_lines(std::ostream& out, const format::Profile& p) {
   const auto& h = p.header;
   out << fmt::format("MPI rank:  {}{}\n", h.mpi_rank(),
                      h.mpi_size() > 0 ? fmt::format(" of {}", h.mpi_size()) : "");
-  if (!h.mpi_library().empty())
-    out << fmt::format("MPI:       {}, {}; {}\n",
-                       h.mpi_library().substr(0, h.mpi_library().find(',')),
-                       thread_level_name(h.mpi_thread_level()),
+  // The library's version string up to its first comma or line ("Open MPI v4.1.4, package:
+  // ...", "MPICH Version:<TAB>4.0.2<LF>MPICH Release date: ..."), tabs as spaces.
+  std::string library = h.mpi_library().substr(0, h.mpi_library().find_first_of(",\n"));
+  std::replace(library.begin(), library.end(), '\t', ' ');
+  if (!library.empty())
+    out << fmt::format("MPI:       {}, {}; {}\n", library, thread_level_name(h.mpi_thread_level()),
                        h.mpi_calls_exact() ? "time in MPI calls measured exactly (state mpi)"
                                            : "no MPI call was intercepted");
   uint32_t helpers = 0;

@@ -641,7 +641,7 @@ bool is_runtime_module(const std::string& path) {
   std::string f = text::base_name(path);
   return f.rfind("libomp.so", 0) == 0 || f.rfind("libomp-", 0) == 0 ||
          f.rfind("libgomp.so", 0) == 0 || f.rfind("libiomp5.so", 0) == 0 ||
-         f.rfind("libomprof.so", 0) == 0 || f.rfind("libomprof_mpi.so", 0) == 0;
+         f.rfind("libomprof.so", 0) == 0 || f.rfind("libomprof_mpi", 0) == 0;
 }
 
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
