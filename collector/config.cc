@@ -63,6 +63,16 @@ bool parse_config(Config& cfg, std::string& error) {
   if (const char* v = get(options::env::kOutput)) cfg.output_dir = v;
   if (const char* v = get(options::env::kManifest)) cfg.manifest = v;
   if (const char* v = get(options::env::kMpiCpu)) cfg.mpi_cpu = std::strcmp(v, "1") == 0;
+  if (const char* v = get(options::env::kClockFallback)) {
+    char* end = nullptr;
+    const unsigned long long rate = std::strtoull(v, &end, 10);
+    if (end == v || *end != 0) {
+      error = std::string(options::env::kClockFallback) +
+              " must be a number of context switches per CPU-second, got '" + v + "'";
+      return false;
+    }
+    cfg.clock_fallback_per_cpu_s = rate;
+  }
   return true;
 }
 

@@ -26,6 +26,9 @@ struct Config {
   std::string output_dir = ".";
   std::string manifest;  // file the launcher reads to print its summary line
   bool mpi_cpu = false;  // exact thread CPU time per MPI call (options::env::kMpiCpu)
+  // Task clock: switches per CPU-second above which a thread moves to the cpu clock; 0: never
+  // (options::env::kClockFallback).
+  uint64_t clock_fallback_per_cpu_s = 0;
 };
 
 // Parses the OMPROF_* variables. Returns false with `error` set on an invalid value.

@@ -41,12 +41,26 @@ uint64_t context_switches_of(pid_t tid) {
 }
 
 void note_task_clock_cost() {
-  uint64_t switches = 0, cpu_ns = 0;
+  uint64_t switches = 0, cpu_ns = 0, moved = 0, max_rate = 0;
   for (uint32_t i = 0; i < thread_count(); ++i) {
     const ThreadState* ts = thread_at(i);
+    if (ts && ts->cpu_clock_from_ns > 0) {
+      ++moved;
+      if (ts->switches_per_cpu_s_at_move > max_rate) max_rate = ts->switches_per_cpu_s_at_move;
+    }
     if (!ts || ts->clock != &clocks::task_clock()) continue;
     switches += ts->context_switches;
     cpu_ns += ts->cpu_ns_at_exit.load();
+  }
+  if (moved > 0) {
+    char text[300];
+    std::snprintf(text, sizeof text,
+                  "%llu threads moved from the task clock to the cpu clock when they switched "
+                  "up to %llu times per CPU-second (each switch costs the task clock about "
+                  "5 us on some virtual machines; --clock task keeps it)",
+                  static_cast<unsigned long long>(moved),
+                  static_cast<unsigned long long>(max_rate));
+    append_manifest(manifest::note_line(text));
   }
   constexpr double kNotedPerCpuSecond = 2000;  // 1% of CPU time at 5 us a switch
   if (cpu_ns == 0 || double(switches) < kNotedPerCpuSecond * double(cpu_ns) * 1e-9) return;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "collector/clocks/clocks.h"
+#include "collector/handler/clock_fallback.h"
 #include "collector/handler/sampling_clock.h"
 #include "collector/handler/sampling_state.h"
 #include "collector/handler/signal_handler.h"
@@ -62,6 +63,12 @@ bool install_sampler() {
   st.signo = cfg.signo;
   const char* t = std::getenv("OMPROF_TIME_HANDLER");
   st.time_handler = t && *t == '1';
+  if (cfg.clock == ClockKind::kTask) {
+    handler::ClockFallback& f = handler::clock_fallback();
+    f.from = &clocks::task_clock();
+    f.to = &clocks::cpu_timer();
+    f.switches_per_cpu_s = cfg.clock_fallback_per_cpu_s;
+  }
   return install_profiling_handler(cfg.signo, handler::on_profiling_signal);
 }
 

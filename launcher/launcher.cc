@@ -273,6 +273,12 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
   setenv(env::kOutput, l.output_dir.c_str(), 1);
   setenv(options::kRate.env, std::to_string(opt.rate_hz).c_str(), 1);
   setenv(options::kClockEnv, l.clock.c_str(), 1);
+  // The task clock omprof chose itself: a thread that switches too often leaves it for the cpu
+  // clock (a limit already in the environment stands). One asked for stays.
+  if (!opt.clock.empty())
+    setenv(env::kClockFallback, "0", 1);
+  else if (l.clock == "task")
+    setenv(env::kClockFallback, env::kClockFallbackDefault, 0);
   setenv(options::kSignalEnv, opt.signal.c_str(), 1);
   setenv(options::kMaxDepth.env, std::to_string(opt.max_depth).c_str(), 1);
   setenv(options::kMaxContexts.env, std::to_string(opt.max_contexts).c_str(), 1);

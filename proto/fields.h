@@ -142,6 +142,8 @@ constexpr uint32_t kArmedClockNs = 19;
 constexpr uint32_t kPeriodsSampled = 20;
 constexpr uint32_t kMpiLibraryThread = 21;
 constexpr uint32_t kContextSwitches = 22;
+constexpr uint32_t kCpuClockFromNs = 23;
+constexpr uint32_t kSwitchesPerCpuSAtMove = 24;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {

@@ -57,6 +57,11 @@ inline constexpr const char* kSymbolize = "OMPROF_SYMBOLIZE";  // "1": symbolize
 inline constexpr const char* kMpiCpu = "OMPROF_MPI_CPU";
 // "1": explicit regions also read the thread CPU clock at begin and end (a system call each).
 inline constexpr const char* kRegionCpu = "OMPROF_REGION_CPU";
+// Context switches per second of thread CPU time above which a thread sampled by the task
+// clock moves to the cpu clock (collector/handler/clock_fallback.h); unset or "0": never. Set
+// by `omprof run` when it chose the task clock itself (kClockFallbackDefault).
+inline constexpr const char* kClockFallback = "OMPROF_CLOCK_FALLBACK";
+inline constexpr const char* kClockFallbackDefault = "4000";
 // "=VALUE" or "" (unset): what LD_PRELOAD / LD_LIBRARY_PATH were before the launcher set them.
 inline constexpr const char* kRestorePrefix = "OMPROF_RESTORE_";
 }  // namespace env

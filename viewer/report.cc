@@ -139,6 +139,31 @@ const char* thread_level_name(int level) {
   return level >= 0 && level < 4 ? names[level] : "thread level unknown";
 }
 
+// Threads that left the task clock (collector/handler/clock_fallback.h); as `omprof run` notes
+// (collector/context_switches.h), the task clock pays for each switch.
+void print_clock_cost(std::ostream& out, const format::Profile& p) {
+  const auto& h = p.header;
+  uint64_t switches = 0, cpu_ns = 0, moved = 0, max_rate = 0;
+  for (const auto& [i, t] : p.threads) {
+    switches += t.context_switches();
+    cpu_ns += t.cpu_time_ns();
+    if (t.cpu_clock_from_ns() > 0) {
+      ++moved;
+      max_rate = std::max<uint64_t>(max_rate, t.switches_per_cpu_s_at_move());
+    }
+  }
+  if (moved > 0)
+    out << fmt::format(
+        "           {} of {} threads moved to the cpu clock (kernel ticks) when they switched "
+        "up to {} times per CPU-second\n",
+        moved, p.threads.size(), max_rate);
+  else if (h.clock() == v1::CLOCK_TASK && cpu_ns > 0 && double(switches) >= 2000.0 * cpu_ns * 1e-9)
+    out << fmt::format(
+        "           {} context switches ({:.0f} per CPU-second), each one a cost of the task "
+        "clock: --clock cpu avoids it\n",
+        switches, double(switches) / (cpu_ns * 1e-9));
+}
+
 void print_mpi_lines(std::ostream& out, const format::Profile& p) {
   const auto& h = p.header;
   out << fmt::format("MPI rank:  {}{}\n", h.mpi_rank(),
@@ -190,17 +215,7 @@ void print_header(std::ostream& out, const Model& m) {
                      : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"
                                                    : "thread CPU",
                      h.rate_hz(), fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
-  uint64_t switches = 0, cpu_ns = 0;
-  for (const auto& [i, t] : p.threads) {
-    switches += t.context_switches();
-    cpu_ns += t.cpu_time_ns();
-  }
-  // As `omprof run` notes (collector/context_switches.h): the task clock pays for each switch.
-  if (h.clock() == v1::CLOCK_TASK && cpu_ns > 0 && double(switches) >= 2000.0 * cpu_ns * 1e-9)
-    out << fmt::format(
-        "           {} context switches ({:.0f} per CPU-second), each one a cost of the task "
-        "clock: --clock cpu avoids it\n",
-        switches, double(switches) / (cpu_ns * 1e-9));
+  print_clock_cost(out, p);
   if (h.exact_waits())
     out << fmt::format(
         "Samples:   {}, {} threads, {} s of thread time (sampled CPU, exact OpenMP waits, "

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 
+#include "collector/handler/clock_fallback.h"
 #include "collector/handler/forward_signal.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/reentrancy.h"
@@ -116,7 +117,10 @@ void sample_and_rearm(ThreadState* ts, void* ucontext) {
   }
   // Clocks are one-shot with a fresh random interval each time. Shutdown sets `stopped` and
   // waits for handlers in flight before it disarms clocks, so none is re-armed after.
-  if (ts->timer_armed.load()) ts->clock->rearm(ts, next_interval_ns(ts, now_offset));
+  if (ts->timer_armed.load()) {
+    const uint64_t next_ns = next_interval_ns(ts, now_offset);
+    if (!leave_clock_if_switching(ts, ts->clock->now_ns(), next_ns)) ts->clock->rearm(ts, next_ns);
+  }
 }
 
 }  // namespace

@@ -68,6 +68,14 @@ struct ThreadState : journal::ThreadRecord {
   timer_t timer{};
   int perf_fd = -1;       // --clock task: the thread's perf_event task-clock
   uint64_t perf_ino = 0;  // its inode: the program may close the fd and reuse the number
+  // Leaving the task clock when the thread switches too often (clock_fallback.h): the thread's
+  // switches and CPU time at the last check, samples since; its CPU time when it moved to the
+  // cpu clock (0: it did not) and the rate that made it move.
+  uint64_t switch_check_switches = 0;
+  uint64_t switch_check_cpu_ns = 0;
+  uint32_t samples_since_switch_check = 0;
+  uint64_t cpu_clock_from_ns = 0;
+  uint64_t switches_per_cpu_s_at_move = 0;
 
   // Stratified sampling (signal_handler.cc): the offset generator (never 0). The clock's origin
   // and the strata sampled since are in the journal record.

@@ -64,6 +64,8 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.boolean(T::kIsOmpThread, ts->is_omp_thread);
   th.boolean(T::kMpiLibraryThread, ts->mpi_library_thread);
   th.u64(T::kContextSwitches, ts->context_switches);
+  th.u64(T::kCpuClockFromNs, ts->cpu_clock_from_ns);
+  th.u64(T::kSwitchesPerCpuSAtMove, ts->switches_per_cpu_s_at_move);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "harness.h"
+#include "proto/options.h"
 #include "viewer/symbolize.h"
 
 namespace omprof::test {
@@ -406,6 +407,56 @@ TEST(TaskClock, ManyContextSwitchesAreCountedAndNoted) {
   ASSERT_EQ(b.status, 0) << b.err;
   EXPECT_EQ(b.err.find("context switch"), std::string::npos) << b.err;
   EXPECT_GT(only_profile(busy).threads.at(0).context_switches(), 0u);  // at least its exit
+}
+
+// Threads that switch thousands of times per CPU-second leave the task clock, which pays for
+// every switch, for the cpu clock, when omprof chose the task clock itself; a thread that does
+// not switch keeps it; so does every thread when the user asked for the task clock. Each
+// thread's sampled time is still its CPU time across the move.
+TEST(TaskClock, ThreadsThatSwitchOftenMoveToTheCpuClock) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event task-clock not available";
+  const double limit = std::stod(options::env::kClockFallbackDefault);
+  for (const bool asked : {false, true}) {
+    SCOPED_TRACE(asked ? "--clock task" : "default clock");
+    const std::string dir = fresh_dir(asked ? "switchy_task" : "switchy");
+    std::vector<std::string> argv = {OMPROF_BIN, "run", "-o", dir};
+    if (asked) argv.insert(argv.end(), {"--clock", "task"});
+    argv.insert(argv.end(), {"--", program("switchy"), "4000", "100"});
+    const RunResult r = run(argv);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("switchy done"), std::string::npos) << r.out;
+    const format::Profile p = only_profile(dir);
+    EXPECT_EQ(p.header.clock(), v1::CLOCK_TASK);
+    const viewer::Model m = viewer::build_model(p, omp::View::kUser);
+    std::map<uint32_t, uint64_t> sampled;
+    for (const auto& s : m.samples) sampled[s.thread] += s.weight_ns;
+    int players = 0, moved = 0;
+    for (const auto& [i, t] : p.threads) {
+      const double cpu_s = double(t.cpu_time_ns()) * 1e-9;
+      if (cpu_s < 0.2) continue;  // the main thread only waits
+      SCOPED_TRACE("thread " + std::to_string(i));
+      const double rate = double(t.context_switches()) / cpu_s;
+      if (t.cpu_clock_from_ns() > 0) ++moved;
+      // The players switch once per 100 us turn: about 10,000 times per CPU-second.
+      if (rate > 1.5 * limit) {
+        ++players;
+        EXPECT_EQ(t.cpu_clock_from_ns() > 0, !asked) << rate << " switches per CPU-second";
+        if (!asked) {
+          EXPECT_GT(double(t.switches_per_cpu_s_at_move()), limit);
+        }
+      }
+      if (rate < 0.5 * limit) {
+        EXPECT_EQ(t.cpu_clock_from_ns(), 0u) << rate;
+      }
+      EXPECT_NEAR(double(sampled[i]), double(t.cpu_time_ns()),
+                  0.05 * double(t.cpu_time_ns()) + 20e6);
+    }
+    EXPECT_EQ(players, 2) << "the players did not switch as designed";
+    const RunResult rep = run({OMPROF_BIN, "report", dir});
+    const bool says_moved = rep.out.find("moved to the cpu clock") != std::string::npos;
+    EXPECT_EQ(says_moved, moved > 0) << rep.out;
+    EXPECT_EQ(r.err.find("moved from the task clock") != std::string::npos, moved > 0) << r.err;
+  }
 }
 
 TEST(TaskClock, EveryThreadsSampledTimeIsItsCpuTime) {

@@ -13,8 +13,9 @@ using options::usable_profiling_signal;
 class ConfigEnv : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* v : {"OMPROF_RATE", "OMPROF_CLOCK", "OMPROF_SIGNAL", "OMPROF_MAX_DEPTH",
-                          "OMPROF_MAX_CONTEXTS", "OMPROF_OUTPUT", "OMPROF_MAX_THREADS"})
+    for (const char* v :
+         {"OMPROF_RATE", "OMPROF_CLOCK", "OMPROF_SIGNAL", "OMPROF_MAX_DEPTH", "OMPROF_MAX_CONTEXTS",
+          "OMPROF_OUTPUT", "OMPROF_MAX_THREADS", "OMPROF_CLOCK_FALLBACK"})
       unsetenv(v);
   }
 };
@@ -30,6 +31,23 @@ TEST(ParseSignal, NamesAndNumbers) {
   EXPECT_FALSE(usable_profiling_signal(SIGKILL));
   EXPECT_FALSE(usable_profiling_signal(SIGSEGV));
   EXPECT_TRUE(usable_profiling_signal(SIGPROF));
+}
+
+// The task clock's fallback limit: off unless `omprof run` (or the user) sets it; a number.
+TEST_F(ConfigEnv, ClockFallbackLimit) {
+  Config c;
+  std::string err;
+  ASSERT_TRUE(parse_config(c, err)) << err;
+  EXPECT_EQ(c.clock_fallback_per_cpu_s, 0u);
+  setenv("OMPROF_CLOCK_FALLBACK", "4000", 1);
+  ASSERT_TRUE(parse_config(c, err)) << err;
+  EXPECT_EQ(c.clock_fallback_per_cpu_s, 4000u);
+  for (const char* bad : {"fast", "12x", "-"}) {
+    setenv("OMPROF_CLOCK_FALLBACK", bad, 1);
+    EXPECT_FALSE(parse_config(c, err)) << bad;
+    EXPECT_NE(err.find("OMPROF_CLOCK_FALLBACK"), std::string::npos) << err;
+  }
+  unsetenv("OMPROF_CLOCK_FALLBACK");
 }
 
 TEST_F(ConfigEnv, Defaults) {
