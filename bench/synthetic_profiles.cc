@@ -1,8 +1,10 @@
 // Writes the profiles of a synthetic MPI+OpenMP job for the viewer's scale benchmark
 // (bench/viewer_scale.sh): RANKS rank profiles of THREADS threads each, SAMPLES samples and
 // STACKS distinct stacks in all, over deep call paths of 2,000 functions (symbols resolved, as
-// `omprof run --symbolize` writes them, so no binary is needed).
-//   synthetic_profiles DIR [SAMPLES=1000000] [STACKS=100000] [RANKS=8] [THREADS=16]
+// `omprof run --symbolize` writes them, so no binary is needed), and REGIONS explicit-region
+// paths (a tree; each rank runs a rank-dependent subset of it, as rank-conditional code does).
+//   synthetic_profiles DIR [SAMPLES=1000000] [STACKS=100000] [RANKS=8] [THREADS=16] [REGIONS=0]
+//                      [same-stacks: every rank the same STACKS / RANKS stacks]
 #include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
@@ -13,6 +15,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "omprof.pb.h"
@@ -53,8 +56,22 @@ class Writer {
   uint64_t records_ = 0;
 };
 
+// Region node n (1-based) hangs under a node with a smaller id, so parents come first; a rank
+// runs node n unless n % 7 == rank % 7 (and then none of n's subtree: its descendants are
+// skipped with it).
+uint64_t region_parent(uint64_t n) {
+  return n <= 4 ? 0 : (n * 2654435761u) % (n - 1) + 1;
+}
+
+std::vector<bool> regions_run_by(int rank, uint64_t regions) {
+  std::vector<bool> runs(regions + 1, true);
+  for (uint64_t n = 1; n <= regions; ++n)
+    runs[n] = n % 7 != uint64_t(rank % 7) && (region_parent(n) == 0 || runs[region_parent(n)]);
+  return runs;
+}
+
 void write_rank(const std::string& dir, int rank, int ranks, int threads, uint64_t samples,
-                uint64_t stacks, std::mt19937_64& rng) {
+                uint64_t stacks, uint64_t regions, bool same_stacks, std::mt19937_64& rng) {
   char name[64];
   std::snprintf(name, sizeof name, "/app.%d.rank%04d.omprof", 1000 + rank, rank);
   Writer w(dir + name);
@@ -88,8 +105,37 @@ void write_rank(const std::string& dir, int rank, int ranks, int threads, uint64
     st->add_entries("physics::kernel_" + std::to_string(f) + "(int, double const*, double*)");
   for (int f = 0; f < 50; ++f) st->add_entries("src/module_" + std::to_string(f) + ".cc");
   st->add_entries("main");
+  for (uint64_t n = 1; n <= regions; ++n) st->add_entries("phase_" + std::to_string(n));
   w.add(r);
   const uint64_t main_name = 2 + kFunctions + 50;
+  const std::vector<bool> runs = regions_run_by(rank, regions);
+  // This rank's region nodes, numbered 1.. in the order of the tree's ids (as a rank numbers
+  // them in its order of first entry); local_id maps a tree id to this rank's.
+  std::vector<uint64_t> nodes_run, local_id(regions + 1, 0);
+  for (uint64_t n = 1; n <= regions; ++n) {
+    if (!runs[n]) continue;
+    nodes_run.push_back(nodes_run.size() + 1);
+    local_id[n] = nodes_run.back();
+    r.Clear();
+    v1::RegionNode* node = r.mutable_region_node();
+    node->set_id(local_id[n]);
+    node->set_parent_id(local_id[region_parent(n)]);
+    node->set_name(main_name + n);
+    w.add(r);
+  }
+  // Thread 0 opens every region (calls and inclusive wall time; self = inclusive, so that
+  // parents need not add up), a rank-dependent amount of it.
+  for (uint64_t n = 1; n <= regions; ++n) {
+    if (!runs[n]) continue;
+    r.Clear();
+    v1::RegionStats* rs = r.mutable_region_stats();
+    rs->set_node_id(local_id[n]);
+    rs->set_thread_index(0);
+    rs->set_calls(int64_t(1 + n % 5));
+    rs->set_wall_ns(int64_t(1000000 * (1 + n % 13) * uint64_t(1 + rank % 3)));
+    rs->set_self_wall_ns(rs->wall_ns());
+    w.add(r);
+  }
 
   r.Clear();
   v1::Mapping* m = r.mutable_mapping();
@@ -123,6 +169,10 @@ void write_rank(const std::string& dir, int rank, int ranks, int threads, uint64
   }
   // Stacks: random walks down a call graph in which each function calls a few others, so that
   // call paths share prefixes as real ones do. Leaf first; main at the root.
+  // SPMD codes run the same call paths on every rank: with `same_stacks`, each rank draws the
+  // same stacks (its own generator, seeded alike); else each rank its own.
+  std::mt19937_64 shared_rng(7);
+  std::mt19937_64& stack_rng = same_stacks ? shared_rng : rng;
   std::uniform_int_distribution<int> depth_of(6, 40), callee(0, 7),
       line_of(0, kLinesPerFunction - 1);
   for (uint64_t s = 0; s < stacks; ++s) {
@@ -130,11 +180,11 @@ void write_rank(const std::string& dir, int rank, int ranks, int threads, uint64
     v1::Stack* st2 = r.mutable_stack();
     st2->set_id(s + 1);
     std::vector<uint64_t> path{n_locations};  // main
-    int f = int(rng() % 16);
-    const int depth = depth_of(rng);
+    int f = int(stack_rng() % 16);
+    const int depth = depth_of(stack_rng);
     for (int d = 0; d < depth; ++d) {
-      path.push_back(uint64_t(f) * kLinesPerFunction + uint64_t(line_of(rng)) + 1);
-      f = (f * 31 + 7 * callee(rng) + d) % kFunctions;
+      path.push_back(uint64_t(f) * kLinesPerFunction + uint64_t(line_of(stack_rng)) + 1);
+      f = (f * 31 + 7 * callee(stack_rng) + d) % kFunctions;
     }
     for (auto it = path.rbegin(); it != path.rend(); ++it) st2->add_location_id(*it);
     w.add(r);
@@ -143,13 +193,14 @@ void write_rank(const std::string& dir, int rank, int ranks, int threads, uint64
   // a barrier wait; aggregated per (stack, state) as the collector does.
   std::exponential_distribution<double> skew(6.0);
   for (int t = 0; t < threads; ++t) {
-    std::map<std::pair<uint64_t, uint32_t>, uint64_t> counts;
+    std::map<std::tuple<uint64_t, uint32_t, uint64_t>, uint64_t> counts;  // stack, state, node
     const uint64_t n = samples / uint64_t(threads);
     for (uint64_t i = 0; i < n; ++i) {
       const uint64_t stack = 1 + uint64_t(std::min(0.999999, skew(rng) / 3) * double(stacks));
       const uint32_t state = rng() % 4 == 0 ? omprof::format::kWaitBarrierImplicitParallel
                                             : omprof::format::kWorkParallel;
-      ++counts[{std::min(stack, stacks), state}];
+      const uint64_t node = nodes_run.empty() ? 0 : nodes_run[rng() % nodes_run.size()];
+      ++counts[{std::min(stack, stacks), state, node}];
     }
     r.Clear();
     v1::ThreadProfile* tp = r.mutable_thread();
@@ -162,8 +213,9 @@ void write_rank(const std::string& dir, int rank, int ranks, int threads, uint64
     tp->set_periods_sampled(n);
     for (const auto& [key, count] : counts) {
       v1::Sample* smp = tp->add_sample();
-      smp->set_stack_id(key.first);
-      smp->set_omp_state(key.second);
+      smp->set_stack_id(std::get<0>(key));
+      smp->set_omp_state(std::get<1>(key));
+      smp->set_region_node(std::get<2>(key));
       smp->set_count(count);
       smp->set_weight_ns(count * 1000000);
     }
@@ -180,7 +232,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: synthetic_profiles DIR [SAMPLES=1000000] [STACKS=100000] [RANKS=8] "
-                 "[THREADS=16]\n");
+                 "[THREADS=16] [REGIONS=0] [same-stacks]\n");
     return 2;
   }
   const std::string dir = argv[1];
@@ -188,8 +240,11 @@ int main(int argc, char** argv) {
   const uint64_t stacks = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 100000;
   const int ranks = argc > 4 ? std::atoi(argv[4]) : 8;
   const int threads = argc > 5 ? std::atoi(argv[5]) : 16;
+  const uint64_t regions = argc > 6 ? std::strtoull(argv[6], nullptr, 10) : 0;
+  const bool same_stacks = argc > 7 && std::string(argv[7]) == "same-stacks";
   std::mt19937_64 rng(42);
   for (int rank = 0; rank < ranks; ++rank)
-    write_rank(dir, rank, ranks, threads, samples / uint64_t(ranks), stacks / uint64_t(ranks), rng);
+    write_rank(dir, rank, ranks, threads, samples / uint64_t(ranks), stacks / uint64_t(ranks),
+               regions, same_stacks, rng);
   return 0;
 }
