@@ -20,7 +20,7 @@ omprof=$build/bin/omprof
 # OPTION-ARGUMENT.csv), or "text": the default text report (header, flat top 20, call tree:
 # text.txt). The views of ranks/ are ranks-VIEW.csv and ranks-text.txt.
 views=(regions_app.omprof:{flat,tree,threads,states,parallel-regions,regions,lines,callees=solve,callers=spin_for,text}
-  ranks:{ranks,regions,mpi,flat,threads,text})
+  ranks:{ranks,regions,mpi,flat,threads,states,parallel-regions,text})
 
 # Run in tests/data, so that the paths the views print do not depend on the checkout.
 print_view() {  # INPUT:VIEW, with no limits, so that the CSV's completeness is checked too

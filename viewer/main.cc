@@ -15,6 +15,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "omp/states.h"
 #include "proto/cli_parse.h"
 #include "proto/journal_reader.h"
 #include "proto/options.h"
@@ -24,6 +25,7 @@
 #include "viewer/export.h"
 #include "viewer/html_view.h"
 #include "viewer/mpi_sites.h"
+#include "viewer/rank_spread.h"
 #include "viewer/rank_tree.h"
 #include "viewer/ranks.h"
 #include "viewer/recover.h"
@@ -186,9 +188,23 @@ struct RankViews {
     for (auto& t : call_trees) t.add(m);
     // Per-rank tables, under a rank column.
     if (o.threads) threads.append_with("rank", rank_text, viewer::thread_table(m, o.format));
-    if (o.states) states.append_with("rank", rank_text, viewer::state_table(m));
-    if (o.parallel_regions)
+    if (o.states) {
+      states.append_with("rank", rank_text, viewer::state_table(m));
+      std::map<std::string, std::pair<std::string, uint64_t>> by_state;
+      for (const auto& s : m.samples) {
+        auto& v = by_state[omp::describe_state(s.state).name];
+        v.first = omp::is_wait(s.state) ? "wait" : "work";
+        v.second += s.weight_ns;
+      }
+      states_over.add_rank(rank, by_state);
+    }
+    if (o.parallel_regions) {
       parallel_regions.append_with("rank", rank_text, viewer::parallel_region_table(m, o.format));
+      std::map<std::string, std::pair<std::string, uint64_t>> by_construct;
+      for (const auto& [key, r] : viewer::parallel_region_totals(m))
+        by_construct[key] = {"", r.incl};
+      parallel_regions_over.add_rank(rank, by_construct);
+    }
   }
   void print(viewer::ReportOutput& out) const {
     if (o.flat)
@@ -214,9 +230,20 @@ struct RankViews {
       out.section(t.key(), t.title(o.min_percent, "summed over ranks"),
                   t.table(o.min_percent, total_ns, o.format));
     if (o.threads) out.section("threads", "Threads of each rank:", threads);
-    if (o.states) out.section("states", "OpenMP states of each rank:", states);
-    if (o.parallel_regions)
+    if (o.states) {
+      out.section("states_over_ranks",
+                  "OpenMP states over ranks (each rank's time in the state, all threads; min/avg/"
+                  "max over all ranks, a rank without the state counting 0):",
+                  states_over.table("state", "class"));
+      out.section("states", "OpenMP states of each rank:", states);
+    }
+    if (o.parallel_regions) {
+      out.section("parallel_regions_over_ranks",
+                  "Parallel regions over ranks (each rank's thread time inside the construct; "
+                  "min/avg/max over all ranks, a rank without it counting 0):",
+                  parallel_regions_over.table("construct", ""));
       out.section("parallel_regions", "Parallel regions of each rank:", parallel_regions);
+    }
   }
 
   const viewer::ReportOptions& o;
@@ -225,6 +252,7 @@ struct RankViews {
   viewer::LineTotals lines;
   std::vector<viewer::CallTree> call_trees;
   viewer::Table threads{{}}, states{{}}, parallel_regions{{}};
+  viewer::RankSpread states_over, parallel_regions_over;
   uint64_t total_ns = 0;
 };
 
