@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -53,6 +54,13 @@ RegionCpu region_cpu_source(const format::Profile& p) {
 
 namespace {
 
+// One standard error of a sampled time: sqrt(samples) periods, saturating (a file's period can
+// be anything up to 2^64 ns, and a double beyond uint64_t's range does not convert).
+uint64_t sampling_error_ns(uint64_t samples, double period_ns) {
+  const double ns = std::sqrt(double(samples)) * period_ns;
+  return ns < 18446744073709549568.0 ? uint64_t(ns) : UINT64_MAX;
+}
+
 // Each CPU-clock sample stands for the CPU time since the thread's previous one: every sample
 // in a region (whatever its state: a spinning barrier burns CPU too) counts, from the raw
 // samples (the model replaces wait samples with exact wall-clock waits). Inclusive.
@@ -78,7 +86,7 @@ void add_sampled_cpu(const format::Profile& p, std::vector<RegionRow>& rows) {
     const size_t node = r.timing.node <= n_nodes ? size_t(r.timing.node) : 0;
     if (node == 0 && &r != &rows.front()) continue;
     r.cpu_ns = ns[node];
-    r.cpu_err_ns = uint64_t(std::sqrt(double(count[node])) * period);
+    r.cpu_err_ns = sampling_error_ns(count[node], period);
   }
 }
 
@@ -111,7 +119,7 @@ void add_inherited_cpu(const format::Profile& p, std::vector<RegionRow>& rows) {
     const size_t node = r.timing.node <= n_nodes ? size_t(r.timing.node) : 0;
     if (node == 0) continue;
     r.cpu_ns += ns[node];
-    r.cpu_err_ns = uint64_t(std::sqrt(double(count[node])) * period);
+    r.cpu_err_ns = sampling_error_ns(count[node], period);
   }
 }
 
