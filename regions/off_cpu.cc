@@ -4,16 +4,24 @@
 
 namespace omprof::regions {
 
+namespace {
+// total * part / whole rounded down, exactly (a 128-bit product: no double beyond uint64_t's
+// range, whatever a file holds); part <= whole, whole > 0.
+uint64_t scaled(uint64_t total, uint64_t part, unsigned __int128 whole) {
+  return uint64_t(static_cast<unsigned __int128>(total) * part / whole);
+}
+}  // namespace
+
 std::vector<uint64_t> proportional_parts(uint64_t total, const std::vector<uint64_t>& weights) {
-  double sum = 0;
-  for (uint64_t w : weights) sum += double(w);
+  unsigned __int128 sum = 0;
+  for (uint64_t w : weights) sum += w;
   std::vector<uint64_t> parts(weights.size());
   uint64_t given = 0;
   for (size_t k = 0; k < weights.size(); ++k) {
     const uint64_t left = total - given;
-    parts[k] = k + 1 == weights.size()
-                   ? left
-                   : std::min(left, uint64_t(double(total) * double(weights[k]) / sum));
+    parts[k] = k + 1 == weights.size() ? left
+               : sum == 0              ? 0
+                                       : std::min(left, scaled(total, weights[k], sum));
     given += parts[k];
   }
   return parts;
@@ -48,9 +56,7 @@ OffCpuShares place_off_cpu(uint64_t off_cpu_ns, const std::map<uint64_t, uint64_
     ++k;
     uint64_t share = d;
     if (total_deficit > for_regions)
-      share = k == deficit.size()
-                  ? for_regions - given
-                  : uint64_t(double(for_regions) * double(d) / double(total_deficit));
+      share = k == deficit.size() ? for_regions - given : scaled(for_regions, d, total_deficit);
     if (share == 0) continue;
     out.by_node[node] = share;
     given += share;

@@ -174,16 +174,14 @@ std::vector<v1::Sample> spread_mpi_wait(ProfileFrames& frames, const v1::Sample&
   const auto& donors = same_site.empty() ? same_function : same_site;
   const uint64_t donor_weight = same_site.empty() ? function_weight : site_weight;
   if (donors.empty() || donor_weight == 0) return {wait};
+  std::vector<uint64_t> weights;
+  weights.reserve(donors.size());
+  for (const v1::Sample* d : donors) weights.push_back(d->weight_ns());
+  const std::vector<uint64_t> parts = regions::proportional_parts(wait.weight_ns(), weights);
   std::vector<v1::Sample> out;
-  uint64_t given = 0;
   for (size_t k = 0; k < donors.size(); ++k) {
     v1::Sample share = *donors[k];
-    const uint64_t ns = k + 1 == donors.size()
-                            ? wait.weight_ns() - given
-                            : uint64_t(double(wait.weight_ns()) * double(donors[k]->weight_ns()) /
-                                       double(donor_weight));
-    given += ns;
-    share.set_weight_ns(ns);
+    share.set_weight_ns(parts[k]);
     share.set_count(0);
     out.push_back(std::move(share));
   }
