@@ -69,7 +69,7 @@ Table RankSpread::table(const std::string& key_column, const std::string& label_
     if (!label_column.empty()) cells.push_back(r.label);
     for (std::string cell :
          {std::to_string(r.ranks), seconds(r.sum), seconds(r.min), std::to_string(r.min_rank),
-          seconds(uint64_t(avg)), seconds(r.max), std::to_string(r.max_rank),
+          seconds(avg), seconds(r.max), std::to_string(r.max_rank),
           r.max > 0 ? fmt::format("{:.3f}", (double(r.max) - avg) / double(r.max)) : "0.000"})
       cells.push_back(std::move(cell));
     t.row(cells);

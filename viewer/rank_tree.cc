@@ -52,15 +52,13 @@ Table RankFlat::table(size_t top, Format format, SortKey sort) const {
     if (format == Format::kText) {
       std::string name = r->name.str();
       if (name.size() > 72) name = name.substr(0, 34) + "..." + name.substr(name.size() - 35);
-      t.row({std::to_string(r->ranks) + "/" + std::to_string(ranks_),
-             seconds(uint64_t(r->self_min)), seconds(uint64_t(avg)), seconds(uint64_t(r->self_max)),
-             std::to_string(r->max_rank), percent(r->self, all_), seconds(uint64_t(r->total)),
-             percent(r->wait, r->work + r->wait), name});
+      t.row({std::to_string(r->ranks) + "/" + std::to_string(ranks_), seconds(r->self_min),
+             seconds(avg), seconds(r->self_max), std::to_string(r->max_rank),
+             percent(r->self, all_), seconds(r->total), percent(r->wait, r->work + r->wait), name});
     } else {
-      t.row({std::to_string(r->ranks), seconds(uint64_t(r->self)), percent(r->self, all_),
-             seconds(uint64_t(r->self_min)), std::to_string(r->min_rank), seconds(uint64_t(avg)),
-             seconds(uint64_t(r->self_max)), std::to_string(r->max_rank),
-             seconds(uint64_t(r->total)), seconds(uint64_t(r->work)), seconds(uint64_t(r->wait)),
+      t.row({std::to_string(r->ranks), seconds(r->self), percent(r->self, all_),
+             seconds(r->self_min), std::to_string(r->min_rank), seconds(avg), seconds(r->self_max),
+             std::to_string(r->max_rank), seconds(r->total), seconds(r->work), seconds(r->wait),
              r->file, r->name});
     }
   }
@@ -126,15 +124,14 @@ Table RankTree::table(double min_percent, Format format) const {
     if (format == Format::kText) {
       std::string label = std::string(size_t(2 * std::min(depth, 20)), ' ') + name;
       if (label.size() > 64) label = label.substr(0, 61) + "...";
-      t.row({std::to_string(c.ranks) + "/" + std::to_string(ranks_), seconds(uint64_t(c.min)),
-             seconds(uint64_t(avg)), seconds(uint64_t(c.max)), std::to_string(c.max_rank),
-             percent(c.sum, all), percent(c.wait, c.work + c.wait), label});
+      t.row({std::to_string(c.ranks) + "/" + std::to_string(ranks_), seconds(c.min), seconds(avg),
+             seconds(c.max), std::to_string(c.max_rank), percent(c.sum, all),
+             percent(c.wait, c.work + c.wait), label});
     } else {
       t.row({std::to_string(node), std::to_string(parent), std::to_string(depth),
-             std::to_string(c.ranks), seconds(uint64_t(c.sum)), percent(c.sum, all),
-             seconds(uint64_t(c.min)), std::to_string(c.min_rank), seconds(uint64_t(avg)),
-             seconds(uint64_t(c.max)), std::to_string(c.max_rank), seconds(uint64_t(c.self)),
-             seconds(uint64_t(c.work)), seconds(uint64_t(c.wait)), name});
+             std::to_string(c.ranks), seconds(c.sum), percent(c.sum, all), seconds(c.min),
+             std::to_string(c.min_rank), seconds(avg), seconds(c.max), std::to_string(c.max_rank),
+             seconds(c.self), seconds(c.work), seconds(c.wait), name});
     }
   });
   return t;

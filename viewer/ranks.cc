@@ -55,8 +55,8 @@ Table ranks_table(const std::vector<RankNumbers>& ranks) {
     const double total = double(r.split.total_ns());
     t.row({std::to_string(r.rank), std::to_string(r.threads), std::to_string(r.samples),
            seconds(r.elapsed_ns), seconds(r.setup_ns),
-           seconds(uint64_t(r.split.computation_ns(double(r.elapsed_ns)))),
-           seconds(r.split.work_ns), seconds(r.split.omp_wait_ns), seconds(r.split.mpi_wait_ns),
+           seconds(r.split.computation_ns(double(r.elapsed_ns))), seconds(r.split.work_ns),
+           seconds(r.split.omp_wait_ns), seconds(r.split.mpi_wait_ns),
            percent(double(r.split.work_ns), total), percent(double(r.split.omp_wait_ns), total),
            percent(double(r.split.mpi_wait_ns), total), r.file});
   }

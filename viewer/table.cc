@@ -13,6 +13,10 @@ std::string seconds(uint64_t ns) {
   return fmt::format("{:.3f}", double(ns) / 1e9);
 }
 
+std::string seconds(double ns) {
+  return fmt::format("{:.3f}", ns / 1e9);
+}
+
 std::string percent(double part, double whole) {
   return fmt::format("{:.1f}", whole > 0 ? 100.0 * part / whole : 0.0);
 }

@@ -51,7 +51,8 @@ class Table {
 };
 
 using text::csv_quote;
-std::string seconds(uint64_t ns);                // "1.234"
+std::string seconds(uint64_t ns);  // "1.234"
+std::string seconds(double ns);    // the same from a double (sums over ranks: any size)
 std::string percent(double part, double whole);  // "12.3"
 // Too long for `width`: the middle gives way, so that both the start of a name and its end (a
 // region frame's file:line, a signature's last parameters) stay readable.
