@@ -106,7 +106,8 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
 void sample_and_rearm(ThreadState* ts, void* ucontext) {
   SamplingState& st = sampling_state();
   uint64_t now_offset = 0;
-  const uint64_t weight_ns = sample_weight(ts, ts->clock->now_ns(), now_offset);
+  const uint64_t now = ts->clock->now_ns();  // a system call for the thread CPU clock
+  const uint64_t weight_ns = sample_weight(ts, now, now_offset);
   if (st.time_handler) {
     const uint64_t t0 = monotonic_ns();
     take_sample(ts, weight_ns, ucontext);
@@ -119,7 +120,7 @@ void sample_and_rearm(ThreadState* ts, void* ucontext) {
   // waits for handlers in flight before it disarms clocks, so none is re-armed after.
   if (ts->timer_armed.load()) {
     const uint64_t next_ns = next_interval_ns(ts, now_offset);
-    if (!leave_clock_if_switching(ts, ts->clock->now_ns(), next_ns)) ts->clock->rearm(ts, next_ns);
+    if (!leave_clock_if_switching(ts, now, next_ns)) ts->clock->rearm(ts, next_ns);
   }
 }
 
