@@ -11,6 +11,7 @@
 #include <new>
 
 #include "collector/context_switches.h"
+#include "collector/gomp_bridge.h"
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
@@ -210,6 +211,7 @@ void shutdown_collector(ProcessEnding ending) {
   note_task_clock_cost();
   while (st.handlers_in_flight.load() != 0) sched_yield();
   ompt::close_open_waits(end);
+  gomp::close_open_joins(end);
   mpi_summary_never_made();
   warn_if_mpi_unmeasured();
   write_profile(end - rt.start_mono_ns, ending);

@@ -222,29 +222,41 @@ int choose_clock(const std::string& asked, std::string& clock) {
   return 0;
 }
 
-// For a libgomp program: a directory in `scratch` whose libgomp.so.1 is LLVM libomp (which has
-// OMPT), to put first on LD_LIBRARY_PATH; "" to leave the program on libgomp.
+// For a libgomp program: with --omp-runtime=auto (the default) or libomp, a directory in `scratch`
+// whose libgomp.so.1 is LLVM libomp (which has OMPT), to put first on LD_LIBRARY_PATH; "" to leave
+// the program on libgomp, where omprof's wrappers of libgomp's entry points (`gomp_wrappers`, set
+// here) give the states and user-model stacks.
 std::string libomp_instead_of_libgomp(const std::string& program, const std::string& name,
-                                      const std::string& omp_runtime, const std::string& scratch) {
+                                      const std::string& omp_runtime, const std::string& scratch,
+                                      const std::string& collector, std::string& gomp_wrappers) {
   GompCheck gomp = check_libgomp(program, kLibomp);
   if (!gomp.needs_libgomp) return "";
-  if (omp_runtime == "native") {
+  const std::string wrappers = dir_of(collector) + "/libomprof_gomp.so";
+  if (omp_runtime != "native") {
+    if (!gomp.missing_versions.empty()) {
+      std::fprintf(stderr,
+                   "omprof: warning: '%s' needs %s, which LLVM libomp 14 lacks; it runs on GNU "
+                   "libgomp\n",
+                   name.c_str(), gomp.missing_versions.front().c_str());
+    } else if (access(kLibomp, R_OK) == 0 &&
+               symlink(kLibomp, (scratch + "/libgomp.so.1").c_str()) == 0) {
+      std::fprintf(stderr,
+                   "omprof: running '%s' on LLVM libomp instead of GNU libgomp, for OMPT (its "
+                   "timings are libomp's; --omp-runtime=native keeps libgomp)\n",
+                   name.c_str());
+      return scratch;
+    } else {
+      std::fprintf(stderr, "omprof: warning: %s not found; '%s' runs on GNU libgomp\n", kLibomp,
+                   name.c_str());
+    }
+  }
+  if (access(wrappers.c_str(), R_OK) == 0) {
+    gomp_wrappers = wrappers;
+  } else {
     std::fprintf(stderr,
-                 "omprof: warning: --omp-runtime=native: '%s' runs on GNU libgomp, which has no "
-                 "OMPT; OpenMP states and user-model stacks are unavailable\n",
-                 name.c_str());
-  } else if (!gomp.missing_versions.empty()) {
-    std::fprintf(stderr,
-                 "omprof: warning: '%s' needs %s, which LLVM libomp 14 lacks; it runs on GNU "
-                 "libgomp and OpenMP states and user-model stacks are unavailable\n",
-                 name.c_str(), gomp.missing_versions.front().c_str());
-  } else if (access(kLibomp, R_OK) == 0 &&
-             symlink(kLibomp, (scratch + "/libgomp.so.1").c_str()) == 0) {
-    std::fprintf(stderr,
-                 "omprof: running '%s' on LLVM libomp instead of GNU libgomp, for OMPT "
-                 "(--omp-runtime=native to keep libgomp)\n",
-                 name.c_str());
-    return scratch;
+                 "omprof: warning: '%s' runs on GNU libgomp, which has no OMPT, and %s is "
+                 "missing: OpenMP states and user-model stacks are unavailable\n",
+                 name.c_str(), wrappers.c_str());
   }
   return "";
 }
@@ -256,8 +268,9 @@ struct Launch {
   std::string output_dir;  // absolute
   std::string clock;
   std::string manifest;
-  std::string library_path;  // "" or the libomp stand-in's directory
-  std::string mpi_wrappers;  // "" or libomprof_mpi.so, preloaded after the collector
+  std::string library_path;   // "" or the libomp stand-in's directory
+  std::string mpi_wrappers;   // "" or libomprof_mpi.so, preloaded after the collector
+  std::string gomp_wrappers;  // "" or libomprof_gomp.so, preloaded after the collector
 };
 
 // In the child, before exec: the collector's options (proto/options.h) and the preload.
@@ -265,8 +278,9 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
   namespace env = options::env;
   const std::string preload_before = original_value("LD_PRELOAD");
   const std::string library_path_before = original_value("LD_LIBRARY_PATH");
-  const std::string preload =
-      l.mpi_wrappers.empty() ? l.collector : l.collector + ":" + l.mpi_wrappers;
+  std::string preload = l.collector;
+  for (const std::string* w : {&l.gomp_wrappers, &l.mpi_wrappers})
+    if (!w->empty()) preload += ":" + *w;
   setenv("LD_PRELOAD", prepend("LD_PRELOAD", preload, ':').c_str(), 1);
   if (!l.library_path.empty())
     setenv("LD_LIBRARY_PATH", prepend("LD_LIBRARY_PATH", l.library_path, ':').c_str(), 1);
@@ -490,7 +504,8 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   }
   l.manifest = scratch + "/manifest";
   { std::ofstream(l.manifest).flush(); }
-  l.library_path = libomp_instead_of_libgomp(l.program, opt.command[0], opt.omp_runtime, scratch);
+  l.library_path = libomp_instead_of_libgomp(l.program, opt.command[0], opt.omp_runtime, scratch,
+                                             l.collector, l.gomp_wrappers);
 
   int status = 0, exec_errno = 0, code = 0;
   pid_t child = 0;

@@ -61,8 +61,9 @@ static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
                 "Resolve symbols at the end of the run instead of in the viewer (for binaries "
                 "that will not exist when the profile is read)");
   cmd->add_option("--omp-runtime", run.omp_runtime,
-                  "auto: run libgomp programs on LLVM libomp for OMPT; native: keep libgomp")
-      ->check(CLI::IsMember({"auto", "native"}))
+                  "auto, libomp: run a libgomp program on LLVM libomp, for OMPT (a different "
+                  "runtime); native: keep libgomp, with omprof's wrappers of its entry points")
+      ->check(CLI::IsMember({"auto", "native", "libomp"}))
       ->capture_default_str();
   cmd->add_option("--mpi", run.mpi,
                   "auto: measure time in MPI if the program loads Open MPI; on: always (a "

@@ -76,6 +76,41 @@ uint32_t resolve_taskwait_state(uint32_t state, size_t depth, IsRuntime is_runti
   return format::kWorkParallel;
 }
 
+// A thread in a barrier, lock or ordered wait whose leaf (past the system functions it called)
+// is the program's code runs a task there, which is work. On libgomp (profiles with
+// Header.off_cpu_waits) the state comes from omprof's wrapper of the entry point (gomp/), which
+// cannot see the tasks the runtime runs inside it; libomp says so itself (OMPT:
+// work_parallel while a task runs).
+template <typename IsRuntime, typename IsSystem>
+uint32_t resolve_task_in_wait(uint32_t state, size_t depth, IsRuntime is_runtime,
+                              IsSystem is_system) {
+  using namespace format;
+  const bool waits = (state >= kWaitBarrier && state <= kWaitBarrierTeams) ||
+                     (state >= kWaitMutex && state <= kWaitOrdered);
+  if (!waits) return state;
+  for (size_t i = 0; i < depth; ++i) {
+    if (is_runtime(i)) return state;
+    if (!is_system(i)) return kWorkParallel;
+  }
+  return state;
+}
+
+// On GNU libgomp (profiles with Header.off_cpu_waits, omprof's wrappers of its entry points) the
+// waits that run no tasks (locks, critical, atomic, ordered) are measured whole, as exact waits
+// are on libomp; samples in those states repeat them. Other waits are measured off the CPU.
+inline bool is_measured_whole_on_libgomp(uint32_t state) {
+  return state >= format::kWaitMutex && state <= format::kWaitOrdered;
+}
+
+// Whether a sample's state may change with its stack (resolve_sampled_state): work, "in
+// taskwait", and the OpenMP waits a task may run in.
+inline bool may_resolve(uint32_t state) {
+  using namespace format;
+  return state <= kWorkReduction || state == kInTaskwait || state == kNotOpenMP ||
+         (state >= kWaitBarrier && state <= kWaitBarrierTeams) ||
+         (state >= kWaitMutex && state <= kWaitOrdered);
+}
+
 // The OpenMP runtime entered at `entry` (the runtime function the program's code called):
 // kOverheadTask (task entry points, taskwait and taskgroup end included), kOverheadFork,
 // kOverheadLoop, kOverheadReduction, else kOverheadRuntime. docs/semantics.md "Work and Wait".
@@ -83,7 +118,8 @@ uint32_t overhead_of_entry(const std::string& entry);
 // __kmpc_omp_taskwait, GOMP_taskwait, and the end of a taskgroup.
 bool is_taskwait_entry(const std::string& entry);
 
-// A sample's state refined from its stack (frame i from the leaf): "in taskwait" as above, then
+// A sample's state refined from its stack (frame i from the leaf): "in taskwait" as above,
+// with `tasks_in_waits` (libgomp) a task run inside a wait as above, then
 // work (or a taskwait wait) whose leaf is runtime code, past the system functions it called, is
 // the runtime's overhead, named after its entry point: the outermost runtime frame of that
 // leaf segment. A segment through omprof's own code (its libraries count as runtime modules)
@@ -91,10 +127,15 @@ bool is_taskwait_entry(const std::string& entry);
 // (omp::resolve_state) and with dladdr names by the collector's MPI rank snapshot.
 template <typename IsRuntime, typename IsSystem, typename NameOf, typename IsOmprof>
 uint32_t resolve_sampled_state(uint32_t state, size_t depth, IsRuntime is_runtime,
-                               IsSystem is_system, NameOf name_of, IsOmprof is_omprof) {
+                               IsSystem is_system, NameOf name_of, IsOmprof is_omprof,
+                               bool tasks_in_waits) {
   using namespace format;
   state = resolve_taskwait_state(state, depth, is_runtime, is_system);
-  const bool work = state == kWorkSerial || state == kWorkParallel || state == kWorkReduction;
+  if (tasks_in_waits) state = resolve_task_in_wait(state, depth, is_runtime, is_system);
+  // On libgomp a thread the wrappers have not seen yet (a worker libgomp is starting) is in the
+  // runtime's code or the program's.
+  const bool work = state == kWorkSerial || state == kWorkParallel || state == kWorkReduction ||
+                    (tasks_in_waits && state == kNotOpenMP);
   if (!work && state != kWaitTaskwait) return state;
   size_t i = 0;
   while (i < depth && is_system(i) && !is_runtime(i)) ++i;
@@ -105,13 +146,24 @@ uint32_t resolve_sampled_state(uint32_t state, size_t depth, IsRuntime is_runtim
   // the runtime (the thread start it wraps) ends the segment.
   size_t entry = i;
   bool runtime_entry = false;
+  size_t outer_omprof = depth;
   for (size_t j = i; j < depth && (is_runtime(j) || is_system(j)); ++j) {
     if (is_omprof(j)) {
       if (runtime_entry) break;
+      outer_omprof = j;
       continue;
     }
     if (is_runtime(j)) {
       entry = j;
+      runtime_entry = true;
+    }
+  }
+  // On libgomp the program calls omprof's wrapper of the entry point (gomp/): its own code is
+  // that entry point's cost under a tool.
+  if (!runtime_entry && tasks_in_waits && outer_omprof < depth) {
+    const std::string& name = name_of(outer_omprof);
+    if (name.rfind("GOMP_", 0) == 0 || name.rfind("omp_", 0) == 0) {
+      entry = outer_omprof;
       runtime_entry = true;
     }
   }

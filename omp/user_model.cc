@@ -98,7 +98,7 @@ FrameStack resolve_runtime_frames(FrameStack raw) {
   return raw;
 }
 
-uint32_t resolve_state(const FrameStack& raw, uint32_t state) {
+uint32_t resolve_state(const FrameStack& raw, uint32_t state, bool tasks_in_waits) {
   return resolve_sampled_state(
       state, raw.size(), [&](size_t i) { return raw[i].runtime; },
       [&](size_t i) { return raw[i].system; },
@@ -107,7 +107,7 @@ uint32_t resolve_state(const FrameStack& raw, uint32_t state) {
         // runtime frame may be an internal function that entry point tail-called.
         return i + 1 < raw.size() && !raw[i + 1].callee.empty() ? raw[i + 1].callee : raw[i].name;
       },
-      [&](size_t i) { return raw[i].omprof; });
+      [&](size_t i) { return raw[i].omprof; }, tasks_in_waits);
 }
 
 bool is_outlined_name(const std::string& n) {

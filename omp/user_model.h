@@ -69,7 +69,9 @@ bool is_task_frame_name(const std::string& name);
 // The recorded state, refined from the raw stack: a thread marked "in a taskwait" (kInTaskwait)
 // whose leaf is runtime code is waiting (kWaitTaskwait); one running a task's code works
 // (kWorkParallel).
-uint32_t resolve_state(const FrameStack& raw, uint32_t state);
+// `tasks_in_waits`: a libgomp profile (Header.off_cpu_waits): a wait state whose leaf is the
+// program's code runs a task (resolve_task_in_wait).
+uint32_t resolve_state(const FrameStack& raw, uint32_t state, bool tasks_in_waits = false);
 
 // `context_id`: the sample's task record if it ran a recorded task's code, else its innermost
 // region's fork record (0: none). `fork_of(id)` returns nullptr for unknown ids.

@@ -55,6 +55,7 @@ constexpr uint32_t kMpiFinalizeStartNs = 30;
 constexpr uint32_t kMpiCpuExact = 31;
 constexpr uint32_t kRegionCpuExact = 32;
 constexpr uint32_t kTaskwaitSampled = 33;
+constexpr uint32_t kOffCpuWaits = 34;
 }  // namespace Header
 
 namespace Ending {
@@ -213,6 +214,7 @@ constexpr uint32_t kOmpRuntime = 1;
 constexpr uint32_t kOmptActive = 2;
 constexpr uint32_t kOmpNote = 3;
 constexpr uint32_t kExactWaits = 4;
+constexpr uint32_t kOffCpuWaits = 5;
 }  // namespace JournalOmp
 
 namespace JournalFork {

@@ -23,7 +23,7 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // 1.8: state 0x1002 (in taskwait) only where the taskwait can wait; 1.9: task records
 // (ForkRecord.task, Sample.task_origin_id) (docs/format.md).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 10;
+constexpr uint32_t kMinor = 11;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

@@ -414,6 +414,7 @@ v1::Header recovered_header(const Entries& e, const v1::Ending& ending, uint64_t
   h.set_ompt_active(e.omp.ompt_active());
   h.set_omp_note(e.omp.omp_note());
   h.set_exact_waits(e.omp.exact_waits());
+  h.set_off_cpu_waits(e.omp.off_cpu_waits());
   h.set_symbolize_offline(true);
   h.set_recovered(true);
   *h.mutable_ending() = ending;

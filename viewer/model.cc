@@ -207,7 +207,7 @@ uint64_t add_thread(ProfileFrames& frames, uint32_t index, const v1::ThreadProfi
     if (omp::is_mpi(s.omp_state())) {
       for (const v1::Sample& share : spread_mpi_wait(frames, s, mpi_samples, raw_cache))
         accounted += add(index, share, true);
-    } else if (p.header.exact_waits()) {
+    } else if (p.header.exact_waits() || p.header.off_cpu_waits()) {
       accounted += add(index, s, true);
     }
   }
@@ -221,6 +221,12 @@ uint64_t add_thread(ProfileFrames& frames, uint32_t index, const v1::ThreadProfi
 // barrier has the construct's code pointer (the master: the fork's) or none (a worker's join);
 // an exact barrier wait at any other code pointer inside the region ends a worksharing
 // construct.
+// Exact waits replace the samples that saw the same waits spinning.
+static bool repeats_a_measured_wait(const format::Profile& p, uint32_t state) {
+  if (p.header.exact_waits()) return omp::is_measured_exactly(state, !p.header.taskwait_sampled());
+  return p.header.off_cpu_waits() && omp::is_measured_whole_on_libgomp(state);
+}
+
 static uint32_t refine_implicit_barrier(const format::Profile& p, const v1::Sample& s,
                                         uint32_t state) {
   if (state != format::kWaitBarrierImplicit || s.stack_id() == 0 || s.fork_id() == 0 ||
@@ -308,20 +314,19 @@ Model build_model(const format::Profile& p, omp::View view) {
   // stack.
   std::map<std::tuple<uint64_t, uint32_t, uint64_t, bool>, std::shared_ptr<const omp::FrameStack>>
       view_stacks;
-  const bool exact_waits = p.header.exact_waits();
   auto add = [&](uint32_t index, const v1::Sample& s, bool exact) {
     const omp::FrameStack& raw = cached_raw_stack(frames, raw_cache, s.stack_id());
     ViewSample v;
     v.thread = index;
     v.count = exact ? 0 : s.count();
     v.weight_ns = s.weight_ns();
-    v.state = omp::resolve_state(raw, s.omp_state());
+    // An exact wait's stack is its construct's call site: nothing to resolve.
+    v.state =
+        exact ? s.omp_state() : omp::resolve_state(raw, s.omp_state(), p.header.off_cpu_waits());
     if (exact) v.state = refine_implicit_barrier(p, s, v.state);
     // The collector measures exactly only fork and join bookkeeping as overhead.
     if (exact && v.state == format::kOverhead) v.state = format::kOverheadFork;
-    // Exact waits replace the samples that saw the same waits spinning.
-    if (exact_waits && !exact && omp::is_measured_exactly(v.state, !p.header.taskwait_sampled()))
-      return uint64_t(0);
+    if (!exact && repeats_a_measured_wait(p, v.state)) return uint64_t(0);
     v.exact = exact;
     v.fork_id = s.fork_id();
     v.task_origin = s.task_origin_id();
@@ -366,7 +371,7 @@ Model build_model(const format::Profile& p, omp::View view) {
     if (t.mpi_library_thread()) continue;  // not the program's thread (print_header counts it)
     const bool mpi_exact = has_mpi_waits(t);
     const uint64_t accounted = add_thread(frames, index, t, mpi_exact, raw_cache, add);
-    if (cpu_clock && (exact_waits || mpi_exact))
+    if (cpu_clock && (p.header.exact_waits() || p.header.off_cpu_waits() || mpi_exact))
       add_off_cpu_time(m, index, t, p.header.duration_ns(), accounted);
   }
   return m;

@@ -3,6 +3,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "omp/states.h"
 #include "omp/user_model.h"
 #include "proto/state_codes.h"
 #include "viewer/model.h"
@@ -15,18 +16,20 @@ RankNumbers rank_numbers(const format::Profile& p) {
                        p.header.duration_ns());
   b.set_window(p.header.mpi_init_end_ns(), p.header.mpi_finalize_start_ns());
   b.set_taskwait_exact(!p.header.taskwait_sampled());
+  b.set_off_cpu_waits(p.header.off_cpu_waits());
   // "In taskwait" and runtime overhead depend on the stack (omp::resolve_state), as in the
   // other views; each (stack, state) is resolved once.
   std::map<std::pair<uint64_t, uint32_t>, uint32_t> resolved;
   ProfileFrames frames(p);
   auto state_of = [&](const v1::Sample& s) {
     const uint32_t state = s.omp_state();
-    if (state > format::kWorkReduction && state != format::kInTaskwait) return state;
+    if (!omp::may_resolve(state)) return state;
     auto it = resolved.find({s.stack_id(), state});
     if (it == resolved.end())
       it = resolved
-               .emplace(std::make_pair(s.stack_id(), state),
-                        omp::resolve_state(frames.stack(s.stack_id()), state))
+               .emplace(
+                   std::make_pair(s.stack_id(), state),
+                   omp::resolve_state(frames.stack(s.stack_id()), state, p.header.off_cpu_waits()))
                .first;
     return it->second;
   };

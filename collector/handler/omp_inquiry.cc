@@ -13,6 +13,7 @@ namespace {
 std::atomic<ompt_get_state_t> g_get_state{nullptr};
 std::atomic<ompt_get_thread_data_t> g_get_thread_data{nullptr};
 std::atomic<ompt_get_parallel_info_t> g_get_parallel_info{nullptr};
+std::atomic<bool> g_gomp{false};
 
 bool plausible_pointer(const void* p) {
   auto v = reinterpret_cast<uintptr_t>(p);
@@ -32,7 +33,15 @@ void clear_ompt_inquiry() {
   g_get_state.store(nullptr);
 }
 
+void set_gomp_inquiry() {
+  g_gomp.store(true);
+}
+
 uint64_t innermost_parallel_value() {
+  if (g_gomp.load(std::memory_order_relaxed) && !g_get_state.load(std::memory_order_relaxed)) {
+    const ThreadState* ts = current_thread();
+    return ts ? ts->gomp_parallel_value : 0;
+  }
   const ompt_get_parallel_info_t info = g_get_parallel_info.load(std::memory_order_relaxed);
   ompt_data_t* pd = nullptr;
   int size = 0;
@@ -63,16 +72,37 @@ uint32_t running_task_origin(const ThreadState* ts) {
   return ts->task_origin;
 }
 
+namespace {
+// From the libgomp wrappers' record (set_gomp_inquiry): the state, or false for a thread they
+// never saw.
+bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
+  if (!g_gomp.load(std::memory_order_relaxed) || !ts) return false;
+  state = ts->gomp_state;
+  std::atomic_signal_fence(std::memory_order_acquire);
+  region = ts->gomp_parallel_value;
+  // libgomp gives no count of a taskwait's outstanding children (OMPT mode: taskwait_can_wait).
+  // A taskwait's first sample is taken as its bookkeeping (a program of fine-grained tasks makes
+  // millions of taskwaits, almost all with nothing to wait for), later ones as waiting: a long
+  // taskwait loses at most one sample to overhead.
+  if (state == format::kInTaskwait && ts->strata_sampled <= ts->gomp_taskwait_strata)
+    state = format::kWorkParallel;
+  return state != 0;
+}
+}  // namespace
+
 void read_omp_context(const ThreadState* ts, SampleContext& ctx) {
   using namespace format;
   const ompt_get_state_t get_state = g_get_state.load(std::memory_order_relaxed);
-  if (!get_state || g_get_thread_data.load(std::memory_order_relaxed)() == nullptr) {
+  uint32_t state = 0;
+  uint64_t region = 0;
+  if (get_state && g_get_thread_data.load(std::memory_order_relaxed)() != nullptr) {
+    ompt_wait_id_t wait_id = 0;
+    state = uint32_t(get_state(&wait_id));
+    region = innermost_parallel_value();
+  } else if (!read_gomp_state(ts, state, region)) {
     ctx.omp_state = kNotOpenMP;  // no OMPT, or a thread the runtime does not know
     return;
   }
-  ompt_wait_id_t wait_id = 0;
-  const uint32_t state = uint32_t(get_state(&wait_id));
-  const uint64_t region = innermost_parallel_value();
   ctx.omp_state = state;
   const bool waiting_for_work =
       state == kWaitBarrierImplicit || state == kWaitBarrierImplicitParallel || state == kIdle;

@@ -14,6 +14,9 @@ namespace omprof::handler {
 void set_ompt_inquiry(ompt_get_state_t get_state, ompt_get_thread_data_t get_thread_data,
                       ompt_get_parallel_info_t get_parallel_info);
 void clear_ompt_inquiry();
+// The program runs on GNU libgomp under omprof's wrappers: without OMPT, the handler reads the
+// thread's state and region from what the wrappers wrote (ThreadState::gomp_state).
+void set_gomp_inquiry();
 
 // The calling thread's innermost parallel region's value (parallel_value.h), 0 if none.
 uint64_t innermost_parallel_value();

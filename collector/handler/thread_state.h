@@ -96,6 +96,25 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t task_paths_skipped = 0;  // creation paths not recorded (ompt_tool.cc, cost guard)
   int running_depth = 0;            // may exceed kMaxRunningTasks (deeper ones are not kept)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
+  // On GNU libgomp (no OMPT), what omprof's wrappers of its entry points know: the thread's
+  // state (proto/state_codes.h, 0: not an OpenMP thread) and its innermost region's value
+  // (parallel_value.h). Written by the thread itself (collector/gomp_bridge.cc), value first.
+  uint32_t gomp_state = 0;
+  uint64_t gomp_parallel_value = 0;
+  // The thread's strata_sampled when its innermost taskwait began: a taskwait that already had
+  // a sample is one that waits (omp_inquiry.cc).
+  uint64_t gomp_taskwait_strata = 0;
+  // Since the end of the thread's last region body: the clocks then (0: none open) and the
+  // context its end-of-region wait is attributed to (gomp_bridge.cc, off-CPU waits).
+  uint64_t gomp_join_start_ns = 0;
+  uint64_t gomp_join_cpu_ns = 0;
+  SampleContext gomp_join_ctx;
+  // The cost guard on off-CPU measurement (gomp_bridge.cc): waits measured and since when,
+  // whether the thread stopped measuring, and the waits it left unmeasured since.
+  uint64_t gomp_measured_waits = 0;
+  uint64_t gomp_guard_start_ns = 0;  // when the first measured wait ended
+  bool gomp_measure_off = false;
+  uint64_t gomp_unmeasured_waits = 0;
   // The intercepted MPI call the thread is in (proto/mpi_calls.h), 0 outside MPI; set by the
   // MPI wrappers (collector/mpi_bridge.h).
   std::atomic<uint32_t> mpi_call{0};

@@ -222,6 +222,10 @@ void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_
   }
 }
 
+void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
+  record(ts, codeptr, ctx, ns);
+}
+
 void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
   SampleContext c = ctx;
   c.omp_state = format::kOverhead;

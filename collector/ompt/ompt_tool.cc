@@ -34,6 +34,7 @@ namespace pv = handler::parallel_value;
 ompt_get_parallel_info_t g_get_parallel_info = nullptr;
 ompt_get_task_info_t g_get_task_info = nullptr;
 std::atomic<bool> g_ompt_ever{false};
+std::atomic<bool> g_gomp_wrappers{false};  // note_gomp_wrappers
 std::atomic<uint32_t> g_region_instances{0};
 
 constexpr uint32_t kMaxForkRecords = 1 << 16;
@@ -332,15 +333,8 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
   const void* enter = encountering_frame && plausible_pointer(encountering_frame->enter_frame.ptr)
                           ? encountering_frame->enter_frame.ptr
                           : nullptr;
-  const uint64_t fork_id = record_fork(codeptr_ra, enter);
-  const uint64_t node = current_region_node();
-  // 1 to 2^21 - 1: instance 0 is "none" (parallel_value.h).
-  const uint64_t instance =
-      g_region_instances.fetch_add(1, std::memory_order_relaxed) % pv::kInstanceMask + 1;
-  const uint64_t value = pv::pack(fork_id, node, instance);
+  const uint64_t value = begin_parallel_region(codeptr_ra, enter);
   parallel_data->value = value;
-  if (ForkRecord* rec = record_by_id(fork_id))
-    rec->instances.fetch_add(1, std::memory_order_relaxed);
   if (ThreadState* ts = current_thread()) {  // fork bookkeeping starts (omprof's own cost excluded)
     remember_value(ts, parallel_data, value);
     ts->overhead_since_ns = monotonic_ns();
@@ -394,16 +388,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
       ts->sync_point_ns = now ? now : monotonic_ns();
       ts->barrier_number = 0;
     }
-    // Workers nest their explicit regions under the master's region at the fork.
-    if (index != 0) inherit_region_context(pv::node(value));
-    if (index == 0)
-      if (ForkRecord* rec = record_by_id(pv::fork_id(value))) {
-        const unsigned bit =
-            actual_parallelism == 0 ? 0 : (actual_parallelism > 64 ? 63 : actual_parallelism - 1);
-        const uint64_t size_bit = uint64_t(1) << bit;
-        if (!(rec->team_size_mask.load(std::memory_order_relaxed) & size_bit))
-          rec->team_size_mask.fetch_or(size_bit, std::memory_order_relaxed);
-      }
+    begin_team_member(value, index, actual_parallelism);
   }
 }
 
@@ -637,16 +622,49 @@ void tool_finalize(ompt_data_t*) {
 
 }  // namespace
 
+uint64_t begin_parallel_region(const void* codeptr_ra, const void* enter_frame) {
+  const uint64_t fork_id = record_fork(codeptr_ra, enter_frame);
+  const uint64_t node = current_region_node();
+  // 1 to 2^21 - 1: instance 0 is "none" (parallel_value.h).
+  const uint64_t instance =
+      g_region_instances.fetch_add(1, std::memory_order_relaxed) % pv::kInstanceMask + 1;
+  if (ForkRecord* rec = record_by_id(fork_id))
+    rec->instances.fetch_add(1, std::memory_order_relaxed);
+  return pv::pack(fork_id, node, instance);
+}
+
+void begin_team_member(uint64_t value, unsigned index, unsigned team_size) {
+  // Workers nest their explicit regions under the master's region at the fork.
+  if (index != 0) inherit_region_context(pv::node(value));
+  if (index != 0) return;
+  if (ForkRecord* rec = record_by_id(pv::fork_id(value))) {
+    const unsigned bit = team_size == 0 ? 0 : (team_size > 64 ? 63 : team_size - 1);
+    const uint64_t size_bit = uint64_t(1) << bit;
+    if (!(rec->team_size_mask.load(std::memory_order_relaxed) & size_bit))
+      rec->team_size_mask.fetch_or(size_bit, std::memory_order_relaxed);
+  }
+}
+
+bool ompt_ever() {
+  return g_ompt_ever.load(std::memory_order_relaxed);
+}
+
+void note_gomp_wrappers() {
+  g_gomp_wrappers.store(true);
+  journal_runtime_status(recorded_modules());
+}
+
 bool is_runtime_module(const std::string& path) {
   std::string f = text::base_name(path);
   return f.rfind("libomp.so", 0) == 0 || f.rfind("libomp-", 0) == 0 ||
          f.rfind("libgomp.so", 0) == 0 || f.rfind("libiomp5.so", 0) == 0 ||
-         f.rfind("libomprof.so", 0) == 0 || f.rfind("libomprof_mpi", 0) == 0;
+         f.rfind("libomprof", 0) == 0;
 }
 
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
   RuntimeStatus s;
   s.ompt_active = g_ompt_ever.load();
+  s.off_cpu_waits = !s.ompt_active && g_gomp_wrappers.load();
   for (const auto& m : modules) {
     std::string f = text::base_name(m.path);
     if (f.rfind("libomprof", 0) == 0 || !is_runtime_module(m.path)) continue;
@@ -661,9 +679,14 @@ RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
   if (!s.runtime.empty() && !s.ompt_active) {
     const bool gnu =
         s.runtime.rfind("libgomp", 0) == 0 && s.runtime.find("libomp") == std::string::npos;
-    s.note = gnu ? "GNU libgomp has no OMPT: OpenMP states and user-model stacks are unavailable"
-                 : "the OpenMP runtime did not start omprof's OMPT tool (OMP_TOOL disabled, or "
-                   "the program defines its own ompt_start_tool)";
+    if (gnu && g_gomp_wrappers.load())
+      s.note =
+          "GNU libgomp has no OMPT: states and user-model stacks come from omprof's wrappers "
+          "of its entry points; waits are sampled, task creation paths are not recorded";
+    else
+      s.note = gnu ? "GNU libgomp has no OMPT: OpenMP states and user-model stacks are unavailable"
+                   : "the OpenMP runtime did not start omprof's OMPT tool (OMP_TOOL disabled, or "
+                     "the program defines its own ompt_start_tool)";
   }
   return s;
 }
@@ -676,6 +699,7 @@ void journal_runtime_status(const std::vector<unwind::Module>& modules) {
   e.boolean(J::kOmptActive, st.ompt_active);
   e.str_nonempty(J::kOmpNote, st.note);
   e.boolean(J::kExactWaits, st.ompt_active);
+  e.boolean(J::kOffCpuWaits, st.off_cpu_waits);
   journal::append_entry(format::fields::JournalEntry::kOmp, e);
 }
 

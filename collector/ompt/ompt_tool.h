@@ -15,12 +15,25 @@ namespace omprof::ompt {
 
 struct RuntimeStatus {
   bool ompt_active = false;
-  std::string runtime;  // file name of the OpenMP runtime loaded, "" if none
-  std::string note;     // why attribution is unavailable, when it is
+  std::string runtime;         // file name of the OpenMP runtime loaded, "" if none
+  std::string note;            // why attribution is unavailable, when it is
+  bool off_cpu_waits = false;  // libgomp under omprof's wrappers (collector/gomp_bridge.h)
 };
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules);
 
 bool is_runtime_module(const std::string& path);
+
+// What a fork does for omprof, shared by the OMPT callbacks and the libgomp wrappers
+// (collector/gomp_bridge.h), in the encountering thread: records the construct's call path
+// (`enter_frame`: where the runtime was entered, the memo's key) and returns the region's
+// value (handler/parallel_value.h).
+uint64_t begin_parallel_region(const void* codeptr_ra, const void* enter_frame);
+// A team member starts region `value` as thread `index` of `team_size`.
+void begin_team_member(uint64_t value, unsigned index, unsigned team_size);
+// Whether OMPT started omprof's tool in this process.
+bool ompt_ever();
+// The program runs on GNU libgomp with omprof's wrappers of its entry points preloaded.
+void note_gomp_wrappers();
 // Records the runtime status in the journal (at start, and again once OMPT is initialized).
 void journal_runtime_status(const std::vector<unwind::Module>& modules);
 

@@ -29,7 +29,8 @@ namespace {
 // finds in a stripped runtime too). Runs at MPI_Finalize, outside signal context.
 class TaskwaitResolver {
  public:
-  explicit TaskwaitResolver(std::vector<unwind::Module> modules) : modules_(std::move(modules)) {}
+  TaskwaitResolver(std::vector<unwind::Module> modules, bool tasks_in_waits)
+      : modules_(std::move(modules)), tasks_in_waits_(tasks_in_waits) {}
   uint32_t resolve(uint32_t state, const uint64_t* frames, uint32_t depth) const {
     return omp::resolve_sampled_state(
         state, depth, [&](size_t i) { return is_runtime(frames[i]); },
@@ -49,7 +50,8 @@ class TaskwaitResolver {
         [&](size_t i) {
           const unwind::Module* m = module_of(frames[i]);
           return m && text::base_name(m->path).rfind("libomprof", 0) == 0;
-        });
+        },
+        tasks_in_waits_);
   }
 
  private:
@@ -76,6 +78,7 @@ class TaskwaitResolver {
     return names_.emplace(pc, std::move(name)).first->second;
   }
   std::vector<unwind::Module> modules_;
+  bool tasks_in_waits_;
   mutable std::unordered_map<uint64_t, std::string> names_, callees_;
 };
 
@@ -84,12 +87,14 @@ class TaskwaitResolver {
 ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
   const uint64_t now = runtime().start_mono_ns + duration_ns;
   std::vector<unwind::Module> modules = recorded_modules();
-  const bool exact_waits = ompt::runtime_status(modules).ompt_active;
-  const TaskwaitResolver taskwait(std::move(modules));
+  const ompt::RuntimeStatus omp_status = ompt::runtime_status(modules);
+  const bool exact_waits = omp_status.ompt_active;
+  const TaskwaitResolver taskwait(std::move(modules), omp_status.off_cpu_waits);
   const RegionData region_snapshot = region_data(int64_t(duration_ns));
   ranks::RankBuilder b(exact_waits, runtime().config.clock != ClockKind::kWall, duration_ns);
   b.set_window(mpi_facts().init_end_ns, duration_ns);
   b.set_taskwait_exact(ompt::taskwait_exact());
+  b.set_off_cpu_waits(omp_status.off_cpu_waits);
   for (uint32_t i = 0; i < thread_count(); ++i) {
     const ThreadState* ts = thread_at(i);
     if (!ts || ts->mpi_library_thread) continue;

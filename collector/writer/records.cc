@@ -103,7 +103,8 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.u64(H::kMpiInitEndNs, facts.mpi_init_end_ns);
   h.u64(H::kMpiFinalizeStartNs, facts.mpi_finalize_start_ns);
   h.boolean(H::kMpiCpuExact, facts.mpi_cpu_exact);
-  h.boolean(H::kExactWaits, facts.omp.ompt_active);  // exact OpenMP waits in ThreadProfile.wait
+  h.boolean(H::kExactWaits, facts.omp.ompt_active);     // exact OpenMP waits in ThreadProfile.wait
+  h.boolean(H::kOffCpuWaits, facts.omp.off_cpu_waits);  // their off-CPU part (libgomp)
   h.boolean(H::kSymbolizeOffline, facts.symbolize_offline);
   h.u64(H::kRegionWindowStartNs, uint64_t(facts.region_window_start_ns));
   h.boolean(H::kRegionCpuExact, facts.region_cpu_exact);

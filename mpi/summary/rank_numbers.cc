@@ -100,6 +100,7 @@ void RankBuilder::end_thread() {
     }
     if (exact_waits_ && omp::is_measured_exactly(s.state, taskwait_exact_))
       continue;  // repeats an exact wait
+    if (off_cpu_waits_ && omp::is_measured_whole_on_libgomp(s.state)) continue;  // the same
     add(s.node, s.state, s.weight_ns);
     sample_count_ += s.count;
     account(s);
@@ -109,14 +110,14 @@ void RankBuilder::end_thread() {
     all_work.push_back(&s);
   }
   for (const Item& w : waits_) {
-    if (!omp::is_mpi(w.state) && !exact_waits_) continue;
+    if (!omp::is_mpi(w.state) && !exact_waits_ && !off_cpu_waits_) continue;
     account(w);
     if (is_setup(w.state))
       setup_ns_ += w.weight_ns;
     else
       add(w.node, w.state, w.weight_ns);
   }
-  if (!cpu_clock_ || !(exact_waits_ || mpi_exact)) return;
+  if (!cpu_clock_ || !(exact_waits_ || off_cpu_waits_ || mpi_exact)) return;
   const uint64_t end = end_ns_ ? end_ns_ : duration_ns_;
   const uint64_t life = end > start_ns_ ? end - start_ns_ : 0;
   if (life <= accounted) return;

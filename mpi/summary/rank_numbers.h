@@ -67,6 +67,9 @@ class RankBuilder {
   void end_thread();
   // Whether the profile measured taskwait waits exactly (before format 1.7) or sampled them.
   void set_taskwait_exact(bool exact) { taskwait_exact_ = exact; }
+  // Whether the waits are the off-CPU part of OpenMP waits (libgomp, Header.off_cpu_waits),
+  // added to the samples.
+  void set_off_cpu_waits(bool off_cpu) { off_cpu_waits_ = off_cpu; }
   // `rows`: the region summary (regions::summarize: preorder, parents first).
   RankNumbers finish(int rank, const std::vector<regions::SummaryRow>& rows) const;
 
@@ -79,6 +82,7 @@ class RankBuilder {
 
   bool exact_waits_, cpu_clock_;
   bool taskwait_exact_ = false;
+  bool off_cpu_waits_ = false;
   uint64_t duration_ns_, window_start_ns_ = 0, window_end_ns_;
   uint64_t setup_ns_ = 0;
   uint64_t start_ns_ = 0, end_ns_ = 0;

@@ -1,6 +1,7 @@
 // OpenMP ground truth: programs whose imbalance, serial fraction, contention, nesting and
 // tasking are designed, profiled under `omprof run`, checked in the user view. Each runs in a
-// clang build (LLVM libomp) and a gcc build (libgomp ABI, run on libomp by omprof).
+// clang build (LLVM libomp, OMPT), a gcc build run on libomp (the default, OMPT) and the gcc
+// build on GNU libgomp (--omp-runtime=native: omprof's wrappers of its entry points).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -21,14 +22,25 @@ namespace {
 
 class Omp : public ::testing::TestWithParam<std::string> {
  protected:
-  // Runs PROGRAM_<variant> under omprof and returns its profile.
+  // The build: "clang" or "gcc".
+  static std::string compiler() { return GetParam() == "clang" ? "clang" : "gcc"; }
+  // The gcc build on GNU libgomp, without OMPT.
+  static bool on_libgomp() { return GetParam() == "gcc_native"; }
+  // `omprof run` and its options for this variant, up to the output directory.
+  static std::vector<std::string> omprof_run(const std::string& dir) {
+    std::vector<std::string> argv = {OMPROF_BIN, "run", "-o", dir};
+    if (on_libgomp()) argv.push_back("--omp-runtime=native");
+    return argv;
+  }
+
+  // Runs PROGRAM_<compiler> under omprof and returns its profile.
   format::Profile profile(const std::string& name, std::vector<std::string> args = {},
                           std::vector<std::string> opts = {}) {
     const std::string dir = fresh_dir(name + "_" + GetParam());
-    std::vector<std::string> argv = {OMPROF_BIN, "run", "-o", dir};
+    std::vector<std::string> argv = omprof_run(dir);
     argv.insert(argv.end(), opts.begin(), opts.end());
     argv.push_back("--");
-    argv.push_back(program(name + "_" + GetParam()));
+    argv.push_back(program(name + "_" + compiler()));
     argv.insert(argv.end(), args.begin(), args.end());
     RunResult r = run(argv);
     EXPECT_EQ(r.status, 0) << r.err;
@@ -37,7 +49,13 @@ class Omp : public ::testing::TestWithParam<std::string> {
       EXPECT_NE(r.err.find("on LLVM libomp instead of GNU libgomp"), std::string::npos) << r.err;
     }
     format::Profile p = only_profile(dir);
-    EXPECT_TRUE(p.header.ompt_active()) << p.header.omp_note();
+    if (on_libgomp()) {
+      EXPECT_EQ(r.err.find("libomp"), std::string::npos) << r.err;
+      EXPECT_FALSE(p.header.ompt_active());
+      EXPECT_TRUE(p.header.off_cpu_waits()) << p.header.omp_note();
+    } else {
+      EXPECT_TRUE(p.header.ompt_active()) << p.header.omp_note();
+    }
     return p;
   }
 
@@ -295,6 +313,9 @@ TEST_P(Omp, TasksAppearUnderTheCreatingRegion) {
 // and the children one task frame deeper, under consume. The time there, per OpenMP thread, is
 // the CPU time each thread measured in those functions.
 TEST_P(Omp, TasksSitUnderTheirCreationPath) {
+  if (on_libgomp())
+    GTEST_SKIP() << "libgomp has no task_create event: task creation paths are recorded on "
+                    "libomp only (docs/semantics.md)";
   format::Profile p = profile("omp_producer");
   int producer = -1;
   double consume_s[2] = {0, 0}, refine_s[2] = {0, 0};
@@ -531,7 +552,12 @@ TEST_P(Omp, BarriersAreNamedByWhereTheyAre) {
   // Exact waits against the program's clock reads around each barrier: the reads themselves,
   // and the callbacks' place inside the runtime, differ by microseconds per wait (40 waits).
   // The designed waits differ by 150 units (about 0.05 s), more than twice the tolerance.
-  const double tolerance = 0.005 + 0.05 * (worksharing + explicit_barrier + region_end);
+  double tolerance = 0.005 + 0.05 * (worksharing + explicit_barrier + region_end);
+  // On libgomp a barrier's time on the CPU (its spinning, up to its spin count) is sampled: 40
+  // waits (worksharing and explicit) or 20 (region end), each off by less than a period
+  // (sd <= P/2), four standard deviations.
+  const double period_s = double(p.header.period_ns()) * 1e-9;
+  if (on_libgomp()) tolerance += 4 * period_s * std::sqrt(40.0) / 2;
   EXPECT_NEAR(seconds("<omp:region-end-barrier>"), region_end, tolerance);
   if (GetParam() == "clang") {
     EXPECT_NEAR(seconds("<omp:worksharing-end-barrier>"), worksharing, tolerance);
@@ -549,10 +575,13 @@ TEST_P(Omp, BarriersAreNamedByWhereTheyAre) {
 TEST_P(Omp, FineGrainedTasksAreRuntimeOverhead) {
   for (const char* threads : {"1", "2"}) {
     SCOPED_TRACE(std::string("OMP_NUM_THREADS=") + threads);
+    // libgomp: a taskwait's bookkeeping is not told from its waiting (no OMPT task events, no
+    // count of outstanding children): part of the overhead shows as waiting (docs/semantics.md).
+    if (on_libgomp()) GTEST_SKIP() << "libgomp: taskwait bookkeeping is not told from waiting";
     const std::string dir = fresh_dir("omp_fib_" + GetParam() + "_" + threads);
-    std::vector<std::string> argv = {OMPROF_BIN, "run", "-o", dir};
+    std::vector<std::string> argv = omprof_run(dir);
     if (task_clock_usable()) argv.insert(argv.end(), {"--rate", "1000"});
-    argv.insert(argv.end(), {"--", program("omp_fib_" + GetParam()), "32"});
+    argv.insert(argv.end(), {"--", program("omp_fib_" + compiler()), "32"});
     const RunResult r = run(argv, {{"OMP_NUM_THREADS", threads}});
     ASSERT_EQ(r.status, 0) << r.err;
     ASSERT_NE(r.out.find(" ok "), std::string::npos) << r.out;
@@ -617,9 +646,13 @@ Classes classes_of(const viewer::Model& user) {
 // the region-end barrier while the worker was still being woken) was 51% waiting and fork
 // overhead 26%. Regions with a balanced 10 ms loop each have almost no overhead.
 TEST_P(Omp, EmptyRegionsAreForkJoinOverhead) {
+  if (on_libgomp())
+    GTEST_SKIP() << "libgomp: the spin at a region's end barrier is waiting (no barrier spans "
+                    "without OMPT; docs/semantics.md)";
   const std::string dir = fresh_dir("omp_region_sizes_empty_" + GetParam());
-  const RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--",
-                           program("omp_region_sizes_" + GetParam()), "200000", "0"});
+  std::vector<std::string> argv = omprof_run(dir);
+  argv.insert(argv.end(), {"--", program("omp_region_sizes_" + compiler()), "200000", "0"});
+  const RunResult r = run(argv);
   ASSERT_EQ(r.status, 0) << r.err;
   const Classes c = classes_of(viewer::build_model(only_profile(dir), omp::View::kUser));
   std::printf("200000 empty regions: overhead %.3f, waiting %.3f, work %.3f of %.3f s\n",
@@ -633,8 +666,9 @@ TEST_P(Omp, EmptyRegionsAreForkJoinOverhead) {
 // team's time off the CPU (measured by the program) is allowed on top.
 TEST_P(Omp, CoarseRegionsHaveLittleOverhead) {
   const std::string dir = fresh_dir("omp_region_sizes_10ms_" + GetParam());
-  const RunResult r = run(
-      {OMPROF_BIN, "run", "-o", dir, "--", program("omp_region_sizes_" + GetParam()), "100", "10"});
+  std::vector<std::string> argv = omprof_run(dir);
+  argv.insert(argv.end(), {"--", program("omp_region_sizes_" + compiler()), "100", "10"});
+  const RunResult r = run(argv);
   ASSERT_EQ(r.status, 0) << r.err;
   const size_t at = r.out.find("off_cpu=");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -658,19 +692,34 @@ TEST_P(Omp, CoarseTasksHaveLittleOverhead) {
   EXPECT_LT(double(overhead), 0.05 * double(user.total_weight_ns));
 }
 
-INSTANTIATE_TEST_SUITE_P(Compilers, Omp, ::testing::Values("clang", "gcc"));
+INSTANTIATE_TEST_SUITE_P(Compilers, Omp, ::testing::Values("clang", "gcc", "gcc_native"));
 
-TEST(OmpRuntime, NativeLibgompWarnsAndProfilesMachineStacks) {
+// With --omp-runtime=native a gcc-built program runs on the runtime it links, GNU libgomp, as
+// without omprof (on LLVM libomp it is a different program: 8x faster on a busy machine);
+// omprof's wrappers of libgomp's entry points give its states. By default it runs on libomp,
+// for OMPT.
+TEST(OmpRuntime, LibgompProgramsStayOnLibgompWhenAsked) {
   const std::string dir = fresh_dir("omp_native");
   RunResult r = run({OMPROF_BIN, "run", "--omp-runtime=native", "-o", dir, "--",
                      program("omp_imbalance_gcc"), "2", "30"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("warning: --omp-runtime=native"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("libomp"), std::string::npos) << r.err;
   format::Profile p = only_profile(dir);
   EXPECT_FALSE(p.header.ompt_active());
-  EXPECT_NE(p.header.omp_note().find("GNU libgomp has no OMPT"), std::string::npos);
+  EXPECT_TRUE(p.header.off_cpu_waits());
+  EXPECT_EQ(p.header.omp_runtime().rfind("libgomp.so.1", 0), 0u) << p.header.omp_runtime();
+  EXPECT_EQ(p.header.omp_runtime().find("libomp.so"), std::string::npos) << p.header.omp_runtime();
+  EXPECT_NE(p.header.omp_note().find("omprof's wrappers"), std::string::npos);
   RunResult rep = run({OMPROF_BIN, "report", profiles_in(dir)[0]});
-  EXPECT_NE(rep.out.find("WARNING:   GNU libgomp has no OMPT"), std::string::npos) << rep.out;
+  EXPECT_NE(rep.out.find("OpenMP:    libgomp.so.1"), std::string::npos) << rep.out;
+
+  const std::string swapped = fresh_dir("omp_swapped");
+  r = run({OMPROF_BIN, "run", "-o", swapped, "--", program("omp_imbalance_gcc"), "2", "30"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("on LLVM libomp instead of GNU libgomp"), std::string::npos) << r.err;
+  format::Profile q = only_profile(swapped);
+  EXPECT_TRUE(q.header.ompt_active());
+  EXPECT_FALSE(q.header.off_cpu_waits());
 }
 
 }  // namespace

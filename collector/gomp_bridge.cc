@@ -1,0 +1,228 @@
+#include "collector/gomp_bridge.h"
+
+#include <atomic>
+
+#include "collector/handler/omp_inquiry.h"
+#include "collector/handler/parallel_value.h"
+#include "collector/handler/region_ends.h"
+#include "collector/handler/thread_state.h"
+#include "collector/ompt/exact_waits.h"
+#include "collector/ompt/ompt_tool.h"
+#include "collector/region_context.h"
+#include "collector/runtime.h"
+#include "collector/thread_registry.h"
+#include "omp/states.h"
+#include "proto/state_codes.h"
+
+namespace {
+
+using omprof::SampleContext;
+using omprof::handler::ThreadState;
+namespace pv = omprof::handler::parallel_value;
+namespace fmt = omprof::format;
+
+std::atomic<bool> g_attached{false};
+
+// The wrappers act only without OMPT: a libgomp entry point reached on libomp (which provides
+// them too) is seen by the OMPT tool already.
+ThreadState* tracked_thread() {
+  if (!g_attached.load(std::memory_order_relaxed) || omprof::ompt::ompt_ever()) return nullptr;
+  return omprof::handler::current_thread();
+}
+
+// The handler reads the state first, then the value (omp_inquiry.cc, read_gomp_state).
+void set_context(ThreadState* ts, uint64_t value, uint32_t state) {
+  ts->gomp_parallel_value = value;
+  std::atomic_signal_fence(std::memory_order_release);
+  ts->gomp_state = state;
+}
+
+void save(const ThreadState* ts, omprof_gomp_context* saved) {
+  saved->parallel_value = ts->gomp_parallel_value;
+  saved->state = ts->gomp_state;
+  saved->thread_num = ts->omp_thread_num;
+}
+
+// What a sample taken now would be attributed to, in `state`.
+SampleContext context_now(const ThreadState* ts, uint32_t state) {
+  SampleContext ctx;
+  ctx.fork_id = pv::fork_id(ts->gomp_parallel_value);
+  if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
+  ctx.region_node = omprof::current_region_node();
+  ctx.omp_state = state;
+  return ctx;
+}
+
+// Barriers and taskwaits, where the runtime may run tasks, are measured by their time off the
+// CPU (two thread CPU clock reads: a system call each, 0.2 to 0.7 us); their CPU time is
+// sampled. Locks, critical, atomic and ordered run no tasks: they are measured whole, with two
+// monotonic clock reads (omp/states.h, is_measured_whole_on_libgomp).
+bool measured_off_cpu(uint32_t state) {
+  return (state >= fmt::kWaitBarrier && state <= fmt::kWaitBarrierTeams) ||
+         state == fmt::kInTaskwait;
+}
+
+// The cost guard: a thread stops reading the CPU clock for its waits once it has measured 1,024
+// of them within 64 ms of wall time (over 16,000 a second: fine-grained tasks or regions, where
+// two reads per wait would cost more than a few percent of the program's time). Its waits are
+// then sampled only, and counted.
+constexpr uint64_t kGuardAfter = 1024;
+constexpr uint64_t kGuardMinSpanNs = 64000000;
+
+bool measures_off_cpu(ThreadState* ts) {
+  if (!ts->gomp_measure_off) return true;
+  ++ts->gomp_unmeasured_waits;
+  return false;
+}
+
+// `now`: when the measured wait ended.
+void note_measured(ThreadState* ts, uint64_t now) {
+  if (ts->gomp_measured_waits++ == 0) ts->gomp_guard_start_ns = now;
+  if (ts->gomp_measured_waits == kGuardAfter && now - ts->gomp_guard_start_ns < kGuardMinSpanNs)
+    ts->gomp_measure_off = true;
+}
+
+// Time between two readings of the wall and CPU clocks that the thread spent off the CPU.
+uint64_t off_cpu_ns(uint64_t start_ns, uint64_t cpu_start_ns, uint64_t end_ns,
+                    uint64_t cpu_end_ns) {
+  const uint64_t wall = end_ns > start_ns ? end_ns - start_ns : 0;
+  const uint64_t cpu = cpu_end_ns > cpu_start_ns ? cpu_end_ns - cpu_start_ns : 0;
+  return wall > cpu ? wall - cpu : 0;
+}
+
+// A thread's end-of-region wait ends at `now` (its CPU time `cpu_now`): the master's join, a
+// worker's wake-up for its next region, or shutdown. Off the CPU after the region ended, a
+// worker is idle (the runtime spins first, then sleeps: its sleep is at the end); before, it
+// waited at the barrier.
+void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now) {
+  if (ts->gomp_join_start_ns == 0) return;
+  uint64_t off = off_cpu_ns(ts->gomp_join_start_ns, ts->gomp_join_cpu_ns, now, cpu_now);
+  note_measured(ts, now);
+  ts->gomp_join_start_ns = 0;
+  if (off == 0) return;
+  uint64_t end = 0;
+  if (ts->omp_thread_num != 0 &&
+      omprof::handler::region_ended(pv::instance(ts->gomp_parallel_value), &end) && end < now) {
+    const uint64_t idle = now - end < off ? now - end : off;
+    SampleContext idle_ctx;
+    idle_ctx.omp_state = fmt::kIdleDerived;
+    omprof::ompt::record_wait(ts, 0, idle_ctx, idle);
+    off -= idle;
+  }
+  if (off) omprof::ompt::record_wait(ts, 0, ts->gomp_join_ctx, off);
+}
+
+}  // namespace
+
+#define OMPROF_EXPORT extern "C" __attribute__((visibility("default")))
+
+OMPROF_EXPORT int omprof_internal_gomp_attach(void) {
+  if (!omprof::runtime().active.load()) return 0;
+  g_attached.store(true);
+  omprof::handler::set_gomp_inquiry();
+  if (ThreadState* ts = omprof::handler::current_thread()) {
+    ts->is_omp_thread = true;
+    if (ts->gomp_state == 0) set_context(ts, 0, fmt::kWorkSerial);
+  }
+  omprof::ompt::note_gomp_wrappers();
+  return 1;
+}
+
+OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const void* enter_frame,
+                                                 omprof_gomp_context* saved) {
+  ThreadState* ts = tracked_thread();
+  if (!ts) return 0;
+  save(ts, saved);
+  // A thread of the program's own that forks a region is an OpenMP initial thread.
+  if (saved->state == 0) saved->state = fmt::kWorkSerial;
+  ts->is_omp_thread = true;
+  return omprof::ompt::begin_parallel_region(codeptr_ra, enter_frame);
+}
+
+OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_context* saved) {
+  if (value == 0) return;
+  const uint64_t now = omprof::monotonic_ns();
+  omprof::handler::note_region_end(pv::instance(value), now);
+  ThreadState* ts = tracked_thread();
+  if (!ts) return;
+  if (ts->gomp_join_start_ns) close_join(ts, now, omprof::handler::thread_cpu_ns());
+  ts->omp_thread_num = saved->thread_num;
+  set_context(ts, saved->parallel_value, saved->state);
+}
+
+OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned thread_num,
+                                                     unsigned team_size) {
+  ThreadState* ts = tracked_thread();
+  if (!ts || value == 0) return;
+  if (ts->gomp_join_start_ns)
+    close_join(ts, omprof::monotonic_ns(), omprof::handler::thread_cpu_ns());
+  ts->is_omp_thread = true;
+  ts->omp_thread_num = thread_num;
+  omprof::ompt::begin_team_member(value, thread_num, team_size);
+  set_context(ts, value, fmt::kWorkParallel);
+}
+
+OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
+  ThreadState* ts = tracked_thread();
+  if (!ts || ts->gomp_parallel_value == 0) return;
+  // A worker stays in this state through the team's end barrier and, once the region has
+  // joined, while it idles for the next one (the handler tells them apart: region_ends.h).
+  ts->gomp_state = fmt::kWaitBarrierImplicitParallel;
+  if (!measures_off_cpu(ts)) return;
+  ts->gomp_join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
+  ts->gomp_join_cpu_ns = omprof::handler::thread_cpu_ns();
+  ts->gomp_join_start_ns = omprof::monotonic_ns();
+}
+
+OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
+                                                   omprof_gomp_context* saved) {
+  saved->state = 0;
+  ThreadState* ts = tracked_thread();
+  if (!ts || ts->gomp_state == 0) return;  // a thread outside OpenMP: left alone
+  save(ts, saved);
+  saved->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
+  saved->cpu_start_ns = 0;
+  if (state == fmt::kInTaskwait) ts->gomp_taskwait_strata = ts->strata_sampled;
+  if (measured_off_cpu(state) && measures_off_cpu(ts))
+    saved->cpu_start_ns = omprof::handler::thread_cpu_ns();
+  saved->start_ns = omprof::monotonic_ns();
+  ts->gomp_state = state;
+}
+
+OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* saved) {
+  if (saved->state == 0) return;
+  ThreadState* ts = tracked_thread();
+  if (!ts) return;
+  const uint32_t state = ts->gomp_state;
+  ts->gomp_state = saved->state;
+  // An enclosing taskwait that ran this (a task's wait) was busy until now: it counts as
+  // waiting again only from its next sample on.
+  ts->gomp_taskwait_strata = ts->strata_sampled;
+  if (omprof::omp::is_measured_whole_on_libgomp(state)) {
+    const uint64_t now = omprof::monotonic_ns();
+    if (now > saved->start_ns)
+      omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state), now - saved->start_ns);
+  } else if (saved->cpu_start_ns) {
+    const uint64_t now = omprof::monotonic_ns();
+    const uint64_t off =
+        off_cpu_ns(saved->start_ns, saved->cpu_start_ns, now, omprof::handler::thread_cpu_ns());
+    note_measured(ts, now);
+    // A taskwait off the CPU waits for its children (its runtime code on the CPU is overhead).
+    const uint32_t as = state == fmt::kInTaskwait ? uint32_t(fmt::kWaitTaskwait) : state;
+    if (off) omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, as), off);
+  }
+}
+
+namespace omprof::gomp {
+
+void close_open_joins(uint64_t now_ns) {
+  if (!g_attached.load()) return;
+  for (uint32_t i = 0; i < thread_count(); ++i) {
+    ThreadState* ts = thread_at(i);
+    if (!ts || ts->gomp_join_start_ns == 0) continue;
+    const uint64_t cpu = ts->end_ns.load() != 0 ? ts->gomp_join_cpu_ns : ts->cpu_ns_at_exit.load();
+    close_join(ts, now_ns, cpu);
+  }
+}
+
+}  // namespace omprof::gomp

@@ -1,0 +1,56 @@
+// What omprof's libgomp wrappers (gomp/, libomprof_gomp.so, preloaded only into programs that
+// run on GNU libgomp, which has no OMPT) call in the collector: the fork and join of each
+// parallel region, each team member's start and end, and the waits the wrapped entry points
+// are. The collector keeps the thread's state and region where the signal handler reads them
+// (handler/omp_inquiry.h), and records each construct's call path as the OMPT tool does. C
+// linkage; exported from libomprof.so. Ordinary context (never in a signal handler).
+#pragma once
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// A thread's OpenMP context, saved across a region it forks or a wait it enters.
+struct omprof_gomp_context {
+  uint64_t parallel_value;
+  uint32_t state;
+  uint32_t thread_num;
+  uint64_t start_ns, cpu_start_ns;  // a wait's start on the monotonic and thread CPU clocks
+  uint64_t codeptr;                 // a wait's call site (the program's return address)
+};
+
+// The wrappers are loaded (their constructor, on the initial thread). Returns 0 when omprof
+// does not profile this process: the wrappers then only pass calls on.
+int omprof_internal_gomp_attach(void);
+// The calling thread forks a region at `codeptr_ra` (the return address into the program) from
+// the wrapper's frame `enter_frame`: saves its context into *saved and returns the region's
+// value for the team (0: not profiled).
+uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const void* enter_frame,
+                                   struct omprof_gomp_context* saved);
+// The region forked with `value` has joined (the runtime returned to the forking thread):
+// the region ends and the thread's context is restored.
+void omprof_internal_gomp_join(uint64_t value, const struct omprof_gomp_context* saved);
+// A team member starts the region's body as thread `thread_num` of `team_size`, and ends it
+// (then waits at the region's end barrier, and idles once the region has joined).
+void omprof_internal_gomp_member_begin(uint64_t value, unsigned thread_num, unsigned team_size);
+void omprof_internal_gomp_member_end(void);
+// A wrapped entry point that waits (barrier, lock, critical, ordered, taskwait) begins, in
+// `state` (proto/state_codes.h), and ends; *saved keeps the state to return to.
+// The part of each wait spent off the CPU (wall time minus the thread's CPU time: a sleeping
+// barrier) is recorded exactly; the samples see its CPU time. `codeptr_ra`: the return address
+// into the program.
+void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
+                                     struct omprof_gomp_context* saved);
+void omprof_internal_gomp_wait_end(const struct omprof_gomp_context* saved);
+
+#ifdef __cplusplus
+}
+
+namespace omprof::gomp {
+// Shutdown: the end-of-region waits still open (workers idle since their last region) end at
+// `now_ns` (the threads are parked; their CPU time is ThreadState::cpu_ns_at_exit).
+void close_open_joins(uint64_t now_ns);
+}  // namespace omprof::gomp
+#endif

@@ -1,0 +1,169 @@
+// omprof's wrappers of GNU libgomp's entry points (libomprof_gomp.so). libgomp has no OMPT, so
+// omprof learns what an OpenMP thread does from the calls a gcc-built program makes into it:
+// the parallel constructs (their fork is recorded, and each team member runs the body through
+// run_body, which says which region and thread number it is), and the entry points that wait
+// (barriers, critical, atomic, ordered, locks, taskwait). Everything else (loop scheduling,
+// task creation) is told offline from the stack: runtime code entered there is overhead.
+// Each wrapper calls the entry point libgomp defines, found with dlsym(RTLD_NEXT).
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "collector/gomp_bridge.h"
+#include "proto/state_codes.h"
+
+#define OMPROF_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+using Body = void (*)(void*);
+namespace fmt = omprof::format;
+
+// The entry point `name` of the next library (libgomp), found once.
+template <typename F>
+F next(std::atomic<void*>& slot, const char* name) {
+  void* p = slot.load(std::memory_order_relaxed);
+  if (!p) {
+    p = dlsym(RTLD_NEXT, name);
+    slot.store(p, std::memory_order_relaxed);
+  }
+  return reinterpret_cast<F>(p);
+}
+#define NEXT(type, name)                    \
+  static std::atomic<void*> slot_{nullptr}; \
+  const auto real = next<type>(slot_, #name)
+
+int attached = 0;
+
+__attribute__((constructor)) void attach() {
+  attached = omprof_internal_gomp_attach();
+}
+
+int thread_num() {
+  NEXT(int (*)(), omp_get_thread_num);
+  return real ? real() : 0;
+}
+int team_size() {
+  NEXT(int (*)(), omp_get_num_threads);
+  return real ? real() : 1;
+}
+
+// What run_body needs: the program's outlined body, its data and the region's value. Lives in
+// the forking wrapper's frame, which outlasts every team member's body (the join waits for them).
+struct Region {
+  Body fn;
+  void* data;
+  uint64_t value;
+};
+
+// Every team member, the forking thread included, runs the body through here.
+void run_body(void* p) {
+  const Region* r = static_cast<const Region*>(p);
+  const Body fn = r->fn;
+  void* const data = r->data;
+  omprof_internal_gomp_member_begin(r->value, unsigned(thread_num()), unsigned(team_size()));
+  fn(data);
+  omprof_internal_gomp_member_end();
+  __asm__ volatile("" ::: "memory");  // keeps fn(data) a call: run_body stays on the stack
+}
+
+// A fork: records it and, when profiled, has the team run the body through run_body. `call`
+// calls the real entry point with (body, data).
+template <typename Call>
+__attribute__((always_inline)) inline auto fork_region(Body fn, void* data, const void* codeptr,
+                                                       const void* frame, Call call) {
+  omprof_gomp_context saved;
+  Region region{fn, data, attached ? omprof_internal_gomp_fork(codeptr, frame, &saved) : 0};
+  if (region.value == 0) return call(fn, data);
+  struct Join {
+    const Region& r;
+    const omprof_gomp_context& saved;
+    ~Join() { omprof_internal_gomp_join(r.value, &saved); }
+  } join{region, saved};
+  return call(run_body, &region);
+}
+
+// A wait: the thread is in `state` while the entry point runs.
+struct Wait {
+  omprof_gomp_context saved;
+  Wait(uint32_t state, const void* codeptr) {
+    saved.state = 0;
+    if (attached) omprof_internal_gomp_wait_begin(state, codeptr, &saved);
+  }
+  ~Wait() { omprof_internal_gomp_wait_end(&saved); }
+};
+
+}  // namespace
+
+#define FORK(...) \
+  fork_region(fn, data, __builtin_return_address(0), __builtin_frame_address(0), __VA_ARGS__)
+
+OMPROF_EXPORT void GOMP_parallel(Body fn, void* data, unsigned n, unsigned flags) {
+  NEXT(void (*)(Body, void*, unsigned, unsigned), GOMP_parallel);
+  FORK([&](Body f, void* d) { real(f, d, n, flags); });
+}
+
+OMPROF_EXPORT unsigned GOMP_parallel_reductions(Body fn, void* data, unsigned n, unsigned flags) {
+  NEXT(unsigned (*)(Body, void*, unsigned, unsigned), GOMP_parallel_reductions);
+  return FORK([&](Body f, void* d) { return real(f, d, n, flags); });
+}
+
+OMPROF_EXPORT void GOMP_parallel_sections(Body fn, void* data, unsigned n, unsigned count,
+                                          unsigned flags) {
+  NEXT(void (*)(Body, void*, unsigned, unsigned, unsigned), GOMP_parallel_sections);
+  FORK([&](Body f, void* d) { real(f, d, n, count, flags); });
+}
+
+// GOMP_parallel_loop_<kind>(fn, data, num_threads, start, end, incr, chunk_size, flags).
+#define OMPROF_PARALLEL_LOOP_CHUNKED(kind)                                                        \
+  OMPROF_EXPORT void GOMP_parallel_loop_##kind(Body fn, void* data, unsigned n, long start,       \
+                                               long end, long incr, long chunk, unsigned flags) { \
+    NEXT(void (*)(Body, void*, unsigned, long, long, long, long, unsigned),                       \
+         GOMP_parallel_loop_##kind);                                                              \
+    FORK([&](Body f, void* d) { real(f, d, n, start, end, incr, chunk, flags); });                \
+  }
+// GOMP_parallel_loop_<kind>(fn, data, num_threads, start, end, incr, flags): schedule(runtime).
+#define OMPROF_PARALLEL_LOOP_RUNTIME(kind)                                                        \
+  OMPROF_EXPORT void GOMP_parallel_loop_##kind(Body fn, void* data, unsigned n, long start,       \
+                                               long end, long incr, unsigned flags) {             \
+    NEXT(void (*)(Body, void*, unsigned, long, long, long, unsigned), GOMP_parallel_loop_##kind); \
+    FORK([&](Body f, void* d) { real(f, d, n, start, end, incr, flags); });                       \
+  }
+OMPROF_PARALLEL_LOOP_CHUNKED(static)
+OMPROF_PARALLEL_LOOP_CHUNKED(dynamic)
+OMPROF_PARALLEL_LOOP_CHUNKED(guided)
+OMPROF_PARALLEL_LOOP_CHUNKED(nonmonotonic_dynamic)
+OMPROF_PARALLEL_LOOP_CHUNKED(nonmonotonic_guided)
+OMPROF_PARALLEL_LOOP_RUNTIME(runtime)
+OMPROF_PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime)
+OMPROF_PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
+
+// Entry points that wait, with their state.
+#define OMPROF_WAIT(ret, name, state, params, args) \
+  OMPROF_EXPORT ret name params {                   \
+    NEXT(ret(*) params, name);                      \
+    Wait wait(state, __builtin_return_address(0));  \
+    return real args;                               \
+  }
+// gcc reaches explicit barriers and the ends of statically scheduled loops and of `single`
+// alike through GOMP_barrier (libomp reports them as implementation barriers too).
+OMPROF_WAIT(void, GOMP_barrier, fmt::kWaitBarrierImplementation, (), ())
+OMPROF_WAIT(bool, GOMP_barrier_cancel, fmt::kWaitBarrierImplementation, (), ())
+OMPROF_WAIT(void, GOMP_loop_end, fmt::kWaitBarrierImplicitWorkshare, (), ())
+OMPROF_WAIT(bool, GOMP_loop_end_cancel, fmt::kWaitBarrierImplicitWorkshare, (), ())
+OMPROF_WAIT(void, GOMP_sections_end, fmt::kWaitBarrierImplicitWorkshare, (), ())
+OMPROF_WAIT(bool, GOMP_sections_end_cancel, fmt::kWaitBarrierImplicitWorkshare, (), ())
+OMPROF_WAIT(void*, GOMP_single_copy_start, fmt::kWaitBarrierImplicitWorkshare, (), ())
+OMPROF_WAIT(void, GOMP_single_copy_end, fmt::kWaitBarrierImplicitWorkshare, (void* p), (p))
+OMPROF_WAIT(void, GOMP_critical_start, fmt::kWaitCritical, (), ())
+OMPROF_WAIT(void, GOMP_critical_name_start, fmt::kWaitCritical, (void** p), (p))
+OMPROF_WAIT(void, GOMP_atomic_start, fmt::kWaitAtomic, (), ())
+OMPROF_WAIT(void, GOMP_ordered_start, fmt::kWaitOrdered, (), ())
+// A taskwait runs tasks while it waits: the viewer tells them apart by the stack.
+OMPROF_WAIT(void, GOMP_taskwait, fmt::kInTaskwait, (), ())
+OMPROF_WAIT(void, GOMP_taskwait_depend, fmt::kInTaskwait, (void** d), (d))
+OMPROF_WAIT(void, GOMP_taskgroup_end, fmt::kInTaskwait, (), ())
+// The lock API (omp_lock_t and omp_nest_lock_t are opaque to omprof).
+OMPROF_WAIT(void, omp_set_lock, fmt::kWaitLock, (void* l), (l))
+OMPROF_WAIT(void, omp_set_nest_lock, fmt::kWaitLock, (void* l), (l))
