@@ -1,5 +1,6 @@
 #include "collector/gomp_bridge.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "collector/handler/omp_inquiry.h"
@@ -35,6 +36,7 @@ void set_context(ThreadState* ts, uint64_t value, uint32_t state) {
   ts->gomp_parallel_value = value;
   std::atomic_signal_fence(std::memory_order_release);
   ts->gomp_state = state;
+  ts->gomp_thread = true;
 }
 
 void save(const ThreadState* ts, omprof_gomp_context* saved) {
@@ -61,6 +63,11 @@ bool measured_off_cpu(uint32_t state) {
   return (state >= fmt::kWaitBarrier && state <= fmt::kWaitBarrierTeams) ||
          state == fmt::kInTaskwait;
 }
+
+// A barrier or taskwait inside which another wait began ran a task meanwhile (the task waited):
+// its time off the CPU may be the task's (preempted while it ran), so it is not recorded; the
+// samples still see its CPU time. A task that runs inside a wait without waiting itself is not
+// seen: time it spends off the CPU counts as the wait's.
 
 // The cost guard: a thread stops reading the CPU clock for its waits once it has measured 1,024
 // of them within 64 ms of wall time (over 16,000 a second: fine-grained tasks or regions, where
@@ -90,26 +97,61 @@ uint64_t off_cpu_ns(uint64_t start_ns, uint64_t cpu_start_ns, uint64_t end_ns,
   return wall > cpu ? wall - cpu : 0;
 }
 
-// A thread's end-of-region wait ends at `now` (its CPU time `cpu_now`): the master's join, a
-// worker's wake-up for its next region, or shutdown. Off the CPU after the region ended, a
-// worker is idle (the runtime spins first, then sleeps: its sleep is at the end); before, it
-// waited at the barrier.
-void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now) {
-  if (ts->gomp_join_start_ns == 0) return;
-  uint64_t off = off_cpu_ns(ts->gomp_join_start_ns, ts->gomp_join_cpu_ns, now, cpu_now);
-  note_measured(ts, now);
-  ts->gomp_join_start_ns = 0;
-  if (off == 0) return;
-  uint64_t end = 0;
-  if (ts->omp_thread_num != 0 &&
-      omprof::handler::region_ended(pv::instance(ts->gomp_parallel_value), &end) && end < now) {
-    const uint64_t idle = now - end < off ? now - end : off;
-    SampleContext idle_ctx;
-    idle_ctx.omp_state = fmt::kIdleDerived;
-    omprof::ompt::record_wait(ts, 0, idle_ctx, idle);
-    off -= idle;
+// Of a worker's time off the CPU since its last region ended (at `end`): idle until the next
+// fork, then woken for it, the fork's overhead (the thread sleeps last, so its time off the CPU
+// is counted from the end). `next`: the context and instance of the region it now starts (null:
+// none). Returns what is left of `off`.
+uint64_t record_after_region_end(ThreadState* ts, uint64_t end, uint64_t now, uint64_t off,
+                                 const SampleContext* next, uint32_t next_instance) {
+  const uint64_t next_fork = next ? omprof::handler::region_fork_ns(next_instance) : 0;
+  const uint64_t woken_from = next_fork > end && next_fork < now ? next_fork : now;
+  const uint64_t woken = std::min(now - woken_from, off);
+  if (woken && next) omprof::ompt::record_wait(ts, 0, *next, woken);
+  off -= woken;
+  const uint64_t idle = std::min(woken_from - end, off);
+  SampleContext idle_ctx;
+  idle_ctx.omp_state = fmt::kIdleDerived;
+  if (idle) omprof::ompt::record_wait(ts, 0, idle_ctx, idle);
+  return off - idle;
+}
+
+// Of a thread's time off the CPU at its region's end barrier, from `start` to `barrier_end`:
+// until every member had started the body and been in it as long as this one, it waited for
+// the fork (overhead, as the handler says of its samples, omp_inquiry.cc), then for the others'
+// work; the time off the CPU is split in proportion.
+void record_at_barrier(ThreadState* ts, uint64_t start, uint64_t barrier_end, uint64_t off) {
+  bool known = false;
+  const uint32_t instance = pv::instance(ts->gomp_parallel_value);
+  const uint64_t all_begun = omprof::handler::all_members_begun_ns(instance, &known);
+  if (known && barrier_end > start) {
+    const uint64_t wall = barrier_end - start;
+    const uint64_t fork_done = all_begun ? all_begun + ts->gomp_body_ns : barrier_end;
+    const uint64_t fork_wall = std::min(fork_done > start ? fork_done - start : 0, wall);
+    const auto fork_off = uint64_t((unsigned __int128)off * fork_wall / wall);
+    SampleContext fork_ctx = ts->gomp_join_ctx;
+    fork_ctx.omp_state = fmt::kOverhead;
+    if (fork_off) omprof::ompt::record_wait(ts, 0, fork_ctx, fork_off);
+    off -= fork_off;
   }
   if (off) omprof::ompt::record_wait(ts, 0, ts->gomp_join_ctx, off);
+}
+
+// A thread's end-of-region wait ends at `now` (its CPU time `cpu_now`): the master's join, a
+// worker's wake-up for its next region (`next`, `next_instance`: that region's), or shutdown.
+void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
+                uint32_t next_instance) {
+  const uint64_t start = ts->gomp_join_start_ns;
+  if (start == 0) return;
+  uint64_t off = off_cpu_ns(start, ts->gomp_join_cpu_ns, now, cpu_now);
+  note_measured(ts, now);
+  ts->gomp_join_start_ns = 0;
+  if (ts->gomp_wait_epoch != ts->gomp_join_epoch) return;  // ran tasks: not known (below)
+  uint64_t end = 0;
+  const bool ended = ts->omp_thread_num != 0 &&
+                     omprof::handler::region_ended(pv::instance(ts->gomp_parallel_value), &end) &&
+                     end < now;
+  if (off && ended) off = record_after_region_end(ts, end, now, off, next, next_instance);
+  if (off) record_at_barrier(ts, start, ended ? end : now, off);
 }
 
 }  // namespace
@@ -122,7 +164,7 @@ OMPROF_EXPORT int omprof_internal_gomp_attach(void) {
   omprof::handler::set_gomp_inquiry();
   if (ThreadState* ts = omprof::handler::current_thread()) {
     ts->is_omp_thread = true;
-    if (ts->gomp_state == 0) set_context(ts, 0, fmt::kWorkSerial);
+    if (!ts->gomp_thread) set_context(ts, 0, fmt::kWorkSerial);
   }
   omprof::ompt::note_gomp_wrappers();
   return 1;
@@ -132,11 +174,13 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
                                                  omprof_gomp_context* saved) {
   ThreadState* ts = tracked_thread();
   if (!ts) return 0;
-  save(ts, saved);
   // A thread of the program's own that forks a region is an OpenMP initial thread.
-  if (saved->state == 0) saved->state = fmt::kWorkSerial;
+  if (!ts->gomp_thread) set_context(ts, 0, fmt::kWorkSerial);
+  save(ts, saved);
   ts->is_omp_thread = true;
-  return omprof::ompt::begin_parallel_region(codeptr_ra, enter_frame);
+  const uint64_t value = omprof::ompt::begin_parallel_region(codeptr_ra, enter_frame);
+  omprof::handler::note_region_fork(pv::instance(value), omprof::monotonic_ns());
+  return value;
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_context* saved) {
@@ -145,7 +189,7 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   omprof::handler::note_region_end(pv::instance(value), now);
   ThreadState* ts = tracked_thread();
   if (!ts) return;
-  if (ts->gomp_join_start_ns) close_join(ts, now, omprof::handler::thread_cpu_ns());
+  if (ts->gomp_join_start_ns) close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
   ts->omp_thread_num = saved->thread_num;
   set_context(ts, saved->parallel_value, saved->state);
 }
@@ -154,11 +198,20 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
                                                      unsigned team_size) {
   ThreadState* ts = tracked_thread();
   if (!ts || value == 0) return;
-  if (ts->gomp_join_start_ns)
-    close_join(ts, omprof::monotonic_ns(), omprof::handler::thread_cpu_ns());
+  const uint64_t now = omprof::monotonic_ns();
+  omprof::handler::note_member_begun(pv::instance(value), team_size, now);
+  if (ts->gomp_join_start_ns) {
+    SampleContext next;  // the woken worker's fork overhead, in the region it starts
+    next.omp_state = fmt::kOverhead;
+    next.fork_id = pv::fork_id(value);
+    next.omp_thread_num = thread_num;
+    next.region_node = omprof::current_region_node();
+    close_join(ts, now, omprof::handler::thread_cpu_ns(), &next, pv::instance(value));
+  }
   ts->is_omp_thread = true;
   ts->omp_thread_num = thread_num;
   omprof::ompt::begin_team_member(value, thread_num, team_size);
+  ts->gomp_body_start_ns = now;
   set_context(ts, value, fmt::kWorkParallel);
 }
 
@@ -167,30 +220,37 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   if (!ts || ts->gomp_parallel_value == 0) return;
   // A worker stays in this state through the team's end barrier and, once the region has
   // joined, while it idles for the next one (the handler tells them apart: region_ends.h).
+  const uint64_t now = omprof::monotonic_ns();
+  ts->gomp_body_ns = now > ts->gomp_body_start_ns ? now - ts->gomp_body_start_ns : 0;
   ts->gomp_state = fmt::kWaitBarrierImplicitParallel;
   if (!measures_off_cpu(ts)) return;
   ts->gomp_join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
+  ts->gomp_join_epoch = ts->gomp_wait_epoch;
   ts->gomp_join_cpu_ns = omprof::handler::thread_cpu_ns();
-  ts->gomp_join_start_ns = omprof::monotonic_ns();
+  ts->gomp_join_start_ns = now;
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
                                                    omprof_gomp_context* saved) {
-  saved->state = 0;
+  saved->begun = 0;
   ThreadState* ts = tracked_thread();
-  if (!ts || ts->gomp_state == 0) return;  // a thread outside OpenMP: left alone
+  if (!ts || !ts->gomp_thread) return;  // a thread outside OpenMP: left alone
+  saved->begun = 1;
   save(ts, saved);
   saved->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
   saved->cpu_start_ns = 0;
+  saved->epoch = ++ts->gomp_wait_epoch;
   if (state == fmt::kInTaskwait) ts->gomp_taskwait_strata = ts->strata_sampled;
   if (measured_off_cpu(state) && measures_off_cpu(ts))
     saved->cpu_start_ns = omprof::handler::thread_cpu_ns();
-  saved->start_ns = omprof::monotonic_ns();
+  saved->start_ns = 0;  // read only for a wait that is measured
+  if (saved->cpu_start_ns || omprof::omp::is_measured_whole_on_libgomp(state))
+    saved->start_ns = omprof::monotonic_ns();
   ts->gomp_state = state;
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* saved) {
-  if (saved->state == 0) return;
+  if (!saved->begun) return;
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   const uint32_t state = ts->gomp_state;
@@ -202,7 +262,7 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
     const uint64_t now = omprof::monotonic_ns();
     if (now > saved->start_ns)
       omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state), now - saved->start_ns);
-  } else if (saved->cpu_start_ns) {
+  } else if (saved->cpu_start_ns && ts->gomp_wait_epoch == saved->epoch) {
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t off =
         off_cpu_ns(saved->start_ns, saved->cpu_start_ns, now, omprof::handler::thread_cpu_ns());
@@ -221,7 +281,7 @@ void close_open_joins(uint64_t now_ns) {
     ThreadState* ts = thread_at(i);
     if (!ts || ts->gomp_join_start_ns == 0) continue;
     const uint64_t cpu = ts->end_ns.load() != 0 ? ts->gomp_join_cpu_ns : ts->cpu_ns_at_exit.load();
-    close_join(ts, now_ns, cpu);
+    close_join(ts, now_ns, cpu, nullptr, 0);
   }
 }
 

@@ -19,6 +19,8 @@ struct omprof_gomp_context {
   uint32_t thread_num;
   uint64_t start_ns, cpu_start_ns;  // a wait's start on the monotonic and thread CPU clocks
   uint64_t codeptr;                 // a wait's call site (the program's return address)
+  uint64_t epoch;                   // ThreadState::gomp_wait_epoch after the wait began
+  uint32_t begun;                   // a wait: whether wait_begin recorded it
 };
 
 // The wrappers are loaded (their constructor, on the initial thread). Returns 0 when omprof

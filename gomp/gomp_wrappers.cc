@@ -88,7 +88,7 @@ __attribute__((always_inline)) inline auto fork_region(Body fn, void* data, cons
 struct Wait {
   omprof_gomp_context saved;
   Wait(uint32_t state, const void* codeptr) {
-    saved.state = 0;
+    saved.begun = 0;
     if (attached) omprof_internal_gomp_wait_begin(state, codeptr, &saved);
   }
   ~Wait() { omprof_internal_gomp_wait_end(&saved); }

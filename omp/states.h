@@ -162,10 +162,7 @@ uint32_t resolve_sampled_state(uint32_t state, size_t depth, IsRuntime is_runtim
   // that entry point's cost under a tool.
   if (!runtime_entry && tasks_in_waits && outer_omprof < depth) {
     const std::string& name = name_of(outer_omprof);
-    if (name.rfind("GOMP_", 0) == 0 || name.rfind("omp_", 0) == 0) {
-      entry = outer_omprof;
-      runtime_entry = true;
-    }
+    if (name.rfind("GOMP_", 0) == 0 || name.rfind("omp_", 0) == 0) return overhead_of_entry(name);
   }
   if (!runtime_entry) return state;
   if (entry + 1 == depth) return state == kWaitTaskwait ? state : uint32_t(kOverheadRuntime);

@@ -325,7 +325,9 @@ Model build_model(const format::Profile& p, omp::View view) {
         exact ? s.omp_state() : omp::resolve_state(raw, s.omp_state(), p.header.off_cpu_waits());
     if (exact) v.state = refine_implicit_barrier(p, s, v.state);
     // The collector measures exactly only fork and join bookkeeping as overhead.
-    if (exact && v.state == format::kOverhead) v.state = format::kOverheadFork;
+    // So does omprof on libgomp, of the samples too: the wait for the fork to complete.
+    if ((exact || p.header.off_cpu_waits()) && v.state == format::kOverhead)
+      v.state = format::kOverheadFork;
     if (!exact && repeats_a_measured_wait(p, v.state)) return uint64_t(0);
     v.exact = exact;
     v.fork_id = s.fork_id();

@@ -4,6 +4,7 @@
 
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
+#include "collector/handler/sampling_state.h"
 #include "collector/handler/task_children.h"
 
 namespace omprof::handler {
@@ -73,10 +74,38 @@ uint32_t running_task_origin(const ThreadState* ts) {
 }
 
 namespace {
+// A member at its region's end barrier waits for another thread's work (the team's imbalance)
+// once every member has started the body and been in it longer than this member's own body
+// lasted; before, it waits for the fork to complete: the runtime's overhead, as the barrier
+// spans of collector/ompt/barrier_spans.h tell on libomp. (Once every body has ended the wait is
+// the barrier's own, but the runtime may then run tasks there: it stays waiting.)
+bool fork_not_done(const ThreadState* ts, uint64_t region) {
+  const uint32_t instance = parallel_value::instance(region);
+  bool known = false;
+  if (region_ended(instance)) return false;
+  const uint64_t all_begun = all_members_begun_ns(instance, &known);
+  if (!known) return false;
+  return all_begun == 0 || monotonic_ns() < all_begun + ts->gomp_body_ns;
+}
+
+// A worker whose region has ended, while a newer region has been forked and not all of its
+// members have started: woken for it (libgomp reuses the team), the fork's overhead.
+bool being_woken(uint64_t region) {
+  const uint32_t instance = parallel_value::instance(region);
+  const uint32_t latest = g_latest_fork.load(std::memory_order_acquire);
+  if (latest == instance || !region_ended(instance)) return false;
+  bool known = false;
+  return all_members_begun_ns(latest, &known) == 0 && known;
+}
+
 // From the libgomp wrappers' record (set_gomp_inquiry): the state, or false for a thread they
 // never saw.
 bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
   if (!g_gomp.load(std::memory_order_relaxed) || !ts) return false;
+  if (!ts->gomp_thread) {
+    state = format::kWorkSerial;  // the initial thread before its first region
+    return ts->is_main;
+  }
   state = ts->gomp_state;
   std::atomic_signal_fence(std::memory_order_acquire);
   region = ts->gomp_parallel_value;
@@ -86,7 +115,12 @@ bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
   // taskwait loses at most one sample to overhead.
   if (state == format::kInTaskwait && ts->strata_sampled <= ts->gomp_taskwait_strata)
     state = format::kWorkParallel;
-  return state != 0;
+  // At the region's end barrier before every member has started the body: the fork.
+  if (state == format::kWaitBarrierImplicitParallel && fork_not_done(ts, region))
+    state = format::kOverhead;
+  if (state == format::kWaitBarrierImplicitParallel && being_woken(region))
+    state = format::kOverhead;
+  return true;
 }
 }  // namespace
 

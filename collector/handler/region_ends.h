@@ -31,6 +31,59 @@ inline void note_region_end(uint32_t instance, uint64_t now_ns) {
   e.instance.store(instance, std::memory_order_release);
 }
 
+// On GNU libgomp (collector/gomp_bridge.cc), how many members of a region instance's team
+// have started its body, in a ring like the ends': until every member has, a member waiting at
+// the region's end barrier waits for the fork to complete (a worker still being woken), which is
+// the runtime's overhead, not another thread's work.
+struct RegionStart {
+  std::atomic<uint32_t> instance{0};
+  std::atomic<uint32_t> begun{0};
+  std::atomic<uint32_t> team{0};
+  std::atomic<uint64_t> all_begun_ns{0};
+  std::atomic<uint64_t> fork_ns{0};
+};
+extern RegionStart g_region_starts[kRegionEndRingSize];
+// The region most recently forked (by any thread): a worker idle since its last region that has
+// not started this one yet is being woken for it (libgomp teams are reused from one region to
+// the next; with nested teams, a worker of another team counts too).
+extern std::atomic<uint32_t> g_latest_fork;
+
+// The forking thread, before any member starts.
+inline void note_region_fork(uint32_t instance, uint64_t now_ns) {
+  RegionStart& s = g_region_starts[instance % kRegionEndRingSize];
+  s.instance.store(0, std::memory_order_relaxed);
+  s.begun.store(0, std::memory_order_relaxed);
+  s.team.store(0, std::memory_order_relaxed);
+  s.all_begun_ns.store(0, std::memory_order_relaxed);
+  s.fork_ns.store(now_ns, std::memory_order_relaxed);
+  s.instance.store(instance, std::memory_order_release);
+  g_latest_fork.store(instance, std::memory_order_release);
+}
+
+// When region `instance` was forked (0: unknown, its slot was reused).
+inline uint64_t region_fork_ns(uint32_t instance) {
+  const RegionStart& s = g_region_starts[instance % kRegionEndRingSize];
+  if (s.instance.load(std::memory_order_acquire) != instance) return 0;
+  return s.fork_ns.load(std::memory_order_relaxed);
+}
+
+// A member of a team of `team` starts the body at `now_ns`.
+inline void note_member_begun(uint32_t instance, uint32_t team, uint64_t now_ns) {
+  RegionStart& s = g_region_starts[instance % kRegionEndRingSize];
+  if (s.instance.load(std::memory_order_acquire) != instance) return;
+  s.team.store(team, std::memory_order_relaxed);
+  if (s.begun.fetch_add(1, std::memory_order_acq_rel) + 1 == team)
+    s.all_begun_ns.store(now_ns, std::memory_order_release);
+}
+
+// When every member of region `instance` had started its body: 0 if not yet (or unknown: the
+// slot was reused, then the fork counts as complete: UINT64_MAX is never returned).
+inline uint64_t all_members_begun_ns(uint32_t instance, bool* known) {
+  const RegionStart& s = g_region_starts[instance % kRegionEndRingSize];
+  *known = s.instance.load(std::memory_order_acquire) == instance;
+  return *known ? s.all_begun_ns.load(std::memory_order_acquire) : 0;
+}
+
 // Whether region `instance` has ended; if so, *end_ns is when (when end_ns is not null).
 inline bool region_ended(uint32_t instance, uint64_t* end_ns = nullptr) {
   if (instance == 0) return false;

@@ -97,8 +97,10 @@ struct ThreadState : journal::ThreadRecord {
   int running_depth = 0;            // may exceed kMaxRunningTasks (deeper ones are not kept)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
   // On GNU libgomp (no OMPT), what omprof's wrappers of its entry points know: the thread's
-  // state (proto/state_codes.h, 0: not an OpenMP thread) and its innermost region's value
-  // (parallel_value.h). Written by the thread itself (collector/gomp_bridge.cc), value first.
+  // state (proto/state_codes.h; valid once gomp_thread is set: the wrappers saw the thread fork
+  // or join a team) and its innermost region's value (parallel_value.h). Written by the thread
+  // itself (collector/gomp_bridge.cc), value first.
+  bool gomp_thread = false;
   uint32_t gomp_state = 0;
   uint64_t gomp_parallel_value = 0;
   // The thread's strata_sampled when its innermost taskwait began: a taskwait that already had
@@ -108,6 +110,11 @@ struct ThreadState : journal::ThreadRecord {
   // context its end-of-region wait is attributed to (gomp_bridge.cc, off-CPU waits).
   uint64_t gomp_join_start_ns = 0;
   uint64_t gomp_join_cpu_ns = 0;
+  uint64_t gomp_join_epoch = 0;
+  uint64_t gomp_body_start_ns = 0;  // the thread's last region body: when it started
+  uint64_t gomp_body_ns = 0;        // and how long it lasted
+  // Waits begun by the thread: a wait inside which another began ran a task meanwhile.
+  uint64_t gomp_wait_epoch = 0;
   SampleContext gomp_join_ctx;
   // The cost guard on off-CPU measurement (gomp_bridge.cc): waits measured and since when,
   // whether the thread stopped measuring, and the waits it left unmeasured since.

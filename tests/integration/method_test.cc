@@ -102,8 +102,8 @@ class BusyProcess {
 };
 
 struct WaitCase {
-  std::string compiler;
-  std::string policy;  // OMP_WAIT_POLICY
+  std::string compiler;  // clang, gcc (run on libomp), gcc_native (on libgomp)
+  std::string policy;    // OMP_WAIT_POLICY
   bool busy;
 };
 
@@ -121,8 +121,11 @@ class WaitPolicy : public ::testing::TestWithParam<WaitCase> {
                     format::Profile& out) {
     const WaitCase c = GetParam();
     const std::string dir = fresh_dir(name + "_" + wait_case_name({c, 0}));
-    std::vector<std::string> argv = {OMPROF_BIN, "run", "-o",
-                                     dir,        "--",  program(name + "_" + c.compiler)};
+    const bool native = c.compiler == "gcc_native";
+    std::vector<std::string> argv = {OMPROF_BIN, "run", "-o", dir};
+    if (native) argv.push_back("--omp-runtime=native");
+    argv.push_back("--");
+    argv.push_back(program(name + "_" + (native ? std::string("gcc") : c.compiler)));
     argv.insert(argv.end(), args.begin(), args.end());
     RunResult r;
     {
@@ -155,7 +158,9 @@ TEST_P(WaitPolicy, WorkAndWaitAreSharesOfThreadTime) {
   expect_work_share_of_omp_work_wait(*this);
 }
 
-// A competing busy process: threads lose the CPU in work and in waits alike.
+// A competing busy process: threads lose the CPU in work and in waits alike. Not on libgomp
+// with --omp-runtime=native: there the profile's work share is off by 0.06 to 0.07 on a busy
+// machine (0.72 for 0.66 passive, 0.41 for 0.48 active; docs/semantics.md, "GNU libgomp").
 class BusyMachine : public WaitPolicy {};
 TEST_P(BusyMachine, WorkAndWaitAreSharesOfThreadTime) {
   expect_work_share_of_omp_work_wait(*this);
@@ -244,7 +249,9 @@ INSTANTIATE_TEST_SUITE_P(Policies, WaitPolicy,
                          ::testing::Values(WaitCase{"clang", "active", false},
                                            WaitCase{"clang", "passive", false},
                                            WaitCase{"gcc", "active", false},
-                                           WaitCase{"gcc", "passive", false}),
+                                           WaitCase{"gcc", "passive", false},
+                                           WaitCase{"gcc_native", "active", false},
+                                           WaitCase{"gcc_native", "passive", false}),
                          wait_case_name);
 INSTANTIATE_TEST_SUITE_P(Policies, BusyMachine,
                          ::testing::Values(WaitCase{"clang", "active", true},

@@ -98,7 +98,11 @@ void expect_rooted_at_main(const viewer::Model& m) {
     std::cout << "sample rooted at " << root << " (state " << s.state << "):";
     for (const auto& f : s.stack) std::cout << " " << f.name;
     std::cout << "\n";
-    EXPECT_TRUE(root == "<unwind failed>" || root == "<truncated>") << root;
+    // A thread starting (omprof arming its clock, the runtime starting a worker) has no
+    // program frame yet: "<omp runtime>" or "<thread start>", rare.
+    EXPECT_TRUE(root == "<unwind failed>" || root == "<truncated>" || root == "<omp runtime>" ||
+                root == "<thread start>")
+        << root;
   }
   EXPECT_LE(double(other), 0.01 * double(m.total_weight_ns));
 }
@@ -575,9 +579,6 @@ TEST_P(Omp, BarriersAreNamedByWhereTheyAre) {
 TEST_P(Omp, FineGrainedTasksAreRuntimeOverhead) {
   for (const char* threads : {"1", "2"}) {
     SCOPED_TRACE(std::string("OMP_NUM_THREADS=") + threads);
-    // libgomp: a taskwait's bookkeeping is not told from its waiting (no OMPT task events, no
-    // count of outstanding children): part of the overhead shows as waiting (docs/semantics.md).
-    if (on_libgomp()) GTEST_SKIP() << "libgomp: taskwait bookkeeping is not told from waiting";
     const std::string dir = fresh_dir("omp_fib_" + GetParam() + "_" + threads);
     std::vector<std::string> argv = omprof_run(dir);
     if (task_clock_usable()) argv.insert(argv.end(), {"--rate", "1000"});
@@ -646,9 +647,6 @@ Classes classes_of(const viewer::Model& user) {
 // the region-end barrier while the worker was still being woken) was 51% waiting and fork
 // overhead 26%. Regions with a balanced 10 ms loop each have almost no overhead.
 TEST_P(Omp, EmptyRegionsAreForkJoinOverhead) {
-  if (on_libgomp())
-    GTEST_SKIP() << "libgomp: the spin at a region's end barrier is waiting (no barrier spans "
-                    "without OMPT; docs/semantics.md)";
   const std::string dir = fresh_dir("omp_region_sizes_empty_" + GetParam());
   std::vector<std::string> argv = omprof_run(dir);
   argv.insert(argv.end(), {"--", program("omp_region_sizes_" + compiler()), "200000", "0"});
