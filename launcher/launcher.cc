@@ -222,17 +222,17 @@ int choose_clock(const std::string& asked, std::string& clock) {
   return 0;
 }
 
-// For a libgomp program: with --omp-runtime=auto (the default) or libomp, a directory in `scratch`
-// whose libgomp.so.1 is LLVM libomp (which has OMPT), to put first on LD_LIBRARY_PATH; "" to leave
-// the program on libgomp, where omprof's wrappers of libgomp's entry points (`gomp_wrappers`, set
-// here) give the states and user-model stacks.
+// For a libgomp program: with --omp-runtime=libomp, a directory in `scratch` whose libgomp.so.1
+// is LLVM libomp (which has OMPT), to put first on LD_LIBRARY_PATH; "" to leave the program on
+// libgomp (the default: the program runs on the runtime it links), where omprof's wrappers of
+// libgomp's entry points (`gomp_wrappers`, set here) give the states and user-model stacks.
 std::string libomp_instead_of_libgomp(const std::string& program, const std::string& name,
                                       const std::string& omp_runtime, const std::string& scratch,
                                       const std::string& collector, std::string& gomp_wrappers) {
   GompCheck gomp = check_libgomp(program, kLibomp);
   if (!gomp.needs_libgomp) return "";
   const std::string wrappers = dir_of(collector) + "/libomprof_gomp.so";
-  if (omp_runtime != "native") {
+  if (omp_runtime == "libomp") {
     if (!gomp.missing_versions.empty()) {
       std::fprintf(stderr,
                    "omprof: warning: '%s' needs %s, which LLVM libomp 14 lacks; it runs on GNU "
@@ -242,7 +242,7 @@ std::string libomp_instead_of_libgomp(const std::string& program, const std::str
                symlink(kLibomp, (scratch + "/libgomp.so.1").c_str()) == 0) {
       std::fprintf(stderr,
                    "omprof: running '%s' on LLVM libomp instead of GNU libgomp, for OMPT (its "
-                   "timings are libomp's; --omp-runtime=native keeps libgomp)\n",
+                   "timings are libomp's)\n",
                    name.c_str());
       return scratch;
     } else {

@@ -18,10 +18,10 @@ struct RunOptions {
   uint64_t max_contexts = options::kMaxContexts.default_value;
   bool children = false;
   bool symbolize = false;  // symbolize in the process (binaries that will not exist later)
-  std::string omp_runtime = "auto";  // auto (= libomp) | libomp | native
-  std::string mpi = "auto";          // auto | on | off: preload the MPI wrappers
-  bool mpi_cpu = false;              // exact thread CPU time per MPI call
-  bool region_cpu = false;           // exact thread CPU time per explicit region
+  std::string omp_runtime = "native";  // native (or auto) | libomp
+  std::string mpi = "auto";            // auto | on | off: preload the MPI wrappers
+  bool mpi_cpu = false;                // exact thread CPU time per MPI call
+  bool region_cpu = false;             // exact thread CPU time per explicit region
   std::vector<std::string> command;
 };
 

@@ -61,8 +61,9 @@ static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
                 "Resolve symbols at the end of the run instead of in the viewer (for binaries "
                 "that will not exist when the profile is read)");
   cmd->add_option("--omp-runtime", run.omp_runtime,
-                  "auto, libomp: run a libgomp program on LLVM libomp, for OMPT (a different "
-                  "runtime); native: keep libgomp, with omprof's wrappers of its entry points")
+                  "native (auto): the program runs on the OpenMP runtime it links (libgomp through "
+                  "omprof's wrappers of its entry points); libomp: run a libgomp program on LLVM "
+                  "libomp, for OMPT (a different runtime, with different timings)")
       ->check(CLI::IsMember({"auto", "native", "libomp"}))
       ->capture_default_str();
   cmd->add_option("--mpi", run.mpi,
