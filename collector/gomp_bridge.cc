@@ -72,7 +72,7 @@ bool measured_off_cpu(uint32_t state) {
 // The cost guard: a thread stops reading the CPU clock for its waits once it has measured 1,024
 // of them within 64 ms of wall time (over 16,000 a second: fine-grained tasks or regions, where
 // two reads per wait would cost more than a few percent of the program's time). Its waits are
-// then sampled only, and counted.
+// then sampled only (counted in ThreadState::gomp_unmeasured_waits, not yet written out).
 constexpr uint64_t kGuardAfter = 1024;
 constexpr uint64_t kGuardMinSpanNs = 64000000;
 

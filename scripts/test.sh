@@ -11,6 +11,6 @@ ctest --test-dir "$build" --output-on-failure -j2 "$@"
 
 cmake -S "$here" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMPROF_SANITIZE_TOOLS=ON \
   -DOMPROF_SANITIZE=OFF >/dev/null
-cmake --build "$asan" -j"$(nproc)" --target omprof_cli omprof run_tests reliability_tests ending_tests \
-  region_tests omp_test_programs
+cmake --build "$asan" -j"$(nproc)" --target omprof_cli omprof omprof_gomp run_tests reliability_tests \
+  ending_tests region_tests omp_test_programs
 ctest --test-dir "$asan" --output-on-failure -j2 -R '^(Run/Endings|Run|Children|OmpRuntime|TaskClock|Hostile|ManyThreads|Regions|golden|Journal)\.' "$@"
