@@ -179,7 +179,13 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
   save(ts, saved);
   ts->is_omp_thread = true;
   const uint64_t value = omprof::ompt::begin_parallel_region(codeptr_ra, enter_frame);
-  omprof::handler::note_region_fork(pv::instance(value), omprof::monotonic_ns());
+  // From here to its own body the thread forks: waking the team (on a busy machine, waiting
+  // for a CPU meanwhile). Its time off the CPU there is fork overhead (member_begin).
+  ts->gomp_fork_start_ns = 0;
+  ts->gomp_fork_cpu_ns = measures_off_cpu(ts) ? omprof::handler::thread_cpu_ns() : 0;
+  const uint64_t now = omprof::monotonic_ns();
+  if (ts->gomp_fork_cpu_ns) ts->gomp_fork_start_ns = now;
+  omprof::handler::note_region_fork(pv::instance(value), now);
   return value;
 }
 
@@ -210,6 +216,17 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   }
   ts->is_omp_thread = true;
   ts->omp_thread_num = thread_num;
+  if (thread_num == 0 && ts->gomp_fork_start_ns) {
+    const uint64_t off = off_cpu_ns(ts->gomp_fork_start_ns, ts->gomp_fork_cpu_ns, now,
+                                    omprof::handler::thread_cpu_ns());
+    note_measured(ts, now);
+    ts->gomp_fork_start_ns = 0;
+    SampleContext fork_ctx;
+    fork_ctx.omp_state = fmt::kOverhead;
+    fork_ctx.fork_id = pv::fork_id(value);
+    fork_ctx.region_node = omprof::current_region_node();
+    if (off) omprof::ompt::record_wait(ts, 0, fork_ctx, off);
+  }
   omprof::ompt::begin_team_member(value, thread_num, team_size);
   ts->gomp_body_start_ns = now;
   set_context(ts, value, fmt::kWorkParallel);

@@ -103,6 +103,8 @@ void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uin
   for (size_t i = 0; i < m.samples.size(); ++i) {
     const ViewSample& s = m.samples[i];
     if (s.thread != thread || s.exact) continue;
+    // On libgomp the waits whose time off the CPU was measured had none left over.
+    if (m.profile->header.off_cpu_waits() && omp::off_cpu_measured_on_libgomp(s.state)) continue;
     work[s.region_node].push_back(i);
     all_work.push_back(i);
   }

@@ -111,6 +111,8 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t gomp_join_start_ns = 0;
   uint64_t gomp_join_cpu_ns = 0;
   uint64_t gomp_join_epoch = 0;
+  uint64_t gomp_fork_start_ns = 0;  // a fork in progress: the clocks then (0: none)
+  uint64_t gomp_fork_cpu_ns = 0;
   uint64_t gomp_body_start_ns = 0;  // the thread's last region body: when it started
   uint64_t gomp_body_ns = 0;        // and how long it lasted
   // Waits begun by the thread: a wait inside which another began ran a task meanwhile.

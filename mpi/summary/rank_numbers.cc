@@ -105,7 +105,9 @@ void RankBuilder::end_thread() {
     sample_count_ += s.count;
     account(s);
     // Off-CPU time spreads over what the thread was doing on the CPU: work, and sampled waits
-    // (a taskwait, sampled since format 1.7), which stay waits off the CPU.
+    // (a taskwait, sampled since format 1.7), which stay waits off the CPU; on libgomp not over
+    // the waits whose time off the CPU was measured.
+    if (off_cpu_waits_ && omp::off_cpu_measured_on_libgomp(s.state)) continue;
     work[s.node].push_back(&s);
     all_work.push_back(&s);
   }
