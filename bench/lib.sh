@@ -19,3 +19,13 @@ printed_once() {
 }
 median() { sort -n "$out/$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 ratio() { awk -v a="$(median "$1")" -v b="$(median "$2")" 'BEGIN { printf "%.3f\n", a / b }'; }
+# print_medians BASE NAME...: one line per NAME: its median, its ratio to BASE's median and
+# every run, sorted.
+print_medians() {
+  local base=$1 name
+  shift
+  for name in "$@"; do
+    printf "%-8s median %6.2f s  (%.2fx %s)  runs:%s\n" "$name" "$(median "$name")" \
+      "$(ratio "$name" "$base")" "$base" "$(sort -n "$out/$name" | awk '{printf " %s", $1}')"
+  done
+}

@@ -7,6 +7,8 @@
 #   [BUSY=1] bash bench/omp_runtime.sh ROUNDS -- PROGRAM ARGS...
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib.sh
+source "$here/bench/lib.sh"
 build=${OMPROF_BUILD_DIR:-$here/build}
 rounds=${1:?rounds}
 shift
@@ -33,9 +35,4 @@ for ((r = 0; r < rounds; r++)); do
   done
 done
 echo "machine: $(nproc) cores, $(uname -r); busy: ${BUSY:-0}; $rounds rounds"
-alone=$(sort -n "$out/alone" | awk '{t[NR] = $1} END {print t[int((NR + 1) / 2)]}')
-for v in "${variants[@]}"; do
-  sort -n "$out/$v" | awk -v v="$v" -v alone="$alone" '{t[NR] = $1}
-    END { m = t[int((NR + 1) / 2)]; printf "%-8s median %6.2f s  (%.2fx alone)  runs:", v, m, m / alone;
-          for (i = 1; i <= NR; i++) printf " %s", t[i]; printf "\n" }'
-done
+print_medians alone "${variants[@]}"

@@ -682,7 +682,8 @@ RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
     if (gnu && g_gomp_wrappers.load())
       s.note =
           "GNU libgomp has no OMPT: states and user-model stacks come from omprof's wrappers "
-          "of its entry points; waits are sampled, task creation paths are not recorded";
+          "of its entry points; waits are sampled on the CPU and measured off it, task creation "
+          "paths are not recorded";
     else
       s.note = gnu ? "GNU libgomp has no OMPT: OpenMP states and user-model stacks are unavailable"
                    : "the OpenMP runtime did not start omprof's OMPT tool (OMP_TOOL disabled, or "
