@@ -88,9 +88,27 @@ bool starts_with(const std::string& s, const char* prefix) {
   return s.rfind(prefix, 0) == 0;
 }
 
+// A PLT stub's name (unwind/plt.h) is its target's with "@plt".
+std::string without_plt(const std::string& name) {
+  const size_t n = name.size();
+  return n > 4 && name.compare(n - 4, 4, "@plt") == 0 ? name.substr(0, n - 4) : name;
+}
+
 }  // namespace
 
-bool is_taskwait_entry(const std::string& entry) {
+bool is_runtime_entry_name(const std::string& name) {
+  for (const char* prefix : {"__kmpc_", "__kmp_", "GOMP_", "omp_", "ompc_", "kmp_"})
+    if (starts_with(name, prefix)) return true;
+  return false;
+}
+
+bool is_runtime_plt_stub(const std::string& name) {
+  const size_t n = name.size();
+  return n > 4 && name.compare(n - 4, 4, "@plt") == 0 && is_runtime_entry_name(name);
+}
+
+bool is_taskwait_entry(const std::string& name) {
+  const std::string entry = without_plt(name);
   return entry == "__kmpc_omp_taskwait" || entry == "GOMP_taskwait" ||
          entry == "__kmpc_end_taskgroup" || entry == "GOMP_taskgroup_end";
 }
@@ -98,7 +116,8 @@ bool is_taskwait_entry(const std::string& entry) {
 // What the runtime does for the program when entered at `entry` (the runtime function the
 // program's code called): LLVM's __kmpc_* and GNU's GOMP_* entry points. A taskwait's own
 // bookkeeping is task overhead; its waiting is told by the collector (in taskwait).
-uint32_t overhead_of_entry(const std::string& entry) {
+uint32_t overhead_of_entry(const std::string& name) {
+  const std::string entry = without_plt(name);
   using namespace format;
   if (is_taskwait_entry(entry) || starts_with(entry, "__kmpc_omp_task") ||
       starts_with(entry, "GOMP_task") || starts_with(entry, "__kmpc_taskloop") ||

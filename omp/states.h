@@ -125,8 +125,14 @@ inline bool may_resolve(uint32_t state) {
 // kOverheadTask (task entry points, taskwait and taskgroup end included), kOverheadFork,
 // kOverheadLoop, kOverheadReduction, else kOverheadRuntime. docs/semantics.md "Work and Wait".
 uint32_t overhead_of_entry(const std::string& entry);
-// __kmpc_omp_taskwait, GOMP_taskwait, and the end of a taskgroup.
+// __kmpc_omp_taskwait, GOMP_taskwait, and the end of a taskgroup. Both take a PLT stub's name
+// (`__kmpc_omp_taskwait@plt`) for its target's.
 bool is_taskwait_entry(const std::string& entry);
+// The OpenMP runtimes' entry points, by name: __kmpc_*, __kmp_*, GOMP_*, omp_*, ompc_*, kmp_*.
+bool is_runtime_entry_name(const std::string& name);
+// A PLT stub (unwind/plt.h) that jumps to one of them: a sample there has entered the runtime,
+// so it is runtime code (the program's call to it, not the program's work).
+bool is_runtime_plt_stub(const std::string& name);
 
 // A sample's state refined from its stack (frame i from the leaf): "in taskwait" as above,
 // with `tasks_in_waits` (libgomp) a task run inside a wait as above, then

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "omp/states.h"
+#include "omp/task_constructs.h"
 #include "proto/text.h"
 
 namespace omprof::omp {
@@ -98,8 +99,9 @@ FrameStack resolve_runtime_frames(FrameStack raw) {
   return raw;
 }
 
-uint32_t resolve_state(const FrameStack& raw, uint32_t state, bool tasks_in_waits) {
-  return resolve_sampled_state(
+uint32_t resolve_state(const FrameStack& raw, uint32_t state, bool tasks_in_waits,
+                       const TaskConstructLines* constructs) {
+  const uint32_t resolved = resolve_sampled_state(
       state, raw.size(), [&](size_t i) { return raw[i].runtime; },
       [&](size_t i) { return raw[i].system; },
       [&](size_t i) -> const std::string& {
@@ -108,6 +110,7 @@ uint32_t resolve_state(const FrameStack& raw, uint32_t state, bool tasks_in_wait
         return i + 1 < raw.size() && !raw[i + 1].callee.empty() ? raw[i + 1].callee : raw[i].name;
       },
       [&](size_t i) { return raw[i].omprof; }, tasks_in_waits);
+  return constructs ? construct_code_state(resolved, constructs->at_construct(raw)) : resolved;
 }
 
 bool is_outlined_name(const std::string& n) {

@@ -71,7 +71,11 @@ bool is_task_frame_name(const std::string& name);
 // (kWorkParallel).
 // `tasks_in_waits`: a libgomp profile (Header.off_cpu_waits): a wait state whose leaf is the
 // program's code runs a task (resolve_task_in_wait).
-uint32_t resolve_state(const FrameStack& raw, uint32_t state, bool tasks_in_waits = false);
+// `constructs`: the profile's task construct lines (task_constructs.h): work done there is task
+// overhead.
+class TaskConstructLines;
+uint32_t resolve_state(const FrameStack& raw, uint32_t state, bool tasks_in_waits = false,
+                       const TaskConstructLines* constructs = nullptr);
 
 // `context_id`: the sample's task record if it ran a recorded task's code, else its innermost
 // region's fork record (0: none). `fork_of(id)` returns nullptr for unknown ids.

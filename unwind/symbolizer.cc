@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "unwind/module_kind.h"
+#include "unwind/plt.h"
 
 namespace omprof::unwind {
 
@@ -111,6 +112,15 @@ struct Symbolizer::Impl {
   std::vector<std::string> problems;
   mutable std::vector<CuIndex> cu_index;
   mutable std::vector<CanonicalNames> canonical;
+  mutable std::vector<std::unique_ptr<std::vector<PltStub>>> plt;
+
+  // The PLT stub holding `address` in `module` (built on first use), or nullptr.
+  const PltStub* plt_stub(size_t module, uint64_t address) const {
+    GElf_Addr bias = 0;
+    Elf* elf = dwfl_module_getelf(handles[module], &bias);
+    if (!plt[module]) plt[module] = std::make_unique<std::vector<PltStub>>(plt_stubs(elf));
+    return plt_stub_at(*plt[module], address - bias);
+  }
 
   // The preferred name of the function symbol starting at `start` in `module` ("" if it has
   // no aliases). Built on first use from the whole symbol table.
@@ -186,6 +196,7 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
   impl_->problems.resize(modules.size());
   impl_->cu_index.resize(modules.size());
   impl_->canonical.resize(modules.size());
+  impl_->plt.resize(modules.size());
   if (!impl_->dwfl) return;
   // Each module gets its own report so that unloaded modules overlapping a later load still
   // resolve: lookups go through the module we matched, not through dwfl_addrmodule.
@@ -338,6 +349,13 @@ Symbolized Symbolizer::lookup(uint64_t address) const {
   if (out.module < 0) return out;
   Dwfl_Module* mod = impl_->handles[size_t(out.module)];
   if (!mod) return out;
+  // A stub has no symbol of its own: name it after the function it jumps to, as perf does.
+  if (const PltStub* stub = impl_->plt_stub(size_t(out.module), address)) {
+    SourceFrame f;
+    f.function = f.system_name = stub->target + "@plt";
+    out.frames.push_back(f);
+    return out;
+  }
   SourceFrame outer = symbol_frame(mod, address, &out.symbol_offset);
   if (!outer.system_name.empty()) {
     const std::string& canonical =

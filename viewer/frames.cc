@@ -1,5 +1,6 @@
 #include "viewer/frames.h"
 
+#include "omp/states.h"
 #include "proto/text.h"
 #include "unwind/module_kind.h"
 
@@ -67,6 +68,8 @@ omp::FrameStack ProfileFrames::expand(uint64_t id) {
     f.name = p_.str(fn.name()).empty() ? m.module : str(fn.name());
     f.file = str(fn.filename());
     f.line = line.line();
+    // A stub of the program's PLT that jumps into the runtime: the call has entered it.
+    if (!f.runtime && omp::is_runtime_plt_stub(f.name.str())) f.runtime = true;
   }
   // The call instruction is in the innermost inlined frame, next to the runtime's frames.
   if (loc.callee() != 0) out.front().callee = str(loc.callee());
@@ -82,6 +85,13 @@ omp::FrameStack ProfileFrames::stack(uint64_t stack_id) {
     out.insert(out.end(), part.begin(), part.end());
   }
   return out;
+}
+
+omp::TaskConstructLines task_construct_lines(ProfileFrames& frames) {
+  omp::TaskConstructLines lines;
+  for (uint64_t id = 1; id <= frames.profile().stacks.size(); ++id)
+    lines.add_call_sites(frames.stack(id));
+  return lines;
 }
 
 }  // namespace omprof::viewer

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "omp/task_constructs.h"
 #include "omp/user_model.h"
 #include "proto/profile_reader.h"
 
@@ -36,5 +37,9 @@ class ProfileFrames {
   std::vector<omp::Name> strings_;
   std::vector<bool> interned_;
 };
+
+// The task constructs' lines of the whole profile (every stack's calls into task creation), so
+// that each view classifies the code at them alike.
+omp::TaskConstructLines task_construct_lines(ProfileFrames& frames);
 
 }  // namespace omprof::viewer

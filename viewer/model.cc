@@ -307,6 +307,7 @@ Model build_model(const format::Profile& p, omp::View view) {
   m.view = view;
   ProfileFrames frames(p);
   m.forks = fork_infos(frames);
+  const omp::TaskConstructLines constructs = task_construct_lines(frames);
   auto fork_of = [&](uint64_t id) -> const omp::ForkInfo* {
     auto it = m.forks.find(id);
     return it == m.forks.end() ? nullptr : &it->second;
@@ -323,8 +324,8 @@ Model build_model(const format::Profile& p, omp::View view) {
     v.count = exact ? 0 : s.count();
     v.weight_ns = s.weight_ns();
     // An exact wait's stack is its construct's call site: nothing to resolve.
-    v.state =
-        exact ? s.omp_state() : omp::resolve_state(raw, s.omp_state(), p.header.off_cpu_waits());
+    v.state = exact ? s.omp_state()
+                    : omp::resolve_state(raw, s.omp_state(), p.header.off_cpu_waits(), &constructs);
     if (exact) v.state = refine_implicit_barrier(p, s, v.state);
     // The collector measures exactly only fork and join bookkeeping as overhead.
     // So does omprof on libgomp, of the samples too: the wait for the fork to complete.

@@ -21,15 +21,16 @@ RankNumbers rank_numbers(const format::Profile& p) {
   // other views; each (stack, state) is resolved once.
   std::map<std::pair<uint64_t, uint32_t>, uint32_t> resolved;
   ProfileFrames frames(p);
+  const omp::TaskConstructLines constructs = task_construct_lines(frames);
   auto state_of = [&](const v1::Sample& s) {
     const uint32_t state = s.omp_state();
     if (!omp::may_resolve(state)) return state;
     auto it = resolved.find({s.stack_id(), state});
     if (it == resolved.end())
       it = resolved
-               .emplace(
-                   std::make_pair(s.stack_id(), state),
-                   omp::resolve_state(frames.stack(s.stack_id()), state, p.header.off_cpu_waits()))
+               .emplace(std::make_pair(s.stack_id(), state),
+                        omp::resolve_state(frames.stack(s.stack_id()), state,
+                                           p.header.off_cpu_waits(), &constructs))
                .first;
     return it->second;
   };

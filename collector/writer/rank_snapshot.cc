@@ -1,6 +1,8 @@
 #include "collector/writer/rank_snapshot.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <string>
 #include <unordered_map>
@@ -19,6 +21,7 @@
 #include "proto/state_codes.h"
 #include "proto/text.h"
 #include "unwind/module_kind.h"
+#include "unwind/plt.h"
 
 namespace omprof::writer {
 
@@ -33,7 +36,10 @@ class TaskwaitResolver {
       : modules_(std::move(modules)), tasks_in_waits_(tasks_in_waits) {}
   uint32_t resolve(uint32_t state, const uint64_t* frames, uint32_t depth) const {
     return omp::resolve_sampled_state(
-        state, depth, [&](size_t i) { return is_runtime(frames[i]); },
+        state, depth,
+        [&](size_t i) {
+          return is_runtime(frames[i]) || (i == 0 && !plt_entry(frames[0]).empty());
+        },
         [&](size_t i) {
           const unwind::Module* m = module_of(frames[i]);
           return m && unwind::is_system_module(m->path);
@@ -45,6 +51,7 @@ class TaskwaitResolver {
             const std::string& callee = callee_of(frames[i + 1]);
             if (!callee.empty()) return callee;
           }
+          if (i == 0 && !plt_entry(frames[0]).empty()) return plt_entry(frames[0]);
           return name_of(frames[i]);
         },
         [&](size_t i) {
@@ -58,6 +65,30 @@ class TaskwaitResolver {
   bool is_runtime(uint64_t pc) const {
     const unwind::Module* m = module_of(pc);
     return m && ompt::is_runtime_module(m->path);
+  }
+  // The runtime entry point that the PLT stub at `pc` jumps to, read from its module's file as
+  // the viewer reads it (unwind/plt.h); "" when `pc` is in no such stub.
+  const std::string& plt_entry(uint64_t pc) const {
+    static const std::string none;
+    const unwind::Module* m = module_of(pc);
+    if (!m || m->is_vdso || m->path.empty() || m->path[0] != '/') return none;
+    auto [it, fresh] = plt_.try_emplace(m->path);
+    if (fresh) it->second = runtime_stubs_of(m->path);
+    const unwind::PltStub* stub = unwind::plt_stub_at(it->second, pc - m->load_bias);
+    return stub ? stub->target : none;
+  }
+  static std::vector<unwind::PltStub> runtime_stubs_of(const std::string& path) {
+    std::vector<unwind::PltStub> stubs;
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return stubs;
+    elf_version(EV_CURRENT);
+    if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
+      for (auto& s : unwind::plt_stubs(elf))
+        if (omp::is_runtime_entry_name(s.target)) stubs.push_back(std::move(s));
+      elf_end(elf);
+    }
+    close(fd);
+    return stubs;
   }
   const std::string& callee_of(uint64_t caller_frame) const {
     auto it = callees_.find(caller_frame);
@@ -80,6 +111,7 @@ class TaskwaitResolver {
   std::vector<unwind::Module> modules_;
   bool tasks_in_waits_;
   mutable std::unordered_map<uint64_t, std::string> names_, callees_;
+  mutable std::unordered_map<std::string, std::vector<unwind::PltStub>> plt_;
 };
 
 }  // namespace

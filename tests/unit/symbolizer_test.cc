@@ -2,12 +2,15 @@
 #include "unwind/symbolizer.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
 
 #include "collector/modules.h"
+#include "unwind/plt.h"
 
 namespace {
 
@@ -170,3 +173,61 @@ TEST(Symbolizer, AliasesGetTheNameUsersCall) {
 }
 
 }  // namespace
+
+namespace omprof::unwind {
+namespace {
+
+// The three stub shapes of x86-64 PLTs: plain, IBT (endbr64) and MPX (bnd).
+TEST(Plt, StubJumpsDecodeToTheirGotSlot) {
+  const unsigned char plain[] = {0xff, 0x25, 0x10, 0x00, 0x00, 0x00, 0x68, 0, 0, 0, 0};
+  EXPECT_EQ(plt_stub_slot(plain, sizeof plain, 0x1000), 0x1000u + 6 + 0x10);
+  const unsigned char ibt[] = {0xf3, 0x0f, 0x1e, 0xfa, 0xf2, 0xff, 0x25, 0xf0, 0xff, 0xff, 0xff};
+  EXPECT_EQ(plt_stub_slot(ibt, sizeof ibt, 0x2000), 0x2000u + 11 - 0x10);
+  const unsigned char plt0[] = {0xff, 0x35, 0x02, 0x00, 0x00, 0x00, 0xff, 0x25, 0, 0, 0, 0};
+  EXPECT_EQ(plt_stub_slot(plt0, sizeof plt0, 0x3000), 0u);  // push, not a stub's jump
+  EXPECT_EQ(plt_stub_slot(plain, 4, 0x1000), 0u);           // cut short
+}
+
+// This test's own executable: each stub named from the file jumps, in the running process,
+// through a GOT slot that the dynamic linker bound to its named function (or, not called yet,
+// back into the PLT for lazy binding).
+TEST(Plt, StubsNamedFromTheFileMatchWhatTheProcessBound) {
+  omprof::refresh_modules();
+  const std::vector<Module> modules = omprof::recorded_modules();
+  ASSERT_FALSE(modules.empty());
+  const Module& exe = modules.front();
+  const int fd = open(exe.path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  elf_version(EV_CURRENT);
+  Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+  const std::vector<PltStub> stubs = plt_stubs(elf);
+  elf_end(elf);
+  close(fd);
+  ASSERT_FALSE(stubs.empty()) << exe.path;
+  size_t bound = 0;
+  Symbolizer sym(modules);
+  for (const PltStub& s : stubs) {
+    const auto* code = reinterpret_cast<const unsigned char*>(s.start + exe.load_bias);
+    const uint64_t slot = plt_stub_slot(code, size_t(s.end - s.start), s.start);
+    ASSERT_NE(slot, 0u) << s.target;
+    const uint64_t value = *reinterpret_cast<const uint64_t*>(slot + exe.load_bias);
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(value), &info) && info.dli_sname &&
+        reinterpret_cast<uint64_t>(info.dli_saddr) == value) {
+      ++bound;
+      // Aliases (memcpy and __memcpy_avx_unaligned, versioned names) share an address: compare
+      // the functions the names resolve to.
+      void* named = dlsym(RTLD_DEFAULT, s.target.c_str());
+      if (named) {
+        EXPECT_EQ(named, info.dli_saddr) << s.target << " vs " << info.dli_sname;
+      }
+    }
+    const Symbolized r = sym.lookup(s.start + exe.load_bias + 2);
+    ASSERT_EQ(r.frames.size(), 1u);
+    EXPECT_EQ(r.frames[0].function, s.target + "@plt");
+  }
+  EXPECT_GT(bound, 0u);
+}
+
+}  // namespace
+}  // namespace omprof::unwind

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "omp/states.h"
+#include "omp/task_constructs.h"
 #include "proto/state_codes.h"
 
 namespace omprof::omp {
@@ -293,6 +294,58 @@ TEST(UserModel, TaskCodeSitsUnderItsCreationPath) {
             (std::vector<std::string>{"refine", "<consume: omp task @ app.c:50>", "consume",
                                       "<produce: omp task @ app.c:40>", "produce",
                                       "<solve: omp parallel @ app.c:11>", "solve", "main"}));
+}
+
+// A sample in the program's PLT stub of a runtime entry point has entered the runtime
+// (unwind/plt.h names the stub, the viewer marks it a runtime frame): that entry's overhead.
+TEST(ResolveState, RuntimePltStubIsItsEntryPointsOverhead) {
+  using namespace omprof::format;
+  EXPECT_TRUE(is_runtime_plt_stub("__kmpc_omp_task_alloc@plt"));
+  EXPECT_TRUE(is_runtime_plt_stub("GOMP_parallel@plt"));
+  EXPECT_FALSE(is_runtime_plt_stub("malloc@plt"));
+  EXPECT_FALSE(is_runtime_plt_stub("__kmpc_omp_task_alloc"));
+  Frame stub = user("__kmpc_omp_task_alloc@plt");
+  stub.runtime = true;
+  EXPECT_EQ(resolve_state({stub, user("fib", 11), user("main")}, kWorkParallel), kOverheadTask);
+  stub.name = "__kmpc_omp_taskwait@plt";
+  EXPECT_EQ(resolve_state({stub, user("fib", 15), user("main")}, kWorkParallel), kOverheadTask);
+  EXPECT_EQ(resolve_state({stub, user("fib", 15), user("main")}, kInTaskwait), kWaitTaskwait);
+}
+
+// The program's code at a task construct's line (filling in the runtime's task descriptor) is
+// task overhead; its other lines, and lines of profiles without line tables, stay work.
+TEST(TaskConstructs, CodeAtATaskCreationCallSitesLineIsTaskOverhead) {
+  using namespace omprof::format;
+  TaskConstructLines lines;
+  EXPECT_TRUE(is_task_creation_entry("__kmpc_omp_task_alloc"));
+  EXPECT_TRUE(is_task_creation_entry("__kmpc_omp_task_begin_if0@plt"));
+  EXPECT_TRUE(is_task_creation_entry("GOMP_task"));
+  EXPECT_TRUE(is_task_creation_entry("__kmpc_taskloop"));
+  EXPECT_FALSE(is_task_creation_entry("__kmpc_omp_taskwait"));
+  EXPECT_FALSE(is_task_creation_entry("GOMP_taskwait"));
+  EXPECT_FALSE(is_task_creation_entry("GOMP_taskgroup_start"));
+  EXPECT_FALSE(is_task_creation_entry("__kmpc_omp_taskyield"));
+  EXPECT_FALSE(is_task_creation_entry("__kmpc_fork_call"));
+  // fib calls the task allocation at line 11 (through an unnamed runtime frame that its call
+  // instruction names), and the fork at main's line 30.
+  Frame caller = user("fib", 11);
+  caller.callee = "__kmpc_omp_task_alloc";
+  lines.add_call_sites({rt("[libomp.so.5]"), caller, user("main", 30)});
+  lines.add_call_sites({rt("__kmpc_fork_call"), user("main", 30)});
+  lines.add_call_sites({rt("__kmpc_omp_task_begin_if0"), user("nolines", 0)});
+  EXPECT_TRUE(lines.at_construct({user("fib", 11), user("main", 30)}));
+  EXPECT_TRUE(lines.at_construct({sys("memcpy"), user("fib", 11), user("main", 30)}));
+  EXPECT_FALSE(lines.at_construct({user("fib", 12), user("main", 30)}));
+  EXPECT_FALSE(lines.at_construct({user("main", 30)}));
+  EXPECT_FALSE(lines.at_construct({user("nolines", 0)}));
+  EXPECT_FALSE(lines.at_construct({rt("__kmpc_omp_task_alloc"), user("fib", 11)}));
+  const FrameStack at = {user("fib", 11), user("main", 30)};
+  EXPECT_EQ(resolve_state(at, kWorkParallel, false, &lines), kOverheadTask);
+  EXPECT_EQ(resolve_state(at, kWorkSerial, false, &lines), kOverheadTask);
+  EXPECT_EQ(resolve_state(at, kWorkParallel), kWorkParallel);
+  EXPECT_EQ(resolve_state({user("fib", 12), user("main", 30)}, kWorkParallel, false, &lines),
+            kWorkParallel);
+  EXPECT_EQ(resolve_state(at, kWaitBarrier, false, &lines), kWaitBarrier);
 }
 
 }  // namespace
