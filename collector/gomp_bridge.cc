@@ -43,6 +43,16 @@ void save(const ThreadState* ts, omprof_gomp_context* saved) {
   saved->parallel_value = ts->gomp_parallel_value;
   saved->state = ts->gomp_state;
   saved->thread_num = ts->omp_thread_num;
+  saved->task_origin = ts->gomp_task_origin;
+  saved->task_cut = ts->gomp_task_cut;
+}
+
+// The running task (origin) and where its code was called from (cut), written before a sample
+// can read the origin.
+void set_task(ThreadState* ts, uint32_t origin, uint64_t cut) {
+  ts->gomp_task_cut = cut;
+  std::atomic_signal_fence(std::memory_order_release);
+  ts->gomp_task_origin = origin;
 }
 
 // What a sample taken now would be attributed to, in `state`.
@@ -66,8 +76,9 @@ bool measured_off_cpu(uint32_t state) {
 
 // A barrier or taskwait inside which another wait began ran a task meanwhile (the task waited):
 // its time off the CPU may be the task's (preempted while it ran), so it is not recorded; the
-// samples still see its CPU time. A task that runs inside a wait without waiting itself is not
-// seen: time it spends off the CPU counts as the wait's.
+// samples still see its CPU time. A task that runs through omprof's trampoline (gomp_wrappers.cc,
+// GOMP_task) pauses the wait it runs in instead (task_begin), so that only the wait's own time
+// off the CPU is the wait's; tasks that are not wrapped (taskloop) are not seen.
 
 // The cost guard: a thread stops reading the CPU clock for its waits once it has measured 1,024
 // of them within 64 ms of wall time (over 16,000 a second: fine-grained tasks or regions, where
@@ -154,6 +165,20 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
   if (off) record_at_barrier(ts, start, ended ? end : now, off);
 }
 
+// A wait measured off the CPU (`state`: barrier or taskwait), from its saved start to `now`
+// (the thread's CPU time then: `cpu_now`).
+void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t state,
+                         uint64_t now, uint64_t cpu_now) {
+  const uint64_t off = off_cpu_ns(w.start_ns, w.cpu_start_ns, now, cpu_now);
+  note_measured(ts, now);
+  // A taskwait off the CPU waits for its children (its runtime code on the CPU is overhead).
+  const uint32_t as = state == fmt::kInTaskwait ? uint32_t(fmt::kWaitTaskwait) : state;
+  if (off) omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, as), off);
+}
+
+// What task_begin paused (omprof_gomp_context::paused).
+constexpr uint32_t kPausedJoin = 1, kPausedWait = 2;
+
 }  // namespace
 
 #define OMPROF_EXPORT extern "C" __attribute__((visibility("default")))
@@ -197,11 +222,12 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   if (!ts) return;
   if (ts->gomp_join_start_ns) close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
   ts->omp_thread_num = saved->thread_num;
+  set_task(ts, saved->task_origin, saved->task_cut);
   set_context(ts, saved->parallel_value, saved->state);
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned thread_num,
-                                                     unsigned team_size) {
+                                                     unsigned team_size, const void* body_frame) {
   ThreadState* ts = tracked_thread();
   if (!ts || value == 0) return;
   const uint64_t now = omprof::monotonic_ns();
@@ -229,6 +255,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   }
   omprof::ompt::begin_team_member(value, thread_num, team_size);
   ts->gomp_body_start_ns = now;
+  set_task(ts, 0, reinterpret_cast<uint64_t>(body_frame));
   set_context(ts, value, fmt::kWorkParallel);
 }
 
@@ -263,6 +290,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   saved->start_ns = 0;  // read only for a wait that is measured
   if (saved->cpu_start_ns || omprof::omp::is_measured_whole_on_libgomp(state))
     saved->start_ns = omprof::monotonic_ns();
+  saved->outer = static_cast<omprof_gomp_context*>(ts->gomp_open_wait);
+  ts->gomp_open_wait = saved;
   ts->gomp_state = state;
 }
 
@@ -272,6 +301,7 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
   if (!ts) return;
   const uint32_t state = ts->gomp_state;
   ts->gomp_state = saved->state;
+  ts->gomp_open_wait = saved->outer;
   // An enclosing taskwait that ran this (a task's wait) was busy until now: it counts as
   // waiting again only from its next sample on.
   ts->gomp_taskwait_strata = ts->strata_sampled;
@@ -280,13 +310,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
     if (now > saved->start_ns)
       omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state), now - saved->start_ns);
   } else if (saved->cpu_start_ns && ts->gomp_wait_epoch == saved->epoch) {
-    const uint64_t now = omprof::monotonic_ns();
-    const uint64_t off =
-        off_cpu_ns(saved->start_ns, saved->cpu_start_ns, now, omprof::handler::thread_cpu_ns());
-    note_measured(ts, now);
-    // A taskwait off the CPU waits for its children (its runtime code on the CPU is overhead).
-    const uint32_t as = state == fmt::kInTaskwait ? uint32_t(fmt::kWaitTaskwait) : state;
-    if (off) omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, as), off);
+    record_off_cpu_wait(ts, *saved, state, omprof::monotonic_ns(),
+                        omprof::handler::thread_cpu_ns());
   }
 }
 
@@ -303,3 +328,65 @@ void close_open_joins(uint64_t now_ns) {
 }
 
 }  // namespace omprof::gomp
+
+OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
+                                                        const void* enter_frame) {
+  ThreadState* ts = tracked_thread();
+  if (!ts || !ts->gomp_thread || ts->gomp_task_cut == 0) return 0;
+  // The creating context: the running task's record, else the innermost region.
+  uint64_t parent = ts->gomp_task_origin;
+  if (!parent) parent = pv::fork_id(ts->gomp_parallel_value);
+  if (!parent) return 0;
+  return omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, ts->gomp_task_cut);
+}
+
+OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* frame,
+                                                   omprof_gomp_context* saved) {
+  saved->begun = 0;
+  ThreadState* ts = tracked_thread();
+  if (!ts) return;
+  saved->begun = 1;
+  saved->task_origin = ts->gomp_task_origin;
+  saved->task_cut = ts->gomp_task_cut;
+  saved->paused = 0;
+  // The wait the task runs in is measured up to here: time the task spends off the CPU
+  // (preempted) is the task's, spread over its samples like any thread's (omp/states.h).
+  auto* wait = static_cast<omprof_gomp_context*>(ts->gomp_open_wait);
+  const bool wait_open = wait && wait->cpu_start_ns && wait->epoch == ts->gomp_wait_epoch;
+  if (ts->gomp_join_start_ns || wait_open) {
+    const uint64_t now = omprof::monotonic_ns();
+    const uint64_t cpu = omprof::handler::thread_cpu_ns();
+    if (ts->gomp_join_start_ns) {
+      close_join(ts, now, cpu, nullptr, 0);
+      saved->paused |= kPausedJoin;
+    }
+    if (wait_open) {
+      record_off_cpu_wait(ts, *wait, ts->gomp_state, now, cpu);
+      saved->paused |= kPausedWait;
+    }
+  }
+  set_task(ts, record, reinterpret_cast<uint64_t>(frame));
+}
+
+OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* saved) {
+  if (!saved->begun) return;
+  ThreadState* ts = tracked_thread();
+  if (!ts) return;
+  set_task(ts, saved->task_origin, saved->task_cut);
+  if (!saved->paused) return;
+  // The paused waits go on from here (the task's own waits, if any, are over).
+  const uint64_t now = omprof::monotonic_ns();
+  const uint64_t cpu = omprof::handler::thread_cpu_ns();
+  if (saved->paused & kPausedJoin) {
+    ts->gomp_join_start_ns = now;
+    ts->gomp_join_cpu_ns = cpu;
+    ts->gomp_join_epoch = ts->gomp_wait_epoch;
+  }
+  if (saved->paused & kPausedWait) {
+    if (auto* wait = static_cast<omprof_gomp_context*>(ts->gomp_open_wait)) {
+      wait->start_ns = now;
+      wait->cpu_start_ns = cpu;
+      wait->epoch = ts->gomp_wait_epoch;
+    }
+  }
+}

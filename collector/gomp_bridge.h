@@ -17,10 +17,14 @@ struct omprof_gomp_context {
   uint64_t parallel_value;
   uint32_t state;
   uint32_t thread_num;
-  uint64_t start_ns, cpu_start_ns;  // a wait's start on the monotonic and thread CPU clocks
-  uint64_t codeptr;                 // a wait's call site (the program's return address)
-  uint64_t epoch;                   // ThreadState::gomp_wait_epoch after the wait began
-  uint32_t begun;                   // a wait: whether wait_begin recorded it
+  uint64_t start_ns, cpu_start_ns;    // a wait's start on the monotonic and thread CPU clocks
+  uint64_t codeptr;                   // a wait's call site (the program's return address)
+  uint64_t epoch;                     // ThreadState::gomp_wait_epoch after the wait began
+  uint32_t begun;                     // a wait: whether wait_begin recorded it
+  uint32_t task_origin;               // the running task's creation record (0: an implicit task)
+  uint64_t task_cut;                  // the frame of omprof's call of the running task's code
+  struct omprof_gomp_context* outer;  // a wait: the wait it began in (ThreadState::gomp_open_wait)
+  uint32_t paused;                    // a task: the waits it paused (gomp_bridge.cc, task_begin)
 };
 
 // The wrappers are loaded (their constructor, on the initial thread). Returns 0 when omprof
@@ -34,9 +38,11 @@ uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const void* enter_fra
 // The region forked with `value` has joined (the runtime returned to the forking thread):
 // the region ends and the thread's context is restored.
 void omprof_internal_gomp_join(uint64_t value, const struct omprof_gomp_context* saved);
-// A team member starts the region's body as thread `thread_num` of `team_size`, and ends it
-// (then waits at the region's end barrier, and idles once the region has joined).
-void omprof_internal_gomp_member_begin(uint64_t value, unsigned thread_num, unsigned team_size);
+// A team member starts the region's body as thread `thread_num` of `team_size`, called from
+// `body_frame` (run_body's frame: task creation paths are cut there), and ends it (then waits
+// at the region's end barrier, and idles once the region has joined).
+void omprof_internal_gomp_member_begin(uint64_t value, unsigned thread_num, unsigned team_size,
+                                       const void* body_frame);
 void omprof_internal_gomp_member_end(void);
 // A wrapped entry point that waits (barrier, lock, critical, ordered, taskwait) begins, in
 // `state` (proto/state_codes.h), and ends; *saved keeps the state to return to.
@@ -46,6 +52,17 @@ void omprof_internal_gomp_member_end(void);
 void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
                                      struct omprof_gomp_context* saved);
 void omprof_internal_gomp_wait_end(const struct omprof_gomp_context* saved);
+// A deferred task is created at `codeptr_ra` (the return address into the program): records
+// its creation path, from the running task's code on, and returns its record (0: none; the
+// task then runs as before, under the region that runs it).
+uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra, const void* enter_frame);
+// A task created with record `record` starts running on this thread, its code called from
+// `frame` (the wrapper's trampoline); *saved keeps the task it interrupts, which task_end
+// resumes. A barrier, region-end or taskwait wait the task runs in is paused meanwhile: its
+// time off the CPU is measured up to the task's start and again from its end.
+void omprof_internal_gomp_task_begin(uint32_t record, const void* frame,
+                                     struct omprof_gomp_context* saved);
+void omprof_internal_gomp_task_end(const struct omprof_gomp_context* saved);
 
 #ifdef __cplusplus
 }

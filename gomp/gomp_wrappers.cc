@@ -2,13 +2,17 @@
 // omprof learns what an OpenMP thread does from the calls a gcc-built program makes into it:
 // the parallel constructs (their fork is recorded, and each team member runs the body through
 // run_body, which says which region and thread number it is), and the entry points that wait
-// (barriers, critical, atomic, ordered, locks, taskwait). Everything else (loop scheduling,
-// task creation) is told offline from the stack: runtime code entered there is overhead.
+// (barriers, critical, atomic, ordered, locks, taskwait), and deferred tasks (their creation
+// path is recorded, and they run through run_task, which says which one runs). Everything else
+// (loop scheduling, the cost of task creation) is told offline from the stack: runtime code
+// entered there is overhead.
 // Each wrapper calls the entry point libgomp defines, found with dlsym(RTLD_NEXT).
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 
 #include "collector/gomp_bridge.h"
 #include "proto/state_codes.h"
@@ -62,7 +66,8 @@ void run_body(void* p) {
   const Region* r = static_cast<const Region*>(p);
   const Body fn = r->fn;
   void* const data = r->data;
-  omprof_internal_gomp_member_begin(r->value, unsigned(thread_num()), unsigned(team_size()));
+  omprof_internal_gomp_member_begin(r->value, unsigned(thread_num()), unsigned(team_size()),
+                                    __builtin_frame_address(0));
   fn(data);
   omprof_internal_gomp_member_end();
   __asm__ volatile("" ::: "memory");  // keeps fn(data) a call: run_body stays on the stack
@@ -93,6 +98,43 @@ struct Wait {
   }
   ~Wait() { omprof_internal_gomp_wait_end(&saved); }
 };
+
+// A deferred task's argument block, as omprof hands it to libgomp: this header, then (at
+// `offset`, a multiple of the task's alignment) the program's own block, which libgomp copies
+// through copy_task when it creates the task. The program's block is read only then, inside
+// GOMP_task, as libgomp reads it.
+struct TaskHeader {
+  Body fn;
+  void (*cpyfn)(void*, void*);  // the program's copy function (firstprivate C++ objects), or null
+  void* data;                   // the program's block, valid during GOMP_task
+  long size;
+  long offset;
+  uint32_t record;  // the task's creation path (collector/gomp_bridge.h)
+};
+// Blocks larger than this (large firstprivate arrays) are not wrapped: a task libgomp runs at
+// once (its queue is full) is copied onto the stack, which a task without a copy function was
+// not before.
+constexpr long kMaxWrappedTaskData = 4096;
+
+// Every wrapped task runs through here, on whichever thread runs it.
+void run_task(void* p) {
+  const TaskHeader* h = static_cast<const TaskHeader*>(p);
+  omprof_gomp_context saved;
+  omprof_internal_gomp_task_begin(h->record, __builtin_frame_address(0), &saved);
+  h->fn(static_cast<char*>(p) + h->offset);
+  omprof_internal_gomp_task_end(&saved);
+  __asm__ volatile("" ::: "memory");  // keeps the call a call: run_task stays on the stack
+}
+
+void copy_task(void* to, void* from) {
+  const auto* h = static_cast<const TaskHeader*>(from);
+  std::memcpy(to, h, sizeof *h);
+  char* data = static_cast<char*>(to) + h->offset;
+  if (h->cpyfn)
+    h->cpyfn(data, h->data);
+  else if (h->size > 0)
+    std::memcpy(data, h->data, size_t(h->size));
+}
 
 }  // namespace
 
@@ -167,3 +209,27 @@ OMPROF_WAIT(void, GOMP_taskgroup_end, fmt::kInTaskwait, (), ())
 // The lock API (omp_lock_t and omp_nest_lock_t are opaque to omprof).
 OMPROF_WAIT(void, omp_set_lock, fmt::kWaitLock, (void* l), (l))
 OMPROF_WAIT(void, omp_set_nest_lock, fmt::kWaitLock, (void* l), (l))
+
+// A task construct (gcc 9 and later pass every argument; flags say which are meaningful). A
+// deferrable task is handed to libgomp behind omprof's header, so that whichever thread runs
+// it knows its creation path; an undeferred one (if(0)) runs in its creator, under its stack,
+// and is passed on as it is. taskloop is not wrapped: libgomp writes each task's bounds at the
+// start of its block.
+using CopyFn = void (*)(void*, void*);
+OMPROF_EXPORT void GOMP_task(Body fn, void* data, CopyFn cpyfn, long arg_size, long arg_align,
+                             bool if_clause, unsigned flags, void** depend, int priority,
+                             void* detach) {
+  NEXT(void (*)(Body, void*, CopyFn, long, long, bool, unsigned, void**, int, void*), GOMP_task);
+  const uint32_t record = attached && if_clause && arg_size >= 0 && arg_size <= kMaxWrappedTaskData
+                              ? omprof_internal_gomp_task_create(__builtin_return_address(0),
+                                                                 __builtin_frame_address(0))
+                              : 0;
+  if (!record)
+    return real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+  const long align = std::max(arg_align, long(alignof(TaskHeader)));
+  const long offset =
+      long((sizeof(TaskHeader) + size_t(align) - 1) / size_t(align) * size_t(align));
+  TaskHeader header{fn, cpyfn, data, arg_size, offset, record};
+  real(run_task, &header, copy_task, offset + arg_size, align, if_clause, flags, depend, priority,
+       detach);
+}

@@ -33,10 +33,13 @@ void TaskConstructLines::add_call_sites(const FrameStack& raw) {
 }
 
 bool TaskConstructLines::at_construct(const FrameStack& raw) const {
-  if (lines_.empty()) return false;
   for (const Frame& f : raw) {
     if (f.system && !f.runtime) continue;
-    return !f.runtime && !f.pseudo && contains({f.name.str(), f.file.str(), f.line});
+    if (f.runtime || f.pseudo) return false;
+    // gcc's copy function of a task's firstprivate data, which libgomp calls when it creates
+    // the task (clang copies them at the construct's line).
+    if (f.name.str().find("._omp_cpyfn.") != std::string::npos) return true;
+    return !lines_.empty() && contains({f.name.str(), f.file.str(), f.line});
   }
   return false;
 }

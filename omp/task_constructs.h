@@ -36,7 +36,7 @@ class TaskConstructLines {
   // Records each program frame of `raw` (leaf first) that calls a task-creation entry point.
   void add_call_sites(const FrameStack& raw);
   // Whether `raw`'s first frame past the system functions it called is program code at one of
-  // the recorded lines.
+  // the recorded lines, or gcc's copy function of a task's data (`foo._omp_cpyfn.N`).
   bool at_construct(const FrameStack& raw) const;
 
  private:

@@ -103,6 +103,14 @@ struct ThreadState : journal::ThreadRecord {
   bool gomp_thread = false;
   uint32_t gomp_state = 0;
   uint64_t gomp_parallel_value = 0;
+  // The running explicit task's creation record (0: the implicit task, or not recorded), and
+  // the frame of the trampoline that called the running task's code (creation paths are cut
+  // there).
+  uint32_t gomp_task_origin = 0;
+  uint64_t gomp_task_cut = 0;
+  // The innermost wait the thread is in (an omprof_gomp_context on the wrapper's stack, valid
+  // while that wait lasts), so that a task run inside it can pause its off-CPU measurement.
+  void* gomp_open_wait = nullptr;
   // The thread's strata_sampled when its innermost taskwait began: a taskwait that already had
   // a sample is one that waits (omp_inquiry.cc).
   uint64_t gomp_taskwait_strata = 0;

@@ -544,6 +544,26 @@ void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t status, ompt_d
   }
 }
 
+}  // namespace
+
+uint32_t record_task_creation(const void* codeptr_ra, const void* enter_frame, uint64_t parent,
+                              uint64_t cut_frame) {
+  if (!task_paths()) return 0;
+  ForkScratch* scratch = fork_scratch();
+  if (scratch->task_paths_off) {
+    // Per thread: a shared counter would cost a cache miss.
+    if (ThreadState* ts = current_thread()) ++ts->task_paths_skipped;
+    return 0;
+  }
+  const uint64_t id = record_path(codeptr_ra, enter_frame, parent, true, cut_frame);
+  if (++scratch->task_paths >= kTaskGuardAfter &&
+      scratch->task_unwinds * kTaskGuardRatio > scratch->task_paths)
+    scratch->task_paths_off = true;
+  return uint32_t(id);
+}
+
+namespace {
+
 // Deferred tasks are counted in their parent, so that a taskwait knows whether it has anything
 // to wait for (task_children.h); undeferred ones (if(0), included, a serial team's) complete
 // before their parent goes on, under its stack. A deferred task may run on any thread, later:
@@ -572,18 +592,10 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
     if (plausible_pointer(encountering_frame->exit_frame.ptr))
       cut = reinterpret_cast<uint64_t>(encountering_frame->exit_frame.ptr);
   }
-  ForkScratch* scratch = fork_scratch();
-  if (scratch->task_paths_off) {
-    if (ts) ++ts->task_paths_skipped;  // per thread: a shared counter would cost a cache miss
-    return;
-  }
-  const uint64_t id = record_path(codeptr_ra, enter, parent, true, cut);
-  if (++scratch->task_paths >= kTaskGuardAfter &&
-      scratch->task_unwinds * kTaskGuardRatio > scratch->task_paths)
-    scratch->task_paths_off = true;
+  const uint32_t id = record_task_creation(codeptr_ra, enter, parent, cut);
   // Not counted in the record's instances: one atomic on a line every thread writes cost more
   // than the rest of the path (BOTS health: 7 million tasks in 5 s).
-  if (id) task_origins::insert(new_task, uint32_t(id));
+  if (id) task_origins::insert(new_task, id);
 }
 
 int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
@@ -682,8 +694,8 @@ RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
     if (gnu && g_gomp_wrappers.load())
       s.note =
           "GNU libgomp has no OMPT: states and user-model stacks come from omprof's wrappers "
-          "of its entry points; waits are sampled on the CPU and measured off it, task creation "
-          "paths are not recorded";
+          "of its entry points; waits are sampled on the CPU and measured off it; taskloop "
+          "tasks are not placed under their creation path";
     else
       s.note = gnu ? "GNU libgomp has no OMPT: OpenMP states and user-model stacks are unavailable"
                    : "the OpenMP runtime did not start omprof's OMPT tool (OMP_TOOL disabled, or "

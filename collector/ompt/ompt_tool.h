@@ -28,6 +28,12 @@ bool is_runtime_module(const std::string& path);
 // (`enter_frame`: where the runtime was entered, the memo's key) and returns the region's
 // value (handler/parallel_value.h).
 uint64_t begin_parallel_region(const void* codeptr_ra, const void* enter_frame);
+// A deferred task is created at `codeptr_ra` in context `parent` (its creating task's record,
+// else the innermost region's fork id): records its creation path from the frames called from
+// `cut_frame` on (the frame of the runtime's or omprof's call of the creating task's code) and
+// returns its record, 0 when not recorded (the OMPROF_TASK_PATHS=0 switch, the cost guard).
+uint32_t record_task_creation(const void* codeptr_ra, const void* enter_frame, uint64_t parent,
+                              uint64_t cut_frame);
 // A team member starts region `value` as thread `index` of `team_size`.
 void begin_team_member(uint64_t value, unsigned index, unsigned team_size);
 // Whether OMPT started omprof's tool in this process.

@@ -317,9 +317,6 @@ TEST_P(Omp, TasksAppearUnderTheCreatingRegion) {
 // and the children one task frame deeper, under consume. The time there, per OpenMP thread, is
 // the CPU time each thread measured in those functions.
 TEST_P(Omp, TasksSitUnderTheirCreationPath) {
-  if (on_libgomp())
-    GTEST_SKIP() << "libgomp has no task_create event: task creation paths are recorded on "
-                    "libomp only (docs/semantics.md)";
   format::Profile p = profile("omp_producer");
   int producer = -1;
   double consume_s[2] = {0, 0}, refine_s[2] = {0, 0};

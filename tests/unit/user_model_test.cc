@@ -339,6 +339,11 @@ TEST(TaskConstructs, CodeAtATaskCreationCallSitesLineIsTaskOverhead) {
   EXPECT_FALSE(lines.at_construct({user("main", 30)}));
   EXPECT_FALSE(lines.at_construct({user("nolines", 0)}));
   EXPECT_FALSE(lines.at_construct({rt("__kmpc_omp_task_alloc"), user("fib", 11)}));
+  // gcc's copy function of a task's firstprivate data, called by libgomp (or omprof's wrapper).
+  TaskConstructLines none;
+  EXPECT_TRUE(none.at_construct({sys("memcpy"), user("add_cell._omp_cpyfn.1", 530), rt("copy_task"),
+                                 rt("GOMP_task"), user("add_cell", 530)}));
+  EXPECT_FALSE(none.at_construct({user("add_cell", 530)}));
   const FrameStack at = {user("fib", 11), user("main", 30)};
   EXPECT_EQ(resolve_state(at, kWorkParallel, false, &lines), kOverheadTask);
   EXPECT_EQ(resolve_state(at, kWorkSerial, false, &lines), kOverheadTask);
