@@ -10,7 +10,7 @@ runs=${1:-41}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 source "$here/bench/lib.sh"
-tiny="$build/bench/bench_omp_tiny"
+tiny=${TINY:-$build/bench/bench_omp_tiny}  # TINY=: another build of omp_tiny.c (gcc: libgomp)
 lib="$build/lib/libomprof.so"
 profiles="$out/profiles"
 mkdir -p "$profiles"
