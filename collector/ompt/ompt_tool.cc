@@ -91,6 +91,7 @@ struct MemoEntry {
   uint64_t id = 0;
   bool verifiable = false;
   uint32_t misses = 0;
+  uint64_t last_use = 0;          // ForkScratch::memo_clock at its last hit or fill
   std::vector<uint64_t> slots;    // stack addresses of the return addresses
   std::vector<uint64_t> returns;  // the return addresses expected there
 };
@@ -107,6 +108,7 @@ struct ForkScratch {
   uint64_t frames[4096 + 64];
   uint64_t slots[4096 + 64];
   MemoEntry memo[kMemoSets * kMemoWays];
+  uint64_t memo_clock = 0;
   // The cost guard on task creation paths (on_task_create): this thread's recorded creations,
   // how many of them unwound, and whether it stopped recording.
   uint64_t task_paths = 0;
@@ -150,6 +152,7 @@ uint64_t enclosing_fork_id() {
 
 uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t parent,
                      const void* codeptr_ra, bool task);
+uint64_t folded_task_record(uint64_t parent, uint64_t codeptr);
 
 // Interns the encountering thread's call path (with its enclosing context `parent`) as a fork
 // record: a parallel construct's whole stack, or (`task`) a task construct's path from the
@@ -160,6 +163,9 @@ uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t p
   ForkScratch* s = fork_scratch();
   ThreadState* ts = current_thread();
   const uint64_t codeptr = reinterpret_cast<uint64_t>(codeptr_ra);
+  // A task whose record folds into one of its creators' (recursion) needs no path.
+  if (task && codeptr)
+    if (const uint64_t folded = folded_task_record(parent, codeptr - 1)) return folded;
   uint64_t frame = reinterpret_cast<uint64_t>(enter_frame);
   const uint64_t context = parent | (uint64_t(task) << 63);
   if (task) frame = cut_frame;  // the anchor; 0 (no cut): no memo, a fast unwind each time
@@ -172,22 +178,18 @@ uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t p
   };
   // A way with this key whose path is still on the stack; else the way to refill: an empty
   // one, else one with this key (its path changed), else the one that has missed most.
-  MemoEntry* failed = nullptr;
   for (size_t w = 0; w < kMemoWays; ++w) {
     MemoEntry& e = set[w];
-    if (!key_of(e)) continue;
-    if (e.verifiable && memo_matches(e, frame, task)) return e.id;
-    if (!failed) failed = &e;
+    if (key_of(e) && e.verifiable && memo_matches(e, frame, task)) {
+      e.last_use = ++s->memo_clock;
+      return e.id;
+    }
   }
-  MemoEntry* victim = nullptr;
-  for (size_t w = 0; w < kMemoWays && !victim; ++w)
-    if (set[w].id == 0) victim = &set[w];
-  if (!victim) victim = failed;
-  if (!victim) {
-    victim = &set[0];
-    for (size_t w = 1; w < kMemoWays; ++w)
-      if (set[w].misses > victim->misses) victim = &set[w];
-  }
+  // Least recently used: several paths with one key (an untied task's creating function called
+  // from each part of its task's code) keep a way each.
+  MemoEntry* victim = &set[0];
+  for (size_t w = 1; w < kMemoWays && victim->id != 0; ++w)
+    if (set[w].id == 0 || set[w].last_use < victim->last_use) victim = &set[w];
   MemoEntry& m = *victim;
   const bool same_key = key_of(m);
 
@@ -200,6 +202,7 @@ uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t p
     const uint64_t id = intern_fork(s, r, parent, codeptr_ra, task);
     if (id) {
       m.misses = same_key ? m.misses + 1 : 0;
+      m.last_use = ++s->memo_clock;
       m.codeptr = codeptr;
       m.key_frame = key_frame;
       m.anchor = frame;
@@ -244,7 +247,30 @@ void journal_fork(uint64_t id, const ForkRecord& rec) {
   journal::append_entry(format::fields::JournalEntry::kFork, e);
 }
 
-ForkRecord* record_by_id(uint64_t id);
+ForkRecord* record_by_id(uint64_t id) {
+  ForkTable& t = forks();
+  if (id == 0 || id > t.count.load()) return nullptr;
+  return t.records[id - 1];
+}
+
+// Recursive task creation folds: a task created at a construct (`codeptr`, a return address - 1)
+// that already created one of its creating tasks shares that task's record, and tasks nest at
+// most kMaxTaskNesting deep (deeper ones share their creating task's record, `parent`), so that
+// records stay as many as the program's chains of distinct task constructs, not the nodes of
+// its recursion (a construct in a recursive function is reached from each of the others' task
+// bodies). Returns that record, or 0 when the task gets a record of its own. Depends on the
+// creating record and the construct only, never on the path (records do not change once made,
+// and are read without the table's lock), so a folded creation needs no unwind.
+uint64_t folded_task_record(uint64_t parent, uint64_t codeptr) {
+  uint32_t nesting = 0;
+  for (uint64_t id = parent; id && nesting < 256; ++nesting) {
+    const ForkRecord* a = record_by_id(id);
+    if (!a || !a->task) break;
+    if (a->codeptr == codeptr) return id;
+    id = a->parent_id;
+  }
+  return nesting >= kMaxTaskNesting ? parent : 0;
+}
 
 uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t parent,
                      const void* codeptr_ra, bool task) {
@@ -259,25 +285,10 @@ uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t p
   std::lock_guard<std::mutex> lock(t.mu);
   auto it = t.ids.find(key);
   if (it != t.ids.end()) return it->second;
-  // Recursive task creation folds: a task created at a construct that already created one of
-  // its creating tasks shares that task's record, and tasks nest at most kMaxTaskNesting
-  // deep (deeper ones share their creating task's record), so that records stay as many as
-  // the program's chains of distinct task constructs, not the nodes of its recursion (a
-  // construct in a recursive function is reached from each of the others' task bodies).
-  if (task) {
-    uint32_t nesting = 0;
-    for (uint64_t id = parent; id && nesting < 256; ++nesting) {
-      const ForkRecord* a = record_by_id(id);
-      if (!a || !a->task) break;
-      if (a->codeptr == codeptr) {
-        t.ids.emplace(std::move(key), id);
-        return id;
-      }
-      id = a->parent_id;
-    }
-    if (nesting >= kMaxTaskNesting) {
-      t.ids.emplace(std::move(key), parent);
-      return parent;
+  if (task) {  // record_path folds before it unwinds; a path found without it may fold too
+    if (const uint64_t folded = folded_task_record(parent, codeptr)) {
+      t.ids.emplace(std::move(key), folded);
+      return folded;
     }
   }
   uint32_t index = t.count.load();
@@ -297,12 +308,6 @@ uint64_t intern_fork(ForkScratch* s, const handler::CaptureResult& r, uint64_t p
   t.ids.emplace(std::move(key), id);
   journal_fork(id, *rec);
   return id;
-}
-
-ForkRecord* record_by_id(uint64_t id) {
-  ForkTable& t = forks();
-  if (id == 0 || id > t.count.load()) return nullptr;
-  return t.records[id - 1];
 }
 
 SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_data);
