@@ -382,11 +382,15 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
     ts->gomp_join_cpu_ns = cpu;
     ts->gomp_join_epoch = ts->gomp_wait_epoch;
   }
+  // A barrier or taskwait goes on being measured only if the task began no wait itself (the
+  // rule for waits inside waits, above): in a recursion of taskwaits (fib) the thread's time off
+  // the CPU there is as likely its tasks' preemption as waiting. The region-end wait goes on
+  // in any case: after it, the thread idles until its next region.
   if (saved->paused & kPausedWait) {
-    if (auto* wait = static_cast<omprof_gomp_context*>(ts->gomp_open_wait)) {
+    auto* wait = static_cast<omprof_gomp_context*>(ts->gomp_open_wait);
+    if (wait && wait->epoch == ts->gomp_wait_epoch) {
       wait->start_ns = now;
       wait->cpu_start_ns = cpu;
-      wait->epoch = ts->gomp_wait_epoch;
     }
   }
 }
