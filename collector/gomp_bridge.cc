@@ -366,6 +366,10 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
     }
   }
   set_task(ts, record, reinterpret_cast<uint64_t>(frame));
+  // The thread runs a task, whatever it waited in: work (a sample then needs no stack rule, and
+  // no fork-wait rule of the region-end barrier applies to it).
+  saved->state = ts->gomp_state;
+  ts->gomp_state = fmt::kWorkParallel;
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* saved) {
@@ -373,6 +377,9 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   set_task(ts, saved->task_origin, saved->task_cut);
+  ts->gomp_state = saved->state;
+  // An enclosing taskwait was busy until now: waiting again only from its next sample on.
+  ts->gomp_taskwait_strata = ts->strata_sampled;
   if (!saved->paused) return;
   // The paused waits go on from here (the task's own waits, if any, are over).
   const uint64_t now = omprof::monotonic_ns();
