@@ -115,6 +115,20 @@ struct TaskHeader {
 // once (its queue is full) is copied onto the stack, which a task without a copy function was
 // not before.
 constexpr long kMaxWrappedTaskData = 4096;
+// A detached task's event handle is written by libgomp into the first word of the block it is
+// given (gomp-constants.h, GOMP_TASK_FLAG_DETACH): such tasks are passed on as they are.
+constexpr unsigned kTaskFlagDetach = 1u << 13;
+
+// With cancellation on (OMP_CANCELLATION), libgomp drops a task created in a cancelled region
+// unless it has a copy function, which omprof's wrapping gives every task: tasks without one
+// are then passed on as they are.
+bool cancellation_on() {
+  static const bool on = [] {
+    NEXT(int (*)(), omp_get_cancellation);
+    return real && real() != 0;
+  }();
+  return on;
+}
 
 // Every wrapped task runs through here, on whichever thread runs it.
 void run_task(void* p) {
@@ -220,7 +234,9 @@ OMPROF_EXPORT void GOMP_task(Body fn, void* data, CopyFn cpyfn, long arg_size, l
                              bool if_clause, unsigned flags, void** depend, int priority,
                              void* detach) {
   NEXT(void (*)(Body, void*, CopyFn, long, long, bool, unsigned, void**, int, void*), GOMP_task);
-  const uint32_t record = attached && if_clause && arg_size >= 0 && arg_size <= kMaxWrappedTaskData
+  const bool wrappable = if_clause && !(flags & kTaskFlagDetach) && arg_size >= 0 &&
+                         arg_size <= kMaxWrappedTaskData && (cpyfn || !cancellation_on());
+  const uint32_t record = attached && wrappable
                               ? omprof_internal_gomp_task_create(__builtin_return_address(0),
                                                                  __builtin_frame_address(0))
                               : 0;

@@ -1,7 +1,7 @@
 // What a task's body receives must not change under omprof, which hands libgomp its own block in
 // front of the program's (gomp/gomp_wrappers.cc, GOMP_task): firstprivate C++ objects (copied
 // by the compiler's copy function), over-aligned data, a block too large to be wrapped, shared
-// variables, dependences, if(0) tasks and nested tasks. Prints a checksum per case and "ok" if
+// variables, dependences, detached, if(0) and nested tasks. Prints a checksum per case and "ok" if
 // every task saw what it was given.
 #include <omp.h>
 
@@ -50,7 +50,7 @@ long checksum(const std::string& s) {
 }  // namespace
 
 int main() {
-  long objects = 0, aligned = 0, large = 0, deps = 0, nested = 0, undeferred = 0;
+  long objects = 0, aligned = 0, large = 0, deps = 0, nested = 0, detached = 0, undeferred = 0;
 #pragma omp parallel
 #pragma omp single
   {
@@ -98,6 +98,15 @@ int main() {
     }
 #pragma omp taskwait
   }
+  // A detached task: libgomp writes the event's handle into the first word of the program's
+  // block (omprof's header, had it been wrapped).
+  omp_event_handle_t event;
+#pragma omp task detach(event) firstprivate(i) shared(detached)
+  {
+#pragma omp atomic
+    detached += i;
+    omp_fulfill_event(event);
+  }
 #pragma omp task if (0) firstprivate(t) shared(undeferred)
   {
     check(t.intact(), "undeferred");
@@ -106,7 +115,8 @@ int main() {
 #pragma omp taskwait
 }
 }
-std::printf("objects=%ld aligned=%ld large=%ld deps=%ld nested=%ld undeferred=%ld %s\n", objects,
-            aligned, large, deps, nested, undeferred, failures == 0 ? "ok" : "WRONG");
+std::printf(
+    "objects=%ld aligned=%ld large=%ld deps=%ld nested=%ld detached=%ld undeferred=%ld %s\n",
+    objects, aligned, large, deps, nested, detached, undeferred, failures == 0 ? "ok" : "WRONG");
 return failures == 0 ? 0 : 1;
 }
