@@ -88,13 +88,16 @@ bool starts_with(const std::string& s, const char* prefix) {
   return s.rfind(prefix, 0) == 0;
 }
 
-// A PLT stub's name (unwind/plt.h) is its target's with "@plt".
-std::string without_plt(const std::string& name) {
+bool ends_with_plt(const std::string& name) {
   const size_t n = name.size();
-  return n > 4 && name.compare(n - 4, 4, "@plt") == 0 ? name.substr(0, n - 4) : name;
+  return n > 4 && name.compare(n - 4, 4, "@plt") == 0;
 }
 
 }  // namespace
+
+std::string without_plt(const std::string& name) {
+  return ends_with_plt(name) ? name.substr(0, name.size() - 4) : name;
+}
 
 bool is_runtime_entry_name(const std::string& name) {
   for (const char* prefix : {"__kmpc_", "__kmp_", "GOMP_", "omp_", "ompc_", "kmp_"})
@@ -103,8 +106,7 @@ bool is_runtime_entry_name(const std::string& name) {
 }
 
 bool is_runtime_plt_stub(const std::string& name) {
-  const size_t n = name.size();
-  return n > 4 && name.compare(n - 4, 4, "@plt") == 0 && is_runtime_entry_name(name);
+  return ends_with_plt(name) && is_runtime_entry_name(name);
 }
 
 bool is_taskwait_entry(const std::string& name) {

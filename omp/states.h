@@ -128,6 +128,8 @@ uint32_t overhead_of_entry(const std::string& entry);
 // __kmpc_omp_taskwait, GOMP_taskwait, and the end of a taskgroup. Both take a PLT stub's name
 // (`__kmpc_omp_taskwait@plt`) for its target's.
 bool is_taskwait_entry(const std::string& entry);
+// A PLT stub's name (unwind/plt.h) is its target's with "@plt": the target's name.
+std::string without_plt(const std::string& name);
 // The OpenMP runtimes' entry points, by name: __kmpc_*, __kmp_*, GOMP_*, omp_*, ompc_*, kmp_*.
 bool is_runtime_entry_name(const std::string& name);
 // A PLT stub (unwind/plt.h) that jumps to one of them: a sample there has entered the runtime,

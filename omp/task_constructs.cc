@@ -6,10 +6,7 @@
 namespace omprof::omp {
 
 bool is_task_creation_entry(const std::string& name) {
-  const std::string plt = "@plt";
-  std::string entry = name;
-  if (entry.size() > plt.size() && entry.compare(entry.size() - plt.size(), plt.size(), plt) == 0)
-    entry.resize(entry.size() - plt.size());
+  const std::string entry = without_plt(name);
   auto starts = [&](const char* p) { return entry.rfind(p, 0) == 0; };
   if (is_taskwait_entry(entry) || starts("__kmpc_omp_taskyield") || starts("GOMP_taskyield") ||
       starts("GOMP_taskgroup") || starts("GOMP_taskwait"))
