@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 
 namespace omprof {
 
@@ -47,6 +49,14 @@ bool read_signal(int& signo, std::string& error) {
   return true;
 }
 
+// The kernel checked the TSC (invariant, synchronized across CPUs) before it chose it as its
+// clocksource; a TSC it does not use may drift between CPUs.
+bool kernel_keeps_time_with_tsc() {
+  std::ifstream f("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string source;
+  return f >> source && source == "tsc";
+}
+
 }  // namespace
 
 bool parse_config(Config& cfg, std::string& error) {
@@ -63,6 +73,8 @@ bool parse_config(Config& cfg, std::string& error) {
   if (const char* v = get(options::env::kOutput)) cfg.output_dir = v;
   if (const char* v = get(options::env::kManifest)) cfg.manifest = v;
   if (const char* v = get(options::env::kMpiCpu)) cfg.mpi_cpu = std::strcmp(v, "1") == 0;
+  const char* tsc = get(options::env::kTsc);
+  cfg.wall_clock_tsc = tsc ? std::strcmp(tsc, "1") == 0 : kernel_keeps_time_with_tsc();
   if (const char* v = get(options::env::kClockFallback)) {
     char* end = nullptr;
     const unsigned long long rate = std::strtoull(v, &end, 10);

@@ -29,6 +29,9 @@ struct Config {
   // Task clock: switches per CPU-second above which a thread moves to the cpu clock; 0: never
   // (options::env::kClockFallback).
   uint64_t clock_fallback_per_cpu_s = 0;
+  // The wall clock reads the TSC (collector/handler/wall_clock.h): options::env::kTsc, else
+  // whether the kernel keeps time with the TSC.
+  bool wall_clock_tsc = false;
 };
 
 // Parses the OMPROF_* variables. Returns false with `error` set on an invalid value.

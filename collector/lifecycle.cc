@@ -150,6 +150,7 @@ __attribute__((constructor(101))) void collector_start() {
     std::fprintf(stderr, "omprof: profiling disabled: %s\n", error.c_str());
     return;
   }
+  handler::wall_clock::start(rt.config.wall_clock_tsc);
   rt.start_mono_ns = monotonic_ns();
   rt.start_unix_ns = unix_ns();
   std::string journal_error;

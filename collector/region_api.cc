@@ -107,10 +107,9 @@ bool region_cpu_measured() {
 namespace {
 
 Timestamp now() {
-  timespec w, c{};
-  clock_gettime(CLOCK_MONOTONIC, &w);
+  timespec c{};
   if (region_cpu_measured()) clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
-  return {to_ns(w) - int64_t(runtime().start_mono_ns), to_ns(c)};
+  return {int64_t(monotonic_ns() - runtime().start_mono_ns), to_ns(c)};
 }
 
 ThreadTimer* timer() {

@@ -57,6 +57,10 @@ inline constexpr const char* kSymbolize = "OMPROF_SYMBOLIZE";  // "1": symbolize
 inline constexpr const char* kMpiCpu = "OMPROF_MPI_CPU";
 // "1": explicit regions also read the thread CPU clock at begin and end (a system call each).
 inline constexpr const char* kRegionCpu = "OMPROF_REGION_CPU";
+// "1": the collector's wall clock reads the TSC (after its calibration), "0": CLOCK_MONOTONIC
+// through the vDSO always; unset: the TSC where the kernel's clocksource is the TSC
+// (collector/handler/wall_clock.h).
+inline constexpr const char* kTsc = "OMPROF_TSC";
 // Context switches per second of thread CPU time above which a thread sampled by the task
 // clock moves to the cpu clock (collector/handler/clock_fallback.h); unset or "0": never. Set
 // by `omprof run` when it chose the task clock itself (kClockFallbackDefault).

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <ctime>
 
+#include "collector/handler/wall_clock.h"
+
 namespace omprof::handler {
 
 struct SamplingState {
@@ -27,10 +29,9 @@ SamplingState& sampling_state();
 inline uint64_t ns_of(const timespec& t) {
   return uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
 }
+// CLOCK_MONOTONIC, read through the TSC where the kernel's clocksource is the TSC (wall_clock.h).
 inline uint64_t monotonic_ns() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return ns_of(t);
+  return wall_clock::now_ns();
 }
 inline uint64_t thread_cpu_ns() {
   timespec t;
