@@ -88,8 +88,8 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave
   ctx.omp_state = format::kMpiFirst + c->call;
   ctx.region_node = current_region_node();
   const uint64_t site = call_site ? call_site - 1 : 0;  // inside the calling instruction
-  ts->waits.add(&site, site ? 1 : 0, 0, ctx, 1, now > c->start_ns ? now - c->start_ns : 0,
-                cpu_now > c->cpu_start_ns ? cpu_now - c->cpu_start_ns : 0);
+  ts->waits.add_site(site, ctx, 1, now > c->start_ns ? now - c->start_ns : 0,
+                     cpu_now > c->cpu_start_ns ? cpu_now - c->cpu_start_ns : 0);
 }
 
 extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_finalizing() {

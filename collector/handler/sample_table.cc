@@ -40,18 +40,28 @@ void SampleTable::init(void* memory, uint32_t capacity, uint32_t frame_capacity)
   order_ = reinterpret_cast<uint32_t*>(base + l.order);
   frames_ = reinterpret_cast<uint64_t*>(base + l.frames);
   *head_ = journal::TableHeader{capacity, frame_capacity, 0, 0, 0, 0};
+  for (RecentSite& r : recent_) r = RecentSite{};
 }
 
 void SampleTable::clear() {
   for (uint32_t i = 0; i < head_->capacity; ++i) entries_[i] = SampleEntry{};
   head_->used = head_->frames_used = 0;
   head_->dropped_samples = head_->dropped_weight_ns = 0;
+  for (RecentSite& r : recent_) r = RecentSite{};
 }
 
 bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
                       const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
                       uint64_t cpu_ns) {
-  const uint64_t h = hash_sample(frames, depth, ctx);
+  return add_hashed(hash_sample(frames, depth, ctx), frames, depth, flags, ctx, count, weight_ns,
+                    cpu_ns, nullptr);
+}
+
+// Probes from the hash's slot for the entry (or a free slot for it); `used_slot`, when given,
+// receives the slot it ended at.
+bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth, uint16_t flags,
+                             const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
+                             uint64_t cpu_ns, uint32_t* used_slot) {
   journal::TableHeader& t = *head_;
   const uint32_t capacity = t.capacity;
   const uint32_t mask = capacity - 1;
@@ -72,6 +82,7 @@ bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
       t.frames_used += depth;
       order_[t.used] = i;
       ++t.used;  // a reader of the journal takes order[0, used)
+      if (used_slot) *used_slot = i;
       return true;
     }
     if (e.hash == h && e.depth == depth && e.flags == flags && e.ctx == ctx &&
@@ -79,12 +90,37 @@ bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
       e.count += count;
       e.weight_ns += weight_ns;
       e.cpu_ns += cpu_ns;
+      if (used_slot) *used_slot = i;
       return true;
     }
   }
   t.dropped_samples += count;
   t.dropped_weight_ns += weight_ns;
   return false;
+}
+
+bool SampleTable::add_site(uint64_t site, const SampleContext& ctx, uint64_t count,
+                           uint64_t weight_ns, uint64_t cpu_ns) {
+  const uint32_t depth = site ? 1 : 0;
+  RecentSite& r =
+      recent_[(ctx.omp_state ^ (site >> 2) ^ (ctx.fork_id * 7) ^ ctx.region_node) % kRecentSites];
+  if (r.depth == depth && r.site == site && r.ctx == ctx) {
+    SampleEntry& e = entries_[r.slot];
+    e.count += count;
+    e.weight_ns += weight_ns;
+    e.cpu_ns += cpu_ns;
+    return true;
+  }
+  const uint64_t frames[1] = {site};
+  uint32_t slot = 0;
+  if (!add_hashed(hash_sample(frames, depth, ctx), frames, depth, 0, ctx, count, weight_ns, cpu_ns,
+                  &slot))
+    return false;
+  r.site = site;
+  r.ctx = ctx;
+  r.slot = slot;
+  r.depth = uint16_t(depth);
+  return true;
 }
 
 }  // namespace omprof::handler

@@ -32,6 +32,13 @@ class SampleTable {
   // pool is full.
   bool add(const uint64_t* frames, uint32_t depth, uint16_t flags, const SampleContext& ctx,
            uint64_t count, uint64_t weight_ns, uint64_t cpu_ns = 0);
+  // The same for an entry whose stack is one address or none (`site`, 0: none): exact waits,
+  // recorded by OMPT callbacks on the profiled program's critical path at every fork, join and
+  // barrier. A few recent keys remember their slot, so that a wait recorded again in the same
+  // context costs a comparison instead of a hash and a probe. Not for the signal handler (a
+  // handler interrupting an update of the cache could pair a key with another's slot).
+  bool add_site(uint64_t site, const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
+                uint64_t cpu_ns = 0);
 
   // Reading, after sampling stopped: the used entries in insertion order (reading only these
   // keeps the untouched pages of a large table out of memory at exit).
@@ -50,6 +57,18 @@ class SampleTable {
   SampleEntry* entries_ = nullptr;
   uint64_t* frames_ = nullptr;
   uint32_t* order_ = nullptr;  // slot of the k-th entry added
+  // add_site's recent keys (slot 0 holds no entry while its key's depth is 2: never a site's).
+  struct RecentSite {
+    uint64_t site = 0;
+    SampleContext ctx;
+    uint32_t slot = 0;
+    uint16_t depth = 2;
+  };
+  static constexpr uint32_t kRecentSites = 8;
+  RecentSite recent_[kRecentSites];
+  bool add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth, uint16_t flags,
+                  const SampleContext& ctx, uint64_t count, uint64_t weight_ns, uint64_t cpu_ns,
+                  uint32_t* used_slot);
 };
 
 uint64_t hash_sample(const uint64_t* frames, uint32_t depth, const SampleContext& ctx);

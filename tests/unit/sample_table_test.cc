@@ -80,5 +80,54 @@ TEST(SampleTable, ClearForgetsEverything) {
   for (uint32_t i = 0; i < t.table.capacity(); ++i) EXPECT_EQ(t.table.entry(i).hash, 0u);
 }
 
+// add_site (exact waits): the same entries add() makes, whether the key is in its cache of
+// recent sites or not, and keys that share a cache slot evict each other without loss.
+TEST(SampleTable, SitesAggregateLikeStacksOfOneFrame) {
+  Table t(64, 256);
+  SampleContext a;
+  a.omp_state = 0x13;
+  a.fork_id = 7;
+  SampleContext b = a;
+  b.omp_thread_num = 1;
+  for (int round = 0; round < 3; ++round) {
+    for (uint64_t site = 0; site < 40; site += 4) {  // 0: no site (a stack of depth 0)
+      EXPECT_TRUE(t.table.add_site(site, a, 1, 10));
+      EXPECT_TRUE(t.table.add_site(site, b, 2, 5, 3));
+    }
+  }
+  const uint64_t frame[1] = {8};
+  EXPECT_TRUE(t.table.add(frame, 1, 0, a, 1, 10));  // the same entry as add_site(8, a)
+  EXPECT_EQ(t.table.used(), 20u);
+  for (uint32_t k = 0; k < t.table.used(); ++k) {
+    const SampleEntry& e = t.table.used_entry(k);
+    const uint64_t site = e.depth ? t.table.frames_of(e)[0] : 0;
+    EXPECT_EQ(e.depth, site ? 1 : 0);
+    EXPECT_EQ(e.flags, 0);
+    if (e.ctx == a) {
+      EXPECT_EQ(e.count, site == 8 ? 4u : 3u);
+      EXPECT_EQ(e.weight_ns, site == 8 ? 40u : 30u);
+    } else {
+      EXPECT_EQ(e.ctx, b);
+      EXPECT_EQ(e.count, 6u);
+      EXPECT_EQ(e.weight_ns, 15u);
+      EXPECT_EQ(e.cpu_ns, 9u);
+    }
+  }
+}
+
+TEST(SampleTable, SitesThatDoNotFitAreCountedAsDropped) {
+  Table t(4, 64);  // 3 entries
+  SampleContext ctx;
+  for (uint64_t site = 1; site <= 5; ++site) t.table.add_site(site, ctx, 1, 2);
+  EXPECT_EQ(t.table.used(), 3u);
+  EXPECT_EQ(t.table.dropped_samples(), 2u);
+  EXPECT_EQ(t.table.dropped_weight_ns(), 4u);
+  EXPECT_TRUE(t.table.add_site(1, ctx, 1, 2));  // still aggregates
+  t.table.clear();
+  EXPECT_TRUE(t.table.add_site(1, ctx, 1, 2));  // the cache forgot the cleared slots
+  EXPECT_EQ(t.table.used(), 1u);
+  EXPECT_EQ(t.table.used_entry(0).count, 1u);
+}
+
 }  // namespace
 }  // namespace omprof::handler
