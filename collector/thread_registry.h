@@ -9,6 +9,7 @@
 
 namespace omprof {
 
+using handler::BarrierRole;
 using handler::current_thread;
 using handler::kStackTruncated;
 using handler::kStackUnwindFailed;

@@ -18,6 +18,10 @@ namespace omprof::handler {
 
 struct SamplingClock;
 
+// What a barrier wait is to its region: the region-end barrier, as a worker sees it (it lasts
+// until the next region wakes the worker) or as the region's master sees it (its join follows).
+enum class BarrierRole : uint8_t { kOther, kWorkerJoin, kMasterJoin };
+
 // An OpenMP wait in progress on a thread (collector/ompt/exact_waits.h).
 struct OpenWait {
   uint64_t start_ns = 0;        // when it last started running; 0 while its task is switched out
@@ -28,7 +32,7 @@ struct OpenWait {
   const void* task = nullptr;   // the waiting task
   SampleContext ctx;
   uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
-  bool worker_join = false;
+  BarrierRole role = BarrierRole::kOther;
   bool is_mutex = false;
   // Barriers: the slot where the team's longest span is (ompt/barrier_spans.h; 0: none), this
   // thread's span, and whether the wait ran tasks (its split is then not known).
@@ -158,6 +162,12 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t sync_point_ns = 0;
   uint32_t barrier_number = 0;
   uint64_t overhead_codeptr = 0;
+  // The construct this thread forked last (its return address - 1), which names the region-end
+  // barrier it is master of; the region instance whose end barrier it left last, and when: its
+  // join bookkeeping starts there (ompt_tool.cc, implicit task end).
+  uint64_t forked_construct = 0;
+  uint32_t join_left_instance = 0;
+  uint64_t join_left_ns = 0;
   // The last region whose parallel_data value this thread wrote or read fresh, and that value
   // (ompt_tool.cc, value_of): read again from libomp's team structure, it cost a cache miss.
   const void* known_parallel = nullptr;

@@ -18,8 +18,9 @@ constexpr int kSyncBarrier = 1, kSyncBarrierImplicit = 2, kSyncBarrierExplicit =
               kSyncBarrierImplicitParallel = 9, kSyncBarrierTeams = 10;
 constexpr int kMutexCritical = 5, kMutexAtomic = 6, kMutexOrdered = 7;
 
-uint32_t state_of_sync(int kind, bool worker_join) {
-  if (worker_join) return format::kWaitBarrierImplicit;  // (the join); idle once the region ended
+uint32_t state_of_sync(int kind, BarrierRole role) {
+  if (role == BarrierRole::kWorkerJoin)
+    return format::kWaitBarrierImplicit;  // (the join); idle once the region ended
   switch (kind) {
     case kSyncBarrierExplicit:
       return format::kWaitBarrierExplicit;
@@ -58,8 +59,7 @@ uint32_t state_of_mutex(int kind) {
 }
 
 void record(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
-  const uint64_t frames[1] = {codeptr};
-  ts->waits.add(frames, codeptr ? 1 : 0, 0, ctx, 1, ns);
+  ts->waits.add_site(codeptr, ctx, 1, ns);
 }
 
 // The time a wait has run so far (it does not run while its thread runs other tasks).
@@ -86,7 +86,8 @@ void emit_barrier(const OpenWait& w, uint64_t ns, Emit&& emit) {
   if (waiting) emit(w.codeptr, w.ctx, waiting);
   if (ns > waiting) {
     SampleContext sync = w.ctx;
-    const bool join = w.worker_join || w.ctx.omp_state == format::kWaitBarrierImplicitParallel ||
+    const bool join = w.role == BarrierRole::kWorkerJoin ||
+                      w.ctx.omp_state == format::kWaitBarrierImplicitParallel ||
                       w.ctx.omp_state == format::kWaitBarrierImplicit;
     sync.omp_state = join ? format::kOverhead : format::kOverheadBarrier;
     emit(w.codeptr, sync, ns - waiting);
@@ -98,7 +99,7 @@ void emit_barrier(const OpenWait& w, uint64_t ns, Emit&& emit) {
 template <typename Emit>
 void split_wait(const OpenWait& w, uint64_t now, Emit&& emit) {
   const uint64_t total = waited_ns(w, now);
-  if (!w.worker_join) {
+  if (w.role != BarrierRole::kWorkerJoin) {
     if (w.barrier_key)
       emit_barrier(w, total, emit);
     else
@@ -154,12 +155,12 @@ OpenWait* begin_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx
 }  // namespace
 
 void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const void* task,
-                     const SampleContext& ctx, uint32_t region_instance, bool worker_join) {
-  OpenWait* w = begin_wait(ts, codeptr, ctx, state_of_sync(sync_kind, worker_join));
+                     const SampleContext& ctx, uint32_t region_instance, BarrierRole role) {
+  OpenWait* w = begin_wait(ts, codeptr, ctx, state_of_sync(sync_kind, role));
   if (!w) return;
   w->task = task;
   w->region_instance = region_instance;
-  w->worker_join = worker_join;
+  w->role = role;
   if (is_barrier(sync_kind) && ts->sync_point_ns && w->first_start_ns >= ts->sync_point_ns) {
     w->barrier_key = barrier_spans::key(region_instance, ++ts->barrier_number);
     w->span_ns = w->first_start_ns - ts->sync_point_ns;
@@ -183,8 +184,13 @@ uint64_t wait_end_sync(ThreadState* ts) {
   if (ts->open_wait_depth == 0) return 0;  // its begin did not fit, or came before the tool
   const uint64_t now = monotonic_ns();
   const OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
-  if (w.worker_join) ts->overhead_since_ns = now;                // woken for the next region
-  if (w.barrier_key && !w.worker_join) ts->sync_point_ns = now;  // departed
+  const bool worker_join = w.role == BarrierRole::kWorkerJoin;
+  if (worker_join) ts->overhead_since_ns = now;                // woken for the next region
+  if (w.barrier_key && !worker_join) ts->sync_point_ns = now;  // departed
+  if (w.role == BarrierRole::kMasterJoin) {                    // the join follows
+    ts->join_left_instance = w.region_instance;
+    ts->join_left_ns = now;
+  }
   close_wait(ts, w, now);
   --ts->open_wait_depth;
   return now;

@@ -17,7 +17,7 @@ namespace omprof::ompt {
 // OpenMP sync-region and mutex kinds as omp-tools.h numbers them, passed through as ints so
 // that this header does not need omp-tools.h.
 void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const void* task,
-                     const SampleContext& ctx, uint32_t region_instance, bool worker_join);
+                     const SampleContext& ctx, uint32_t region_instance, BarrierRole role);
 // Returns the time the wait ended (0 if none was open).
 uint64_t wait_end_sync(ThreadState* ts);
 // Whether taskwait and taskgroup waits are measured exactly (OMPROF_EXACT_TASKWAIT=1) or

@@ -344,6 +344,7 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
     remember_value(ts, parallel_data, value);
     ts->overhead_since_ns = monotonic_ns();
     ts->overhead_codeptr = construct_address(codeptr_ra);
+    ts->forked_construct = ts->overhead_codeptr;
   }
 }
 
@@ -373,9 +374,14 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
                       unsigned actual_parallelism, unsigned index, int flags) {
   if (flags & ompt_task_initial) return;  // the initial task of a thread, not a team member
   if (endpoint == ompt_scope_end && index == 0) {
-    if (ThreadState* ts = current_thread()) {  // the master's join bookkeeping starts
-      ts->overhead_since_ns = monotonic_ns();
+    if (ThreadState* ts = current_thread()) {
+      // The master's join bookkeeping started when it left the region's end barrier (libomp
+      // passes no parallel_data here: the region is the one this thread last knew).
+      const uint32_t instance = pv::instance(ts->known_parallel_value);
+      const bool left = instance && ts->join_left_instance == instance && ts->join_left_ns;
+      ts->overhead_since_ns = left ? ts->join_left_ns : monotonic_ns();
       ts->overhead_codeptr = 0;
+      ts->join_left_ns = 0;
     }
   }
   if (endpoint == ompt_scope_begin) {
@@ -444,14 +450,20 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     return;
   }
   // A worker's wait at the end of its region has no code pointer (libomp 14): it lasts until
-  // the next region wakes the worker, so its tail is idle.
-  const bool join = !codeptr_ra && ts->omp_thread_num != 0 &&
-                    (kind == ompt_sync_region_barrier_implicit ||
-                     kind == ompt_sync_region_barrier_implicit_parallel);
+  // the next region wakes the worker, so its tail is idle. The master's carries the parallel
+  // construct's (a worksharing construct's barrier carries its own).
+  const bool region_end = kind == ompt_sync_region_barrier_implicit ||
+                          kind == ompt_sync_region_barrier_implicit_parallel;
+  BarrierRole role = BarrierRole::kOther;
+  if (region_end && !codeptr_ra && ts->omp_thread_num != 0)
+    role = BarrierRole::kWorkerJoin;
+  else if (region_end && codeptr_ra && ts->omp_thread_num == 0 &&
+           construct_address(codeptr_ra) == ts->forked_construct)
+    role = BarrierRole::kMasterJoin;
   const uint32_t instance =
       plausible_pointer(parallel_data) ? pv::instance(value_of(ts, parallel_data)) : 0;
   wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data,
-                  wait_context(ts, parallel_data), instance, join);
+                  wait_context(ts, parallel_data), instance, role);
 }
 
 void on_mutex_acquire(ompt_mutex_t kind, unsigned, unsigned, ompt_wait_id_t wait_id,
