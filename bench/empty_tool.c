@@ -4,16 +4,22 @@
  * OMPROF_EMPTY_TOOL_CALLBACKS=all it registers every callback omprof registers, empty: what
  * libomp itself costs a tool that listens where omprof does (bench/tiny_regions.sh). With
  * OMPROF_EMPTY_TOOL_CALLBACKS=clock the parallel, implicit-task and sync-wait callbacks also
- * read CLOCK_MONOTONIC once each: the floor of timing waits and fork/join exactly. */
+ * read CLOCK_MONOTONIC once each: the floor of timing waits and fork/join exactly. With
+ * OMPROF_EMPTY_TOOL_CALLBACKS=tsc they read the TSC instead, as omprof's clock does where the
+ * kernel keeps time with the TSC (collector/handler/wall_clock.h). */
 #include <omp-tools.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
 
-static int g_read_clock;
+static int g_read_clock; /* 1: CLOCK_MONOTONIC, 2: the TSC */
 static __thread long long t_sink;
 static void tick(void) {
   if (!g_read_clock) return;
+  if (g_read_clock == 2) {
+    t_sink += (long long)__builtin_ia32_rdtsc();
+    return;
+  }
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   t_sink += t.tv_nsec;
@@ -93,13 +99,13 @@ static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t* da
   (void)device;
   (void)data;
   const char* with = getenv("OMPROF_EMPTY_TOOL_CALLBACKS");
-  if (with && (*with == '1' || *with == 'a' || *with == 'c')) {
-    g_read_clock = *with == 'c';
+  if (with && (*with == '1' || *with == 'a' || *with == 'c' || *with == 't')) {
+    g_read_clock = *with == 'c' ? 1 : *with == 't' ? 2 : 0;
     ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
     set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
     set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait);
     set(ompt_callback_task_create, (ompt_callback_t)on_task_create);
-    if (*with != '1') { /* "all" or "clock" */
+    if (*with != '1') { /* "all", "clock" or "tsc" */
       set(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
       set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
       set(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);

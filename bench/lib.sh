@@ -29,3 +29,14 @@ print_medians() {
       "$(ratio "$name" "$base")" "$base" "$(sort -n "$out/$name" | awk '{printf " %s", $1}')"
   done
 }
+# paired_ratio BASE NAME: NAME's runs over BASE's, round by round (both files hold one number a
+# run, interleaved runs in the same order): "median (q1 to q3)". Pairing cancels the machine's
+# slow drifts (a VM that changes speed between rounds) that separate medians keep.
+paired_ratio() {
+  paste "$out/$1" "$out/$2" | awk '$1 > 0 { printf "%.6f\n", $2 / $1 }' | sort -n |
+    awk '{ a[NR] = $1 } END {
+      if (NR == 0) { print "-"; exit }
+      m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+      q1 = a[int((NR - 1) / 4) + 1]; q3 = a[int(3 * (NR - 1) / 4) + 1]
+      printf "%.3f (%.3f to %.3f)\n", m, q1, q3 }'
+}
