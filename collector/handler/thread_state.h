@@ -168,6 +168,14 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t forked_construct = 0;
   uint32_t join_left_instance = 0;
   uint64_t join_left_ns = 0;
+  // Forks by this thread not yet counted in their fork record (ompt_tool.cc): the record this
+  // thread forked last and how many times in a row, added to the record when it changes or when
+  // the profile is written, instead of an atomic addition per fork.
+  uint64_t uncounted_fork_id = 0;
+  uint64_t uncounted_forks = 0;
+  // Region instance numbers this thread may use, taken from the process's counter in blocks.
+  uint64_t next_instance = 0;
+  uint64_t instances_end = 0;
   // The last region whose parallel_data value this thread wrote or read fresh, and that value
   // (ompt_tool.cc, value_of): read again from libomp's team structure, it cost a cache miss.
   const void* known_parallel = nullptr;

@@ -104,6 +104,7 @@ constexpr size_t kMemoWays = 4;
 constexpr uint32_t kMaxMemoMisses = 4;
 
 struct ForkScratch {
+  MemoEntry* last_fork = nullptr;  // the way the last fork hit or filled (a loop's fork site)
   void* raw[4096 + 64];
   uint64_t frames[4096 + 64];
   uint64_t slots[4096 + 64];
@@ -170,18 +171,25 @@ uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t p
   const uint64_t context = parent | (uint64_t(task) << 63);
   if (task) frame = cut_frame;  // the anchor; 0 (no cut): no memo, a fast unwind each time
   const uint64_t key_frame = task ? 0 : frame;
-  MemoEntry* set =
-      &s->memo[(((codeptr * 0x9e3779b97f4a7c15ULL) ^ key_frame ^ (context << 17)) >> 7) %
-               kMemoSets * kMemoWays];
   auto key_of = [&](const MemoEntry& e) {
     return e.id && e.codeptr == codeptr && e.key_frame == key_frame && e.parent == context;
   };
+  // A loop around a parallel construct forks from the same way each time.
+  if (MemoEntry* last = s->last_fork;
+      !task && last && key_of(*last) && last->verifiable && memo_matches(*last, frame, false)) {
+    last->last_use = ++s->memo_clock;
+    return last->id;
+  }
+  MemoEntry* set =
+      &s->memo[(((codeptr * 0x9e3779b97f4a7c15ULL) ^ key_frame ^ (context << 17)) >> 7) %
+               kMemoSets * kMemoWays];
   // A way with this key whose path is still on the stack; else the way to refill: an empty
   // one, else one with this key (its path changed), else the one that has missed most.
   for (size_t w = 0; w < kMemoWays; ++w) {
     MemoEntry& e = set[w];
     if (key_of(e) && e.verifiable && memo_matches(e, frame, task)) {
       e.last_use = ++s->memo_clock;
+      if (!task) s->last_fork = &e;
       return e.id;
     }
   }
@@ -212,6 +220,7 @@ uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t p
       m.slots.assign(s->slots, s->slots + r.depth);
       m.returns.resize(r.depth);
       for (uint32_t i = 0; i < r.depth; ++i) m.returns[i] = s->frames[i] + 1;
+      if (!task) s->last_fork = &m;
     }
     return id;
   }
@@ -392,7 +401,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
       ts->omp_thread_num = index;
       remember_value(ts, parallel_data, value);
       ts->running_depth = 0;  // the implicit task: no creation record
-      set_running_task(ts, 0, nullptr);
+      if (ts->task_origin || ts->task_frame) set_running_task(ts, 0, nullptr);
     }
     const uint64_t now = end_overhead(parallel_data);  // fork, or a worker's since its wake-up
     if (ts) {  // the region's first synchronization point (ompt/barrier_spans.h)
@@ -651,14 +660,52 @@ void tool_finalize(ompt_data_t*) {
 
 }  // namespace
 
+namespace {
+
+constexpr uint64_t kInstanceBlock = 64;
+
+// A number for a new region instance: 1 to 2^21 - 1 (0 is "none", parallel_value.h), unique
+// among the instances in flight. Each thread takes a block of numbers at a time from the
+// process's counter, whose cache line a fork then touches once per block, not every time.
+uint64_t new_instance(ThreadState* ts) {
+  uint64_t n = 0;
+  if (!ts) {
+    n = g_region_instances.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    if (ts->next_instance == ts->instances_end) {
+      ts->next_instance = g_region_instances.fetch_add(kInstanceBlock, std::memory_order_relaxed);
+      ts->instances_end = ts->next_instance + kInstanceBlock;
+    }
+    n = ts->next_instance++;
+  }
+  return n % pv::kInstanceMask + 1;
+}
+
+// One more instance of fork record `fork_id`, counted by the thread until it forks another.
+void count_fork(ThreadState* ts, uint64_t fork_id) {
+  if (ts && ts->uncounted_fork_id == fork_id) {
+    ++ts->uncounted_forks;
+    return;
+  }
+  if (!ts) {
+    if (ForkRecord* rec = record_by_id(fork_id))
+      rec->instances.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  if (ForkRecord* rec = record_by_id(ts->uncounted_fork_id))
+    rec->instances.fetch_add(ts->uncounted_forks, std::memory_order_relaxed);
+  ts->uncounted_fork_id = fork_id;
+  ts->uncounted_forks = 1;
+}
+
+}  // namespace
+
 uint64_t begin_parallel_region(const void* codeptr_ra, const void* enter_frame) {
   const uint64_t fork_id = record_fork(codeptr_ra, enter_frame);
   const uint64_t node = current_region_node();
-  // 1 to 2^21 - 1: instance 0 is "none" (parallel_value.h).
-  const uint64_t instance =
-      g_region_instances.fetch_add(1, std::memory_order_relaxed) % pv::kInstanceMask + 1;
-  if (ForkRecord* rec = record_by_id(fork_id))
-    rec->instances.fetch_add(1, std::memory_order_relaxed);
+  ThreadState* ts = current_thread();
+  const uint64_t instance = new_instance(ts);
+  count_fork(ts, fork_id);
   return pv::pack(fork_id, node, instance);
 }
 
@@ -735,6 +782,11 @@ void journal_runtime_status(const std::vector<unwind::Module>& modules) {
 
 std::vector<ForkSnapshot> fork_snapshots() {
   ForkTable& t = forks();
+  // Forks the threads have not added to their records yet (count_fork).
+  std::unordered_map<uint64_t, uint64_t> uncounted;
+  for (uint32_t i = 0; i < thread_count(); ++i)
+    if (const ThreadState* ts = thread_at(i))
+      if (ts->uncounted_fork_id) uncounted[ts->uncounted_fork_id] += ts->uncounted_forks;
   std::lock_guard<std::mutex> lock(t.mu);
   std::vector<ForkSnapshot> out;
   for (uint32_t i = 0; i < t.count.load(); ++i) {
@@ -746,7 +798,7 @@ std::vector<ForkSnapshot> fork_snapshots() {
     s.truncated = r->truncated;
     s.codeptr = r->codeptr;
     s.task = r->task;
-    s.instances = r->instances.load();
+    s.instances = r->instances.load() + (uncounted.count(s.id) ? uncounted[s.id] : 0);
     uint64_t mask = r->team_size_mask.load();
     for (unsigned b = 0; b < 64; ++b)
       if (mask & (uint64_t(1) << b)) s.team_sizes.push_back(b + 1);
