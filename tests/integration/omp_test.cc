@@ -644,9 +644,10 @@ TEST_P(Omp, FineGrainedTasksAreRuntimeOverhead) {
   }
 }
 
-// Work, overhead and waiting of a whole profile (user model), in ns.
+// Work, overhead and waiting of a whole profile (user model), in ns; `off_cpu` is the part of
+// work that is time off the CPU outside waits (preemption on a busy machine, docs/semantics.md).
 struct Classes {
-  uint64_t work = 0, overhead = 0, waiting = 0;
+  uint64_t work = 0, overhead = 0, waiting = 0, off_cpu = 0;
   double total() const { return double(work + overhead + waiting); }
 };
 Classes classes_of(const viewer::Model& user) {
@@ -658,6 +659,7 @@ Classes classes_of(const viewer::Model& user) {
       c.waiting += s.weight_ns;
     else
       c.work += s.weight_ns;
+    if (s.state == omp::kStateOffCpu) c.off_cpu += s.weight_ns;
   }
   return c;
 }
@@ -665,7 +667,10 @@ Classes classes_of(const viewer::Model& user) {
 // Regions too small for the runtime (issue 15): in 200,000 empty regions of a balanced team the
 // threads only fork and join; nobody waits for anybody's work. Before, the join (the master at
 // the region-end barrier while the worker was still being woken) was 51% waiting and fork
-// overhead 26%. Regions with a balanced 10 ms loop each have almost no overhead.
+// overhead 26%. Regions with a balanced 10 ms loop each have almost no overhead. The program's
+// work is its time on the CPU: beside other busy processes the team is preempted, and that time
+// is <off-cpu> work wherever it falls (0.47 of the time beside two CPU burners on 2 cores, where
+// the runtime's overhead read 0.38).
 TEST_P(Omp, EmptyRegionsAreForkJoinOverhead) {
   const std::string dir = fresh_dir("omp_region_sizes_empty_" + GetParam());
   std::vector<std::string> argv = omprof_run(dir);
@@ -673,11 +678,13 @@ TEST_P(Omp, EmptyRegionsAreForkJoinOverhead) {
   const RunResult r = run(argv);
   ASSERT_EQ(r.status, 0) << r.err;
   const Classes c = classes_of(viewer::build_model(only_profile(dir), omp::View::kUser));
-  std::printf("200000 empty regions: overhead %.3f, waiting %.3f, work %.3f of %.3f s\n",
-              double(c.overhead) / c.total(), double(c.waiting) / c.total(),
-              double(c.work) / c.total(), c.total() * 1e-9);
+  std::printf(
+      "200000 empty regions: overhead %.3f, waiting %.3f, work %.3f (%.3f of it off the CPU) of "
+      "%.3f s\n",
+      double(c.overhead) / c.total(), double(c.waiting) / c.total(), double(c.work) / c.total(),
+      double(c.off_cpu) / c.total(), c.total() * 1e-9);
   EXPECT_GT(c.overhead, c.waiting);
-  EXPECT_GT(c.overhead, c.work);
+  EXPECT_GT(c.overhead, c.work - c.off_cpu);
 }
 
 // On a busy machine a woken worker also waits for a CPU, inside the fork's exact interval: the
