@@ -18,6 +18,18 @@ void ClockFloor_TwoMonotonic(benchmark::State& state) {
   }
 }
 
+// The same with the clock the collector reads where the kernel keeps time with the TSC
+// (collector/handler/wall_clock.h): two TSC reads and their conversion to nanoseconds.
+void ClockFloor_TwoTsc(benchmark::State& state) {
+  const uint64_t t0 = __builtin_ia32_rdtsc();
+  for (auto _ : state) {
+    uint64_t t = ((__builtin_ia32_rdtsc() - t0) * 3) >> 3;
+    benchmark::DoNotOptimize(t);
+    t = ((__builtin_ia32_rdtsc() - t0) * 3) >> 3;
+    benchmark::DoNotOptimize(t);
+  }
+}
+
 // What one region pair reads: wall and thread CPU time at begin and at end.
 void ClockFloor_RegionClocks(benchmark::State& state) {
   timespec t;
@@ -52,6 +64,7 @@ void BeginEnd_ById(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(ClockFloor_TwoMonotonic)->Threads(1)->Threads(2)->Threads(4)->UseRealTime();
+BENCHMARK(ClockFloor_TwoTsc)->Threads(1)->Threads(2)->Threads(4)->UseRealTime();
 BENCHMARK(ClockFloor_RegionClocks)->Threads(1)->Threads(2)->Threads(4)->UseRealTime();
 BENCHMARK(BeginEnd_ByName)->Threads(1)->Threads(2)->Threads(4)->UseRealTime();
 BENCHMARK(BeginEnd_ById)->Threads(1)->Threads(2)->Threads(4)->UseRealTime();
