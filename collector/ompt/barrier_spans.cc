@@ -33,7 +33,7 @@ uint64_t key(uint32_t region_instance, uint32_t barrier_number) {
 }
 
 void publish(uint64_t key, uint64_t span_ns) {
-  if (!key) return;
+  if (!key || span_ns < kMinPublishedSpanNs) return;
   std::atomic<uint64_t>& slot = slot_of(key);
   const uint64_t tag = tag_of(key);
   const uint64_t value = span_ns > kValueMask ? kValueMask : span_ns;
@@ -45,12 +45,12 @@ void publish(uint64_t key, uint64_t span_ns) {
     if (slot.compare_exchange_weak(old, want, std::memory_order_relaxed)) return;
 }
 
-bool longest(uint64_t key, uint64_t* span_ns) {
-  if (!key) return false;
+uint64_t longest(uint64_t key, uint64_t own_span_ns) {
+  if (!key) return own_span_ns;
   const uint64_t v = slot_of(key).load(std::memory_order_relaxed);
-  if ((v >> kValueBits) != tag_of(key)) return false;
-  *span_ns = v & kValueMask;
-  return true;
+  if ((v >> kValueBits) != tag_of(key)) return own_span_ns;
+  const uint64_t published = v & kValueMask;
+  return published > own_span_ns ? published : own_span_ns;
 }
 
 }  // namespace omprof::ompt::barrier_spans

@@ -76,11 +76,11 @@ bool is_barrier(int kind) {
 // region-end barrier, the barrier's own otherwise.
 template <typename Emit>
 void emit_barrier(const OpenWait& w, uint64_t ns, Emit&& emit) {
-  uint64_t longest = 0;
-  if (!w.barrier_key || w.ran_tasks || !barrier_spans::longest(w.barrier_key, &longest)) {
+  if (!w.barrier_key || w.ran_tasks) {
     emit(w.codeptr, w.ctx, ns);
     return;
   }
+  const uint64_t longest = barrier_spans::longest(w.barrier_key, w.span_ns);
   const uint64_t imbalance = longest > w.span_ns ? longest - w.span_ns : 0;
   const uint64_t waiting = imbalance < ns ? imbalance : ns;
   if (waiting) emit(w.codeptr, w.ctx, waiting);
