@@ -1,9 +1,10 @@
 #include "collector/config.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <string>
 
 namespace omprof {
 
@@ -52,9 +53,13 @@ bool read_signal(int& signo, std::string& error) {
 // The kernel checked the TSC (invariant, synchronized across CPUs) before it chose it as its
 // clocksource; a TSC it does not use may drift between CPUs.
 bool kernel_keeps_time_with_tsc() {
-  std::ifstream f("/sys/devices/system/clocksource/clocksource0/current_clocksource");
-  std::string source;
-  return f >> source && source == "tsc";
+  const int fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                      O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char source[16] = {};
+  const ssize_t n = read(fd, source, sizeof source - 1);
+  close(fd);
+  return n >= 3 && std::strncmp(source, "tsc", 3) == 0 && (n == 3 || source[3] == '\n');
 }
 
 }  // namespace
