@@ -11,7 +11,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 echo "## Explicit regions: one begin/end pair (Google Benchmark, CPU time per pair and thread)"
-echo "machine: $(nproc) cores, $(uname -r)"
+echo "machine: $(nproc) vCPUs, kernel $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
 regions_bench() {
   "$@" "$build/bench/bench_regions" --benchmark_min_time=0.5 --benchmark_format=csv 2>/dev/null |
     awk -F, 'NR > 1 { gsub(/"/, "", $1); printf "| %s | %.1f |\n", $1, $4 }'
