@@ -57,7 +57,8 @@ class SampleTable {
   SampleEntry* entries_ = nullptr;
   uint64_t* frames_ = nullptr;
   uint32_t* order_ = nullptr;  // slot of the k-th entry added
-  // add_site's recent keys (slot 0 holds no entry while its key's depth is 2: never a site's).
+  // add_site's recent keys and their slots. An unused entry has depth 2, which no site has, so
+  // it never matches.
   struct RecentSite {
     uint64_t site = 0;
     SampleContext ctx;
