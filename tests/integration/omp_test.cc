@@ -567,12 +567,30 @@ TEST_P(Omp, BarriersAreNamedByWhereTheyAre) {
   // (sd <= P/2), four standard deviations.
   const double period_s = double(p.header.period_ns()) * 1e-9;
   if (on_libgomp()) tolerance += 4 * period_s * std::sqrt(40.0) / 2;
-  EXPECT_NEAR(seconds("<omp:region-end-barrier>"), region_end, tolerance);
+  // A waiting thread preempted after the last arrival leaves late: the program counts that as
+  // the barrier's wait, omprof as its overhead (beyond the team's imbalance). The program reports
+  // the waiting threads' time off the CPU; it may be missing from omprof's side (on a quiet
+  // machine it is about zero). At the region's end the master's lateness delays the region's end
+  // for both threads' measurements.
+  double worksharing_off = 0, explicit_off = 0, master_end_off = 0;
+  const size_t off_at = last_output_.find("off_cpu:");
+  ASSERT_NE(off_at, std::string::npos) << last_output_;
+  ASSERT_EQ(std::sscanf(last_output_.c_str() + off_at,
+                        "off_cpu: worksharing=%lf explicit=%lf master_region_end=%lf",
+                        &worksharing_off, &explicit_off, &master_end_off),
+            3)
+      << last_output_;
+  auto expect_wait = [&](const std::string& frame, double designed, double off_cpu) {
+    const double measured = seconds(frame);
+    EXPECT_LE(measured, designed + tolerance) << frame;
+    EXPECT_GE(measured, designed - off_cpu - tolerance) << frame << ", off the CPU " << off_cpu;
+  };
+  expect_wait("<omp:region-end-barrier>", region_end, 2 * master_end_off);
   if (GetParam() == "clang") {
-    EXPECT_NEAR(seconds("<omp:worksharing-end-barrier>"), worksharing, tolerance);
-    EXPECT_NEAR(seconds("<omp:explicit-barrier>"), explicit_barrier, tolerance);
+    expect_wait("<omp:worksharing-end-barrier>", worksharing, worksharing_off);
+    expect_wait("<omp:explicit-barrier>", explicit_barrier, explicit_off);
   } else {
-    EXPECT_NEAR(seconds("<omp:barrier>"), worksharing + explicit_barrier, tolerance);
+    expect_wait("<omp:barrier>", worksharing + explicit_barrier, worksharing_off + explicit_off);
   }
 }
 
