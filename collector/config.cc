@@ -53,16 +53,22 @@ bool read_signal(int& signo, std::string& error) {
 // The kernel checked the TSC (invariant, synchronized across CPUs) before it chose it as its
 // clocksource; a TSC it does not use may drift between CPUs.
 bool kernel_keeps_time_with_tsc() {
-  const int fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
-                      O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char source[16] = {};
-  const ssize_t n = read(fd, source, sizeof source - 1);
-  close(fd);
-  return n >= 3 && std::strncmp(source, "tsc", 3) == 0 && (n == 3 || source[3] == '\n');
+  return kernel_clocksource() == "tsc";
 }
 
 }  // namespace
+
+std::string kernel_clocksource() {
+  const int fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                      O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  char source[32] = {};
+  const ssize_t n = read(fd, source, sizeof source - 1);
+  close(fd);
+  std::string name(source, n > 0 ? size_t(n) : 0);
+  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+  return name;
+}
 
 bool parse_config(Config& cfg, std::string& error) {
   if (!read_number(options::kRate, cfg.rate_hz, error) || !read_clock(cfg.clock, error) ||

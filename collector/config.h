@@ -34,6 +34,9 @@ struct Config {
   bool wall_clock_tsc = false;
 };
 
+// The kernel's clocksource ("tsc", "kvm-clock", ...; "" if unreadable).
+std::string kernel_clocksource();
+
 // Parses the OMPROF_* variables. Returns false with `error` set on an invalid value.
 bool parse_config(Config& cfg, std::string& error);
 

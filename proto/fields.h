@@ -56,6 +56,9 @@ constexpr uint32_t kMpiCpuExact = 31;
 constexpr uint32_t kRegionCpuExact = 32;
 constexpr uint32_t kTaskwaitSampled = 33;
 constexpr uint32_t kOffCpuWaits = 34;
+constexpr uint32_t kWallClock = 35;
+constexpr uint32_t kWallClockDriftNs = 36;
+constexpr uint32_t kWallClockNote = 37;
 }  // namespace Header
 
 namespace Ending {

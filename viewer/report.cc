@@ -216,6 +216,14 @@ void print_header(std::ostream& out, const Model& m) {
                                                    : "thread CPU",
                      h.rate_hz(), fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
   print_clock_cost(out, p);
+  if (h.wall_clock() == "tsc")
+    out << fmt::format(
+        "Timing:    exact times read the TSC, {:+.1f} us from CLOCK_MONOTONIC at the end\n",
+        double(h.wall_clock_drift_ns()) * 1e-3);
+  else if (!h.wall_clock().empty())
+    out << fmt::format("Timing:    exact times read {}\n",
+                       h.wall_clock() == "clock_monotonic" ? "CLOCK_MONOTONIC" : h.wall_clock());
+  if (!h.wall_clock_note().empty()) out << fmt::format("WARNING:   {}\n", h.wall_clock_note());
   if (h.exact_waits())
     out << fmt::format(
         "Samples:   {}, {} threads, {} s of thread time (sampled CPU, exact OpenMP waits, "

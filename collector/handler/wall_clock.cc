@@ -74,6 +74,13 @@ bool reads_tsc() {
   return g_tsc_ready.load(std::memory_order_acquire);
 }
 
+int64_t tsc_drift_ns() {
+  if (!reads_tsc()) return 0;
+  uint64_t tsc = 0, ns = 0;
+  read_pair(&tsc, &ns);
+  return drift_between(g_scale, tsc, ns);
+}
+
 uint64_t vdso_ns() {
   const uint64_t now = clock_ns();
   if (g_state.load(std::memory_order_acquire) == 1 && now - g_start.ns0 >= kCalibrationNs) {

@@ -43,6 +43,15 @@ inline uint64_t to_ns(const TscScale& s, uint64_t tsc) {
 void start(bool use_tsc);
 // Whether the clock reads the TSC by now (for the profile and tests).
 bool reads_tsc();
+
+// How far the clock (the TSC, converted) has run from CLOCK_MONOTONIC since the switch, in ns
+// (positive: ahead); 0 while it is not the TSC. Ordinary context, at shutdown: a rate that
+// changed after the calibration (a TSC the kernel stopped trusting, a migrated VM) shows here.
+int64_t tsc_drift_ns();
+// The same from a (TSC, CLOCK_MONOTONIC) pair read together.
+inline int64_t drift_between(const TscScale& s, uint64_t tsc, uint64_t ns) {
+  return int64_t(to_ns(s, tsc) - ns);
+}
 // The slow path: a vDSO read, which also finishes the calibration once kCalibrationNs passed.
 uint64_t vdso_ns();
 

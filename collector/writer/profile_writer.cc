@@ -86,6 +86,15 @@ bool write_file(const std::string& path, int fd, const wire::RecordStream& head,
   return ok;
 }
 
+// Something the user must know about the profile: to `omprof run` (which prints it), or to
+// stderr when the collector was preloaded by hand.
+void report_warning(const std::string& message) {
+  if (runtime().config.manifest.empty())
+    std::fprintf(stderr, "omprof: warning: %s\n", message.c_str());
+  else
+    append_manifest(manifest::warning_line(message));
+}
+
 // The launcher's summary line, and the coverage warning if samples went missing.
 void report_written(const std::string& path, const std::vector<ThreadRows>& threads) {
   uint64_t samples = 0, dropped = 0, truncated = 0;
@@ -98,11 +107,7 @@ void report_written(const std::string& path, const std::vector<ThreadRows>& thre
     coverage.add_thread(t.ts->armed_clock_ns, t.ts->strata_sampled, t.ts->sampling_lost);
   }
   append_manifest(manifest::ok_line(path, samples, threads.size(), dropped, truncated));
-  if (!coverage.incomplete()) return;
-  if (runtime().config.manifest.empty())
-    std::fprintf(stderr, "omprof: warning: %s\n", coverage.describe().c_str());
-  else
-    append_manifest(manifest::warning_line(coverage.describe()));
+  if (coverage.incomplete()) report_warning(coverage.describe());
 }
 
 }  // namespace
@@ -169,6 +174,7 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   facts.omp = ompt::runtime_status(modules);
   facts.ending_kind = ending.kind;
   facts.exit_status = ending.exit_status;
+  facts.wall_clock = check_wall_clock(duration_ns);
   wire::RecordStream head, tail;
   head.add(R::kHeader, writer::header_record(facts));
   writer::add_string_records(head, strings);
@@ -186,6 +192,7 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   }
   journal::remove_journal();
   report_written(path, threads);
+  if (!facts.wall_clock.note.empty()) report_warning(facts.wall_clock.note);
 }
 
 }  // namespace omprof

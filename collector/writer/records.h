@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "collector/clocks/wall_clock_check.h"
 #include "collector/ompt/ompt_tool.h"
 #include "collector/region_context.h"
 #include "collector/thread_registry.h"
@@ -40,6 +41,7 @@ struct HeaderFacts {
   bool region_cpu_exact = false;
   bool taskwait_sampled = false;
   ompt::RuntimeStatus omp;
+  WallClockCheck wall_clock;
   uint32_t ending_kind = 0;  // Ending.Kind; 0: not written
   int exit_status = 0;
 };

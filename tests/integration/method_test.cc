@@ -243,6 +243,36 @@ TEST_P(WaitPolicy, TaskwaitIsTheTimeTheMasterWaited) {
       << "the program's taskwaits: " << waited << " s wall, " << waited_cpu << " s CPU";
 }
 
+// Exact waits are timed with the TSC where the kernel keeps time with it, else with
+// CLOCK_MONOTONIC (docs/semantics.md, "Clocks"); OMPROF_TSC chooses. Both must give the share
+// the program measured, and the profile says which clock it read, with no note at the end.
+TEST(WallClocks, ExactWaitsAgreeOnEitherClock) {
+  const bool kernel_tsc =
+      slurp("/sys/devices/system/clocksource/clocksource0/current_clocksource") == "tsc\n";
+  for (const std::string tsc : {"0", "1"}) {
+    if (tsc == "1" && !kernel_tsc) continue;  // the kernel did not vouch for the TSC here
+    SCOPED_TRACE("OMPROF_TSC=" + tsc);
+    const std::string dir = fresh_dir("wall_clock_" + tsc);
+    const RunResult r =
+        run({OMPROF_BIN, "run", "-o", dir, "--", program("omp_work_wait_clang"), "10", "150"},
+            {{"OMPROF_TSC", tsc}});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const format::Profile p = only_profile(dir);
+    EXPECT_EQ(p.header.wall_clock(), tsc == "1" ? "tsc" : "clock_monotonic");
+    EXPECT_EQ(p.header.wall_clock_note(), "");
+    if (tsc == "0") {
+      EXPECT_EQ(p.header.wall_clock_drift_ns(), 0);
+    }
+    double truth = 0, elapsed = 0;
+    ASSERT_EQ(std::sscanf(r.out.c_str(), "work_share=%lf elapsed=%lf", &truth, &elapsed), 2)
+        << r.out;
+    viewer::Model m = viewer::build_model(p, omp::View::kUser);
+    uint64_t work = 0, wait = 0;
+    for (const auto& s : m.samples) (omp::is_wait(s.state) ? wait : work) += s.weight_ns;
+    EXPECT_NEAR(double(work) / double(work + wait), truth, 0.05);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Policies, WaitPolicy,
                          ::testing::Values(WaitCase{"clang", "active", false},
                                            WaitCase{"clang", "passive", false},

@@ -2,12 +2,21 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <ctime>
-#include <fstream>
 #include <string>
+
+#include "collector/clocks/wall_clock_check.h"
+#include "collector/config.h"
 
 namespace omprof::handler::wall_clock {
 namespace {
+
+using omprof::check_wall_clock;
+using omprof::kDriftFloorNs;
+using omprof::kernel_clocksource;
+using omprof::wall_clock_note;
+using omprof::WallClockCheck;
 
 uint64_t monotonic() {
   timespec t;
@@ -42,9 +51,7 @@ TEST(WallClock, PairsThatGiveNoRateGiveNoScale) {
 }
 
 bool kernel_uses_tsc() {
-  std::ifstream f("/sys/devices/system/clocksource/clocksource0/current_clocksource");
-  std::string s;
-  return f >> s && s == "tsc";
+  return kernel_clocksource() == "tsc";
 }
 
 // Where the kernel itself keeps time with the TSC, the clock switches to it after its
@@ -74,6 +81,41 @@ TEST(WallClock, AfterCalibrationTheTscAgreesWithClockMonotonic) {
     if (best > worst) worst = best;
   }
   EXPECT_LT(worst, 50000u);
+  // The check at shutdown finds the same: no drift worth a note.
+  EXPECT_LT(std::llabs(tsc_drift_ns()), 50000);
+  const WallClockCheck check = check_wall_clock(300000000ULL);
+  EXPECT_TRUE(check.tsc);
+  EXPECT_EQ(check.note, "");
+}
+
+TEST(WallClockCheck, TheMonotonicClockNeedsNoNote) {
+  EXPECT_EQ(wall_clock_note(false, 0, 1000000000ULL, "kvm-clock"), "");
+  EXPECT_EQ(wall_clock_note(false, 5000000000LL, 1000000000ULL, "tsc"), "");
+}
+
+TEST(WallClockCheck, ADriftWithinTheAcceptedRateNeedsNoNote) {
+  const uint64_t run = 10000000000ULL;  // 10 s
+  // NTP's largest slew, 500 ppm, and the floor on a short run.
+  EXPECT_EQ(wall_clock_note(true, 5000000, run, "tsc"), "");
+  EXPECT_EQ(wall_clock_note(true, -5000000, run, "tsc"), "");
+  EXPECT_EQ(wall_clock_note(true, kDriftFloorNs, 1000, "tsc"), "");
+}
+
+TEST(WallClockCheck, ALargerDriftIsNamedWithItsSize) {
+  const uint64_t run = 10000000000ULL;
+  const std::string ahead = wall_clock_note(true, 100000000, run, "tsc");  // 1% ahead
+  EXPECT_NE(ahead.find("100.000 ms ahead of CLOCK_MONOTONIC"), std::string::npos) << ahead;
+  EXPECT_NE(ahead.find("10000 ppm"), std::string::npos) << ahead;
+  EXPECT_NE(ahead.find("OMPROF_TSC=0"), std::string::npos) << ahead;
+  const std::string behind = wall_clock_note(true, -20000000, run, "tsc");
+  EXPECT_NE(behind.find("20.000 ms behind"), std::string::npos) << behind;
+  EXPECT_NE(wall_clock_note(true, 2 * kDriftFloorNs, 1000, "tsc"), "");
+}
+
+TEST(WallClockCheck, AKernelThatStoppedUsingTheTscIsNamed) {
+  const std::string note = wall_clock_note(true, 0, 1000000000ULL, "hpet");
+  EXPECT_NE(note.find("clocksource is hpet"), std::string::npos) << note;
+  EXPECT_EQ(wall_clock_note(true, 0, 1000000000ULL, ""), "");  // unreadable: nothing known
 }
 
 }  // namespace
