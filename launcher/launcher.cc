@@ -4,7 +4,6 @@
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <signal.h>
-#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -181,33 +180,19 @@ int prepare_output_dir(const std::string& dir, std::string& absolute) {
   return 0;
 }
 
-// Whether the OpenMP runtime is told to put waiting threads to sleep at once (a passive wait
-// policy, or no blocktime): its threads then sleep and wake at every barrier.
-bool omp_threads_sleep_at_barriers() {
-  const char* policy = std::getenv("OMP_WAIT_POLICY");
-  if (policy && strcasecmp(policy, "passive") == 0) return true;
-  const char* blocktime = std::getenv("KMP_BLOCKTIME");
-  return blocktime && std::strcmp(blocktime, "0") == 0;
-}
-
-// The task clock is the most accurate (docs/semantics.md, Clocks): the default wherever
+// The task clock is the accurate one (docs/semantics.md, Clocks): the default wherever
 // perf_event_open is permitted, with a one-line notice when omprof falls back to cpu. Its timer
 // is started and stopped at every context switch of the thread; where that costs a timer
-// reprogramming (virtual machines: about 5 us a switch measured on a 2-vCPU VM), a program
-// whose OpenMP threads sleep at every barrier ran 20% slower (LULESH with
-// OMP_WAIT_POLICY=passive): such runs sample with the cpu clock unless asked. Returns 0, or
-// the exit status.
+// reprogramming (virtual machines: about 5 us a switch measured on a 2-vCPU VM), a thread that
+// switches very often (OpenMP threads that sleep at every barrier, a busy machine) leaves it for
+// the cpu clock by itself (collector/handler/clock_fallback.h). The cpu clock is not chosen up
+// front for such programs: its samples fall on kernel ticks, which alias with a program whose
+// steps last a whole number of ticks. Returns 0, or the exit status.
 int choose_clock(const std::string& asked, std::string& clock) {
   clock = asked;
   if (!clock.empty() && clock != "task") return 0;
   std::string why;
-  if (clock.empty() && omp_threads_sleep_at_barriers()) {
-    std::fprintf(stderr,
-                 "omprof: sampling with --clock cpu: OpenMP threads sleep at every barrier "
-                 "(OMP_WAIT_POLICY=passive or KMP_BLOCKTIME=0), and the task clock's timer "
-                 "costs a reprogramming at each sleep and wake-up (--clock task to use it)\n");
-    clock = "cpu";
-  } else if (task_clock_available(why)) {
+  if (task_clock_available(why)) {
     clock = "task";
   } else if (clock == "task") {
     std::fprintf(stderr, "omprof: --clock task is not available here: %s\n", why.c_str());

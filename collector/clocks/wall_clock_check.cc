@@ -31,6 +31,7 @@ std::string wall_clock_note(bool tsc, int64_t drift_ns, uint64_t duration_ns,
 
 WallClockCheck check_wall_clock(uint64_t duration_ns) {
   WallClockCheck c;
+  c.checked = true;
   c.tsc = handler::wall_clock::reads_tsc();
   if (!c.tsc) return c;
   c.drift_ns = handler::wall_clock::tsc_drift_ns();

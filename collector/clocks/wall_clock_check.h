@@ -17,6 +17,7 @@ constexpr double kDriftShareAccepted = 1e-3;
 constexpr int64_t kDriftFloorNs = 50000;
 
 struct WallClockCheck {
+  bool checked = false;  // false: not known yet (the journal's header, written at start-up)
   bool tsc = false;      // the clock read the TSC (after its calibration)
   int64_t drift_ns = 0;  // TSC clock minus CLOCK_MONOTONIC at the end (0 without the TSC)
   std::string note;      // why exact times may be off; empty when they are not

@@ -109,9 +109,11 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.u64(H::kRegionWindowStartNs, uint64_t(facts.region_window_start_ns));
   h.boolean(H::kRegionCpuExact, facts.region_cpu_exact);
   h.boolean(H::kTaskwaitSampled, facts.taskwait_sampled);
-  h.str(H::kWallClock, facts.wall_clock.tsc ? "tsc" : "clock_monotonic");
-  h.i64(H::kWallClockDriftNs, facts.wall_clock.drift_ns);
-  h.str_nonempty(H::kWallClockNote, facts.wall_clock.note);
+  if (facts.wall_clock.checked) {
+    h.str(H::kWallClock, facts.wall_clock.tsc ? "tsc" : "clock_monotonic");
+    h.i64(H::kWallClockDriftNs, facts.wall_clock.drift_ns);
+    h.str_nonempty(H::kWallClockNote, facts.wall_clock.note);
+  }
   if (facts.ending_kind) {
     wire::Encoder e;
     e.u64(fields::Ending::kKind, facts.ending_kind);
