@@ -496,6 +496,11 @@ nlohmann::json header_json(const Model& m, const FilterOptions& filter) {
   j["dropped_samples"] = dropped;
   j["truncated_samples"] = truncated;
   j["mpi_rank"] = h.mpi_rank();
+  if (!h.wall_clock().empty()) {  // format 1.12
+    j["wall_clock"] = h.wall_clock();
+    j["wall_clock_drift_s"] = double(h.wall_clock_drift_ns()) * 1e-9;
+    if (!h.wall_clock_note().empty()) j["wall_clock_note"] = h.wall_clock_note();
+  }
   j["view"] = view_name(m.view);
   if (m.filtered) {
     j["filter"] = filter.describe();
