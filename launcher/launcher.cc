@@ -199,8 +199,8 @@ int choose_clock(const std::string& asked, std::string& clock) {
     return 2;
   } else {
     std::fprintf(stderr,
-                 "omprof: sampling with --clock cpu (kernel ticks): the task clock is not "
-                 "available here: %s\n",
+                 "omprof: sampling with --clock cpu (kernel ticks: a program whose steps last "
+                 "whole ticks can be misread): the task clock is not available here: %s\n",
                  why.c_str());
     clock = "cpu";
   }

@@ -130,4 +130,21 @@ double sampling_tolerance(double p, uint64_t samples) {
   return std::max(0.005, 4 * se);
 }
 
+PeriodicShares expect_periodic_shares(const RunResult& r, const std::string& dir) {
+  PeriodicShares s;
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::sscanf(r.out.c_str(), "a=%lf b=%lf", &s.a_s, &s.b_s), 2) << r.out;
+  if (s.a_s + s.b_s <= 0) return s;
+  const double truth = s.a_s / (s.a_s + s.b_s);
+  format::Profile p = only_profile(dir);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  s.in_a_s = 1e-9 * double(total_ns(m, "phase_a"));
+  s.in_b_s = 1e-9 * double(total_ns(m, "phase_b"));
+  EXPECT_GT(s.in_a_s + s.in_b_s, 0);
+  if (s.in_a_s + s.in_b_s <= 0) return s;
+  EXPECT_NEAR(s.in_a_s / (s.in_a_s + s.in_b_s), truth, sampling_tolerance(truth, m.total_samples))
+      << m.total_samples << " samples";
+  return s;
+}
+
 }  // namespace omprof::test

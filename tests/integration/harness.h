@@ -43,4 +43,13 @@ namespace omprof::test {
 // share outside it is a real error, not sampling noise, with probability above 99.99%.
 double sampling_tolerance(double p, uint64_t samples);
 
+// tests/programs/periodic, run under omprof into `dir` with result `r`: phase_a's share of the
+// profile must be the share the program measured (its "a=... b=..." line), within sampling
+// error. Returns the program's CPU seconds in each phase and the profile's seconds in each.
+struct PeriodicShares {
+  double a_s = 0, b_s = 0;        // measured by the program
+  double in_a_s = 0, in_b_s = 0;  // in the profile
+};
+PeriodicShares expect_periodic_shares(const RunResult& r, const std::string& dir);
+
 }  // namespace omprof::test

@@ -43,20 +43,9 @@ TEST_P(PeriodicProgram, SharesMatchTheProgramsOwnMeasurement) {
   RunResult r =
       run({OMPROF_BIN, "run", "-o", dir, "--clock", c.clock, "--rate", std::to_string(c.rate_hz),
            "--", program("periodic"), std::to_string(c.period_ms), std::to_string(steps)});
-  ASSERT_EQ(r.status, 0) << r.err;
-  double a = 0, b = 0;
-  ASSERT_EQ(std::sscanf(r.out.c_str(), "a=%lf b=%lf", &a, &b), 2) << r.out;
-  const double truth = a / (a + b);
-
-  format::Profile p = only_profile(dir);
-  viewer::Model m = viewer::build_model(p, omp::View::kUser);
-  const double in_a = double(total_ns(m, "phase_a")), in_b = double(total_ns(m, "phase_b"));
-  ASSERT_GT(in_a + in_b, 0);
-  const double share = in_a / (in_a + in_b);
-  EXPECT_NEAR(share, truth, sampling_tolerance(truth, m.total_samples))
-      << m.total_samples << " samples";
+  const PeriodicShares s = expect_periodic_shares(r, dir);
   // Every sample stands for the time since the previous one: the total is the CPU time.
-  EXPECT_NEAR((in_a + in_b) * 1e-9, a + b, 0.03 * (a + b) + 2.0 / c.rate_hz);
+  EXPECT_NEAR(s.in_a_s + s.in_b_s, s.a_s + s.b_s, 0.03 * (s.a_s + s.b_s) + 2.0 / c.rate_hz);
 }
 
 std::string name(const ::testing::TestParamInfo<Periodic>& i) {

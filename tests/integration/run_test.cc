@@ -388,16 +388,7 @@ TEST(TaskClock, StepsOfAWholeTickAreNotAliasedUnderPassiveWaits) {
   const std::string dir = fresh_dir("passive_tick_steps");
   const RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("periodic"), "4", "300"},
                           {{"OMP_WAIT_POLICY", "passive"}});
-  ASSERT_EQ(r.status, 0) << r.err;
-  double a = 0, b = 0;
-  ASSERT_EQ(std::sscanf(r.out.c_str(), "a=%lf b=%lf", &a, &b), 2) << r.out;
-  const double truth = a / (a + b);
-  format::Profile p = only_profile(dir);
-  viewer::Model m = viewer::build_model(p, omp::View::kUser);
-  const double in_a = double(total_ns(m, "phase_a")), in_b = double(total_ns(m, "phase_b"));
-  ASSERT_GT(in_a + in_b, 0);
-  EXPECT_NEAR(in_a / (in_a + in_b), truth, sampling_tolerance(truth, m.total_samples))
-      << m.total_samples << " samples";
+  expect_periodic_shares(r, dir);
 }
 
 // The task clock costs every context switch (docs/semantics.md, Clocks): a run that switches
