@@ -128,8 +128,10 @@ uint64_t record_after_region_end(ThreadState* ts, uint64_t end, uint64_t now, ui
 
 // Of a thread's time off the CPU at its region's end barrier, from `start` to `barrier_end`:
 // until every member had started the body and been in it as long as this one, it waited for
-// the fork (overhead, as the handler says of its samples, omp_inquiry.cc), then for the others'
-// work; the time off the CPU is split in proportion.
+// the fork; after every member had ended it (and if the thread ran no task there), for the
+// barrier's release and the join: both overhead, as the handler says of its samples
+// (omp_inquiry.cc); in between, for the others' work. The time off the CPU is split in
+// proportion to the wall time of each part.
 void record_at_barrier(ThreadState* ts, uint64_t start, uint64_t barrier_end, uint64_t off) {
   bool known = false;
   const uint32_t instance = pv::instance(ts->gomp_parallel_value);
@@ -138,11 +140,16 @@ void record_at_barrier(ThreadState* ts, uint64_t start, uint64_t barrier_end, ui
     const uint64_t wall = barrier_end - start;
     const uint64_t fork_done = all_begun ? all_begun + ts->gomp_body_ns : barrier_end;
     const uint64_t fork_wall = std::min(fork_done > start ? fork_done - start : 0, wall);
-    const auto fork_off = uint64_t((unsigned __int128)off * fork_wall / wall);
+    const uint64_t all_ended =
+        ts->gomp_join_ran_task ? 0 : omprof::handler::all_members_ended_ns(instance);
+    const uint64_t sync_from = std::max(all_ended ? all_ended : barrier_end, start);
+    const uint64_t sync_wall =
+        std::min(barrier_end > sync_from ? barrier_end - sync_from : 0, wall - fork_wall);
+    const auto overhead_off = uint64_t((unsigned __int128)off * (fork_wall + sync_wall) / wall);
     SampleContext fork_ctx = ts->gomp_join_ctx;
     fork_ctx.omp_state = fmt::kOverhead;
-    if (fork_off) omprof::ompt::record_wait(ts, 0, fork_ctx, fork_off);
-    off -= fork_off;
+    if (overhead_off) omprof::ompt::record_wait(ts, 0, fork_ctx, overhead_off);
+    off -= overhead_off;
   }
   if (off) omprof::ompt::record_wait(ts, 0, ts->gomp_join_ctx, off);
 }
@@ -266,6 +273,8 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   // joined, while it idles for the next one (the handler tells them apart: region_ends.h).
   const uint64_t now = omprof::monotonic_ns();
   ts->gomp_body_ns = now > ts->gomp_body_start_ns ? now - ts->gomp_body_start_ns : 0;
+  ts->gomp_join_ran_task = false;
+  omprof::handler::note_member_ended(pv::instance(ts->gomp_parallel_value), now);
   ts->gomp_state = fmt::kWaitBarrierImplicitParallel;
   if (!measures_off_cpu(ts)) return;
   ts->gomp_join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
@@ -365,6 +374,7 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
       saved->paused |= kPausedWait;
     }
   }
+  if (ts->gomp_state == fmt::kWaitBarrierImplicitParallel) ts->gomp_join_ran_task = true;
   set_task(ts, record, reinterpret_cast<uint64_t>(frame));
   // The thread runs a task, whatever it waited in: work (a sample then needs no stack rule, and
   // no fork-wait rule of the region-end barrier applies to it).

@@ -78,8 +78,10 @@ namespace {
 // A member at its region's end barrier waits for another thread's work (the team's imbalance)
 // once every member has started the body and been in it longer than this member's own body
 // lasted; before, it waits for the fork to complete: the runtime's overhead, as the barrier
-// spans of collector/ompt/barrier_spans.h tell on libomp. (Once every body has ended the wait is
-// the barrier's own, but the runtime may then run tasks there: it stays waiting.)
+// spans of collector/ompt/barrier_spans.h tell on libomp. Once every body has ended, the wait
+// is the barrier's own synchronization and the join (join_in_progress), unless the thread ran
+// tasks there (the runtime runs queued tasks at that barrier): then it stays waiting, as on
+// libomp.
 bool fork_not_done(const ThreadState* ts, uint64_t region) {
   const uint32_t instance = parallel_value::instance(region);
   bool known = false;
@@ -87,6 +89,13 @@ bool fork_not_done(const ThreadState* ts, uint64_t region) {
   const uint64_t all_begun = all_members_begun_ns(instance, &known);
   if (!known) return false;
   return all_begun == 0 || monotonic_ns() < all_begun + ts->gomp_body_ns;
+}
+
+bool join_in_progress(const ThreadState* ts, uint64_t region) {
+  const uint32_t instance = parallel_value::instance(region);
+  if (ts->gomp_join_ran_task || region_ended(instance)) return false;
+  const uint64_t all_ended = all_members_ended_ns(instance);
+  return all_ended != 0 && monotonic_ns() >= all_ended;
 }
 
 // A worker whose region has ended, while a newer region has been forked and not all of its
@@ -117,7 +126,8 @@ bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
   if (state == format::kInTaskwait && ts->strata_sampled <= ts->gomp_taskwait_strata)
     state = format::kWorkParallel;
   // At the region's end barrier before every member has started the body: the fork.
-  if (state == format::kWaitBarrierImplicitParallel && fork_not_done(ts, region))
+  if (state == format::kWaitBarrierImplicitParallel &&
+      (fork_not_done(ts, region) || join_in_progress(ts, region)))
     state = format::kOverhead;
   if (state == format::kWaitBarrierImplicitParallel && being_woken(region))
     state = format::kOverhead;

@@ -34,12 +34,17 @@ inline void note_region_end(uint32_t instance, uint64_t now_ns) {
 // On GNU libgomp (collector/gomp_bridge.cc), how many members of a region instance's team
 // have started its body, in a ring like the ends': until every member has, a member waiting at
 // the region's end barrier waits for the fork to complete (a worker still being woken), which is
-// the runtime's overhead, not another thread's work.
+// the runtime's overhead, not another thread's work. And how many have ended it: once every
+// member has, the rest of the wait at that barrier is its own synchronization (the release,
+// the join), not the team's imbalance: the join's overhead, as libomp's barrier spans tell it
+// (collector/ompt/barrier_spans.h).
 struct RegionStart {
   std::atomic<uint32_t> instance{0};
   std::atomic<uint32_t> begun{0};
+  std::atomic<uint32_t> ended{0};
   std::atomic<uint32_t> team{0};
   std::atomic<uint64_t> all_begun_ns{0};
+  std::atomic<uint64_t> all_ended_ns{0};
   std::atomic<uint64_t> fork_ns{0};
 };
 extern RegionStart g_region_starts[kRegionEndRingSize];
@@ -53,8 +58,10 @@ inline void note_region_fork(uint32_t instance, uint64_t now_ns) {
   RegionStart& s = g_region_starts[instance % kRegionEndRingSize];
   s.instance.store(0, std::memory_order_relaxed);
   s.begun.store(0, std::memory_order_relaxed);
+  s.ended.store(0, std::memory_order_relaxed);
   s.team.store(0, std::memory_order_relaxed);
   s.all_begun_ns.store(0, std::memory_order_relaxed);
+  s.all_ended_ns.store(0, std::memory_order_relaxed);
   s.fork_ns.store(now_ns, std::memory_order_relaxed);
   s.instance.store(instance, std::memory_order_release);
   g_latest_fork.store(instance, std::memory_order_release);
@@ -74,6 +81,23 @@ inline void note_member_begun(uint32_t instance, uint32_t team, uint64_t now_ns)
   s.team.store(team, std::memory_order_relaxed);
   if (s.begun.fetch_add(1, std::memory_order_acq_rel) + 1 == team)
     s.all_begun_ns.store(now_ns, std::memory_order_release);
+}
+
+// A member ends the body at `now_ns` (after it began it: the team size is known).
+inline void note_member_ended(uint32_t instance, uint64_t now_ns) {
+  RegionStart& s = g_region_starts[instance % kRegionEndRingSize];
+  if (s.instance.load(std::memory_order_acquire) != instance) return;
+  const uint32_t team = s.team.load(std::memory_order_relaxed);
+  if (team && s.ended.fetch_add(1, std::memory_order_acq_rel) + 1 == team)
+    s.all_ended_ns.store(now_ns, std::memory_order_release);
+}
+
+// When every member of region `instance` had ended its body: 0 if not yet, or unknown (the slot
+// was reused).
+inline uint64_t all_members_ended_ns(uint32_t instance) {
+  const RegionStart& s = g_region_starts[instance % kRegionEndRingSize];
+  if (s.instance.load(std::memory_order_acquire) != instance) return 0;
+  return s.all_ended_ns.load(std::memory_order_acquire);
 }
 
 // When every member of region `instance` had started its body: 0 if not yet (or unknown: the

@@ -127,6 +127,9 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t gomp_fork_cpu_ns = 0;
   uint64_t gomp_body_start_ns = 0;  // the thread's last region body: when it started
   uint64_t gomp_body_ns = 0;        // and how long it lasted
+  // The thread ran a task at its region's end barrier since its body ended: that wait is then
+  // not split at the last member's arrival (omp_inquiry.cc, gomp_bridge.cc).
+  bool gomp_join_ran_task = false;
   // Waits begun by the thread: a wait inside which another began ran a task meanwhile.
   uint64_t gomp_wait_epoch = 0;
   SampleContext gomp_join_ctx;

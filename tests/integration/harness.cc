@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -111,6 +112,21 @@ bool task_clock_usable() {
   return run({OMPROF_BIN, "run", "--clock", "task", "-o", fresh_dir("task_probe"), "--",
               "/bin/true"})
              .status == 0;
+}
+
+BusyProcess::BusyProcess() {
+  pid_ = fork();
+  if (pid_ == 0) {
+    volatile unsigned long x = 0;
+    for (;;) x = x + 1;
+  }
+}
+
+BusyProcess::~BusyProcess() {
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
 }
 
 uint64_t total_ns(const viewer::Model& m, const std::string& function) {

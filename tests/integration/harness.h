@@ -34,6 +34,18 @@ bool has_frame(const omp::FrameStack& s, const std::string& function);
 // Whether omprof run --clock task works here (perf_event_open allowed); tests skip otherwise.
 bool task_clock_usable();
 
+// A competing CPU-bound process for as long as it lives (a busy machine).
+class BusyProcess {
+ public:
+  BusyProcess();
+  ~BusyProcess();
+  BusyProcess(const BusyProcess&) = delete;
+  BusyProcess& operator=(const BusyProcess&) = delete;
+
+ private:
+  int pid_ = -1;
+};
+
 }  // namespace omprof::test
 
 namespace omprof::test {

@@ -2,8 +2,6 @@
 // multiple of the sampling period (where a fixed-interval sampler phase-locks), for each clock
 // and more than one rate. Tolerances come from the profile's own sample count.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -68,27 +66,6 @@ INSTANTIATE_TEST_SUITE_P(Clocks, PeriodicProgram,
 
 namespace omprof::test {
 namespace {
-
-// A competing CPU-bound process for as long as it lives (a busy machine).
-class BusyProcess {
- public:
-  BusyProcess() {
-    pid_ = fork();
-    if (pid_ == 0) {
-      volatile unsigned long x = 0;
-      for (;;) x = x + 1;
-    }
-  }
-  ~BusyProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-
- private:
-  pid_t pid_ = -1;
-};
 
 struct WaitCase {
   std::string compiler;  // clang, gcc (on libgomp), gcc_libomp (the gcc build run on libomp)
