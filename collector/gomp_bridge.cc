@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "collector/handler/barrier_arrivals.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
@@ -173,11 +174,25 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
 }
 
 // A wait measured off the CPU (`state`: barrier or taskwait), from its saved start to `now`
-// (the thread's CPU time then: `cpu_now`).
+// (the thread's CPU time then: `cpu_now`). A team barrier's, after every member had arrived
+// (and if the thread ran no task there), is the barrier's synchronization: split in proportion
+// to the wall time before and after the last arrival.
 void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t state,
                          uint64_t now, uint64_t cpu_now) {
-  const uint64_t off = off_cpu_ns(w.start_ns, w.cpu_start_ns, now, cpu_now);
+  uint64_t off = off_cpu_ns(w.start_ns, w.cpu_start_ns, now, cpu_now);
   note_measured(ts, now);
+  namespace arrivals = omprof::handler::barrier_arrivals;
+  const uint64_t last = ts->gomp_barrier_tag && !ts->gomp_barrier_ran_task
+                            ? arrivals::all_arrived_ns(ts->gomp_barrier_tag)
+                            : 0;
+  if (off && last && now > w.start_ns) {
+    const uint64_t from = std::max(last, w.start_ns);
+    const uint64_t sync_wall = now > from ? now - from : 0;
+    const auto sync_off = uint64_t((unsigned __int128)off * sync_wall / (now - w.start_ns));
+    if (sync_off)
+      omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, fmt::kOverheadBarrier), sync_off);
+    off -= sync_off;
+  }
   // A taskwait off the CPU waits for its children (its runtime code on the CPU is overhead).
   const uint32_t as = state == fmt::kInTaskwait ? uint32_t(fmt::kWaitTaskwait) : state;
   if (off) omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, as), off);
@@ -261,6 +276,9 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
     if (off) omprof::ompt::record_wait(ts, 0, fork_ctx, off);
   }
   omprof::ompt::begin_team_member(value, thread_num, team_size);
+  ts->gomp_team_size = team_size;
+  ts->gomp_barriers_met = 0;
+  ts->gomp_barrier_tag = 0;
   ts->gomp_body_start_ns = now;
   set_task(ts, 0, reinterpret_cast<uint64_t>(body_frame));
   set_context(ts, value, fmt::kWorkParallel);
@@ -286,10 +304,14 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
 OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
                                                    omprof_gomp_context* saved) {
   saved->begun = 0;
+  const bool team_barrier = state & OMPROF_GOMP_TEAM_BARRIER;
+  state &= ~OMPROF_GOMP_TEAM_BARRIER;
   ThreadState* ts = tracked_thread();
   if (!ts || !ts->gomp_thread) return;  // a thread outside OpenMP: left alone
   saved->begun = 1;
   save(ts, saved);
+  saved->barrier_tag = ts->gomp_barrier_tag;
+  saved->barrier_ran_task = ts->gomp_barrier_ran_task;
   saved->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
   saved->cpu_start_ns = 0;
   saved->epoch = ++ts->gomp_wait_epoch;
@@ -299,6 +321,22 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   saved->start_ns = 0;  // read only for a wait that is measured
   if (saved->cpu_start_ns || omprof::omp::is_measured_whole_on_libgomp(state))
     saved->start_ns = omprof::monotonic_ns();
+  uint64_t tag = 0;
+  // Before the state: a sample in the wait sees its barrier. Counted only while the thread
+  // measures its waits (the cost guard, above): the count is a cache line the team's threads
+  // all write (about 50 ns a barrier on 2 vCPUs), and a thread that makes over 16,000 waits a
+  // second leaves its barrier waits unsplit, sampled only, as it leaves their time off the CPU.
+  // Every member numbers every team barrier, counted or not, so that the numbers agree.
+  if (team_barrier && ts->gomp_team_size > 1 && ts->gomp_parallel_value) {
+    namespace arrivals = omprof::handler::barrier_arrivals;
+    const uint32_t number = ++ts->gomp_barriers_met;
+    if (saved->cpu_start_ns) {
+      tag = arrivals::tag(pv::instance(ts->gomp_parallel_value), number);
+      arrivals::arrive(tag, ts->gomp_team_size, saved->start_ns);
+    }
+  }
+  ts->gomp_barrier_ran_task = false;
+  ts->gomp_barrier_tag = tag;
   saved->outer = static_cast<omprof_gomp_context*>(ts->gomp_open_wait);
   ts->gomp_open_wait = saved;
   ts->gomp_state = state;
@@ -322,6 +360,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
     record_off_cpu_wait(ts, *saved, state, omprof::monotonic_ns(),
                         omprof::handler::thread_cpu_ns());
   }
+  ts->gomp_barrier_tag = saved->barrier_tag;  // the enclosing wait's (none, usually)
+  ts->gomp_barrier_ran_task = saved->barrier_ran_task;
 }
 
 namespace omprof::gomp {
@@ -375,6 +415,7 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
     }
   }
   if (ts->gomp_state == fmt::kWaitBarrierImplicitParallel) ts->gomp_join_ran_task = true;
+  if (ts->gomp_barrier_tag) ts->gomp_barrier_ran_task = true;
   set_task(ts, record, reinterpret_cast<uint64_t>(frame));
   // The thread runs a task, whatever it waited in: work (a sample then needs no stack rule, and
   // no fork-wait rule of the region-end barrier applies to it).

@@ -25,6 +25,8 @@ struct omprof_gomp_context {
   uint64_t task_cut;                  // the frame of omprof's call of the running task's code
   struct omprof_gomp_context* outer;  // a wait: the wait it began in (ThreadState::gomp_open_wait)
   uint32_t paused;                    // a task: the waits it paused (gomp_bridge.cc, task_begin)
+  uint64_t barrier_tag;               // a wait: the thread's team barrier before it began
+  uint32_t barrier_ran_task;          // and whether the thread had run a task there
 };
 
 // The wrappers are loaded (their constructor, on the initial thread). Returns 0 when omprof
@@ -49,6 +51,10 @@ void omprof_internal_gomp_member_end(void);
 // The part of each wait spent off the CPU (wall time minus the thread's CPU time: a sleeping
 // barrier) is recorded exactly; the samples see its CPU time. `codeptr_ra`: the return address
 // into the program.
+// Or'ed into `state` by the wrappers of the barriers every member of the team reaches
+// (GOMP_barrier, GOMP_loop_end, GOMP_sections_end and their _cancel forms): their waits are
+// split at the last member's arrival (collector/handler/barrier_arrivals.h).
+#define OMPROF_GOMP_TEAM_BARRIER 0x80000000u
 void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
                                      struct omprof_gomp_context* saved);
 void omprof_internal_gomp_wait_end(const struct omprof_gomp_context* saved);

@@ -204,12 +204,17 @@ OMPROF_PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
   }
 // gcc reaches explicit barriers and the ends of statically scheduled loops and of `single`
 // alike through GOMP_barrier (libomp reports them as implementation barriers too).
-OMPROF_WAIT(void, GOMP_barrier, fmt::kWaitBarrierImplementation, (), ())
-OMPROF_WAIT(bool, GOMP_barrier_cancel, fmt::kWaitBarrierImplementation, (), ())
-OMPROF_WAIT(void, GOMP_loop_end, fmt::kWaitBarrierImplicitWorkshare, (), ())
-OMPROF_WAIT(bool, GOMP_loop_end_cancel, fmt::kWaitBarrierImplicitWorkshare, (), ())
-OMPROF_WAIT(void, GOMP_sections_end, fmt::kWaitBarrierImplicitWorkshare, (), ())
-OMPROF_WAIT(bool, GOMP_sections_end_cancel, fmt::kWaitBarrierImplicitWorkshare, (), ())
+// Every member of the team reaches these barriers, in the same order (their waits are split
+// at the last arrival); a `single copyprivate` is not one (the thread that runs the single
+// waits only in GOMP_single_copy_end, the others only in GOMP_single_copy_start).
+constexpr uint32_t kTeamBarrier = OMPROF_GOMP_TEAM_BARRIER;
+OMPROF_WAIT(void, GOMP_barrier, fmt::kWaitBarrierImplementation | kTeamBarrier, (), ())
+OMPROF_WAIT(bool, GOMP_barrier_cancel, fmt::kWaitBarrierImplementation | kTeamBarrier, (), ())
+OMPROF_WAIT(void, GOMP_loop_end, fmt::kWaitBarrierImplicitWorkshare | kTeamBarrier, (), ())
+OMPROF_WAIT(bool, GOMP_loop_end_cancel, fmt::kWaitBarrierImplicitWorkshare | kTeamBarrier, (), ())
+OMPROF_WAIT(void, GOMP_sections_end, fmt::kWaitBarrierImplicitWorkshare | kTeamBarrier, (), ())
+OMPROF_WAIT(bool, GOMP_sections_end_cancel, fmt::kWaitBarrierImplicitWorkshare | kTeamBarrier, (),
+            ())
 OMPROF_WAIT(void*, GOMP_single_copy_start, fmt::kWaitBarrierImplicitWorkshare, (), ())
 OMPROF_WAIT(void, GOMP_single_copy_end, fmt::kWaitBarrierImplicitWorkshare, (void* p), (p))
 OMPROF_WAIT(void, GOMP_critical_start, fmt::kWaitCritical, (), ())

@@ -102,14 +102,15 @@ inline bool is_measured_whole_on_libgomp(uint32_t state) {
   return state >= format::kWaitMutex && state <= format::kWaitOrdered;
 }
 
-// On GNU libgomp the waits whose time off the CPU omprof measured (barriers, the region-end
-// wait and idle, the fork, taskwaits; locks are measured whole): a thread's remaining time off
-// the CPU was not spent in them, so readers spread it over its other samples only.
+// On GNU libgomp the waits whose time off the CPU omprof measured (barriers and their
+// synchronization, the region-end wait and idle, the fork, taskwaits; locks are measured whole): a
+// thread's remaining time off the CPU was not spent in them, so readers spread it over its other
+// samples only.
 inline bool off_cpu_measured_on_libgomp(uint32_t state) {
   using namespace format;
   return (state >= kWaitBarrier && state <= kWaitBarrierTeams) || is_idle(state) ||
-         state == kOverhead || state == kOverheadFork || state == kWaitTaskwait ||
-         state == kWaitTaskgroup || is_measured_whole_on_libgomp(state);
+         state == kOverhead || state == kOverheadFork || state == kOverheadBarrier ||
+         state == kWaitTaskwait || state == kWaitTaskgroup || is_measured_whole_on_libgomp(state);
 }
 
 // Whether a sample's state may change with its stack (resolve_sampled_state): work, "in

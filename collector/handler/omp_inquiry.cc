@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "collector/handler/barrier_arrivals.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
 #include "collector/handler/sampling_state.h"
@@ -98,6 +99,16 @@ bool join_in_progress(const ThreadState* ts, uint64_t region) {
   return all_ended != 0 && monotonic_ns() >= all_ended;
 }
 
+// A member at a team barrier (explicit, worksharing) after every member has arrived: the
+// barrier's own synchronization (barrier_arrivals.h), unless it ran a task there.
+bool barrier_released(const ThreadState* ts, uint32_t state) {
+  if (state == format::kWaitBarrierImplicitParallel || state < format::kWaitBarrier ||
+      state > format::kWaitBarrierTeams)
+    return false;
+  return ts->gomp_barrier_tag && !ts->gomp_barrier_ran_task &&
+         barrier_arrivals::all_arrived(ts->gomp_barrier_tag, ts->gomp_team_size);
+}
+
 // A worker whose region has ended, while a newer region has been forked and not all of its
 // members have started: woken for it (libgomp reuses the team), the fork's overhead.
 bool being_woken(uint64_t region) {
@@ -131,6 +142,7 @@ bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
     state = format::kOverhead;
   if (state == format::kWaitBarrierImplicitParallel && being_woken(region))
     state = format::kOverhead;
+  if (barrier_released(ts, state)) state = format::kOverheadBarrier;
   return true;
 }
 }  // namespace

@@ -130,6 +130,13 @@ struct ThreadState : journal::ThreadRecord {
   // The thread ran a task at its region's end barrier since its body ended: that wait is then
   // not split at the last member's arrival (omp_inquiry.cc, gomp_bridge.cc).
   bool gomp_join_ran_task = false;
+  // The team barriers (explicit, worksharing) the thread met in its current region, the one it
+  // waits in now (barrier_arrivals.h; 0: none), whether it ran a task there (its wait is then
+  // not split), and its team's size.
+  uint32_t gomp_barriers_met = 0;
+  uint64_t gomp_barrier_tag = 0;
+  bool gomp_barrier_ran_task = false;
+  uint32_t gomp_team_size = 0;
   // Waits begun by the thread: a wait inside which another began ran a task meanwhile.
   uint64_t gomp_wait_epoch = 0;
   SampleContext gomp_join_ctx;

@@ -5,7 +5,9 @@
  * must name each one. It also prints, per kind, the waiting threads' time off the CPU during those
  * waits (wall minus thread CPU time; about zero on a quiet machine, where libomp spins): a thread
  * preempted while it waits stays waiting here, and omprof counts what exceeds the team's imbalance
- * as the barrier's overhead. */
+ * as the barrier's overhead. And the lateness of the thread waited for: how much later than
+ * the waiter it left its previous synchronization point (omprof's barrier spans count from
+ * there: a late start is the runtime's, docs/semantics.md). */
 #include <omp.h>
 #include <stdio.h>
 
@@ -14,13 +16,16 @@
 int main(void) {
   double worksharing = 0, explicit_barrier = 0, region_end = 0;
   double worksharing_off = 0, explicit_off = 0, master_end_off = 0;
+  double worksharing_late = 0, explicit_late = 0, region_end_late = 0;
   for (int step = 0; step < 20; ++step) {
     double arrive_for[2] = {0, 0}, arrive_end[2] = {0, 0}, arrive_explicit[2] = {0, 0};
     double leave_for[2] = {0, 0}, leave_explicit[2] = {0, 0};
     double off_for[2] = {0, 0}, off_explicit[2] = {0, 0}, master_arrive_cpu = 0;
+    double begin[2] = {0, 0};
 #pragma omp parallel num_threads(2)
     {
       const int t = omp_get_thread_num();
+      begin[t] = omp_get_wtime();
 #pragma omp for schedule(static)
       for (int i = 0; i < 2; ++i) {
         burn(i == 0 ? 600 : 100);
@@ -41,6 +46,12 @@ int main(void) {
     }
     const double end = omp_get_wtime();
     master_end_off += end - arrive_end[0] - (thread_cpu_seconds() - master_arrive_cpu);
+    /* The thread waited for left its previous synchronization point (the region's start, the
+     * previous barrier) later than the waiter: part of the wait is that lateness. */
+    worksharing_late += begin[0] > begin[1] ? begin[0] - begin[1] : 0;
+    explicit_late += leave_for[0] > leave_for[1] ? leave_for[0] - leave_for[1] : 0;
+    region_end_late +=
+        leave_explicit[1] > leave_explicit[0] ? leave_explicit[1] - leave_explicit[0] : 0;
     for (int t = 0; t < 2; ++t) {
       worksharing += leave_for[t] - arrive_for[t];
       explicit_barrier += leave_explicit[t] - arrive_explicit[t];
@@ -53,5 +64,7 @@ int main(void) {
          region_end);
   printf("off_cpu: worksharing=%.6f explicit=%.6f master_region_end=%.6f\n", worksharing_off,
          explicit_off, master_end_off > 0 ? master_end_off : 0);
+  printf("late_start: worksharing=%.6f explicit=%.6f region_end=%.6f\n", worksharing_late,
+         explicit_late, region_end_late);
   return 0;
 }
