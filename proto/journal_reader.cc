@@ -1,6 +1,7 @@
 #include "proto/journal_reader.h"
 
 #include <fcntl.h>
+#include <google/protobuf/stubs/logging.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -189,6 +190,7 @@ Entries read_entries(const Mapped& m, const FileHeader& h, Builder& b) {
     const uint64_t payload = h.entries_offset + at + sizeof(journal::EntryHeader);
     at += journal::entry_bytes(length);
     v1::JournalEntry entry;
+    const google::protobuf::LogSilencer quiet;  // corrupt strings: our error, not its log
     if (eh->committed.load() != 1 || !entry.ParseFromArray(m.bytes(payload), int(length))) {
       ++e.unreadable;
       continue;

@@ -1,5 +1,6 @@
 #include "proto/profile_reader.h"
 
+#include <google/protobuf/stubs/logging.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -79,7 +80,9 @@ void check_references(const Profile& p) {
   auto bad = [&](const std::string& what) { fail(n, "corrupt profile: " + what); };
   auto str_ok = [&](uint64_t i) { return i < p.strings.size(); };
   for (size_t i = 0; i < p.mappings.size(); ++i)
-    if (p.mappings[i].id() != i + 1 || !str_ok(p.mappings[i].filename())) bad("mapping table");
+    if (p.mappings[i].id() != i + 1 || !str_ok(p.mappings[i].filename()) ||
+        !str_ok(p.mappings[i].build_id()))
+      bad("mapping table");
   for (size_t i = 0; i < p.functions.size(); ++i) {
     const auto& f = p.functions[i];
     if (f.id() != i + 1 || !str_ok(f.name()) || !str_ok(f.filename()) || !str_ok(f.system_name()))
@@ -149,6 +152,8 @@ Profile parse_profile(const std::string& b, const std::string& name) {
     if (!read_varint(b, pos, len) || len > b.size() - pos)
       fail(name, "truncated profile (record " + std::to_string(records + 1) + " is cut short)");
     v1::Record rec;
+    // A corrupt string (bad UTF-8) is our one-line error, not also libprotobuf's log lines.
+    const google::protobuf::LogSilencer quiet;
     if (!rec.ParseFromArray(b.data() + pos, int(len)))
       fail(name, "corrupt profile (record " + std::to_string(records + 1) + " does not parse)");
     pos += len;

@@ -1,5 +1,7 @@
 #include "viewer/summary_reader.h"
 
+#include <google/protobuf/stubs/logging.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -71,6 +73,7 @@ ranks::JobSummary read_summary_file(const std::string& path) {
   if (length > bytes.size() - at) fail(path, "truncated summary (the message is cut short)");
   if (length < bytes.size() - at) fail(path, "corrupt summary (bytes after the message)");
   v1::JobSummary m;
+  const google::protobuf::LogSilencer quiet;  // corrupt strings: our error, not its log
   if (!m.ParseFromArray(bytes.data() + at, int(length)))
     fail(path, "corrupt summary (does not parse)");
   if (m.format_major() > format::kSummaryMajor)

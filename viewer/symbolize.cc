@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
 #include <tuple>
 
 #include "proto/journal_reader.h"
@@ -111,7 +112,11 @@ format::Profile load_profile(const std::string& path, SymbolCache& cache) {
           ? format::parse_profile(format::recover_profile(path, format::observe_ending(path), 0),
                                   path)
           : format::read_profile(path);
-  cache.symbolize(p);
+  try {
+    cache.symbolize(p);
+  } catch (const std::out_of_range& e) {  // an index the reader's checks let through
+    throw format::ProfileError(path + ": corrupt profile (" + e.what() + ")");
+  }
   return p;
 }
 
