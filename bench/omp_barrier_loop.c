@@ -6,18 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-enum { kChunks = 40 };
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int by_value(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
+#include "chunk_timing.h"
 
 int main(int argc, char** argv) {
   long n = argc > 1 ? atol(argv[1]) : 400000;
@@ -29,16 +18,14 @@ int main(int argc, char** argv) {
     for (int c = 0; c < kChunks; ++c) {
       double c0 = 0;
 #pragma omp master
-      c0 = now();
+      c0 = now_seconds();
       for (long i = 0; i < per_chunk; ++i) {
 #pragma omp barrier
       }
 #pragma omp master
-      chunk_ns[c] = (now() - c0) * 1e9 / (double)per_chunk;
+      chunk_ns[c] = (now_seconds() - c0) * 1e9 / (double)per_chunk;
     }
   }
-  qsort(chunk_ns, kChunks, sizeof chunk_ns[0], by_value);
-  printf("median chunk %.1f ns per barrier\n",
-         0.5 * (chunk_ns[kChunks / 2 - 1] + chunk_ns[kChunks / 2]));
+  printf("median chunk %.1f ns per barrier\n", median_chunk(chunk_ns));
   return 0;
 }

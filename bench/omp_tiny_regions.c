@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-enum { kChunks = 40 };
+#include "chunk_timing.h"
 
 static volatile int sink;
 
@@ -18,32 +18,19 @@ __attribute__((noinline)) static void region(void) {
   sink = omp_get_thread_num();
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int by_value(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char** argv) {
   long n = argc > 1 ? atol(argv[1]) : 200000;
   long per_chunk = n / kChunks > 0 ? n / kChunks : 1;
   double chunk_ns[kChunks];
   region(); /* the first fork starts the team: not part of the per-region cost */
-  const double t0 = now();
+  const double t0 = now_seconds();
   for (int c = 0; c < kChunks; ++c) {
-    const double c0 = now();
+    const double c0 = now_seconds();
     for (long i = 0; i < per_chunk; ++i) region();
-    chunk_ns[c] = (now() - c0) * 1e9 / (double)per_chunk;
+    chunk_ns[c] = (now_seconds() - c0) * 1e9 / (double)per_chunk;
   }
-  const double total = now() - t0;
-  qsort(chunk_ns, kChunks, sizeof chunk_ns[0], by_value);
+  const double total = now_seconds() - t0;
   printf("%ld regions in %.6f s\n", per_chunk * kChunks, total);
-  printf("median chunk %.1f ns per region\n",
-         0.5 * (chunk_ns[kChunks / 2 - 1] + chunk_ns[kChunks / 2]));
+  printf("median chunk %.1f ns per region\n", median_chunk(chunk_ns));
   return 0;
 }
