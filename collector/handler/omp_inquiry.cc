@@ -83,20 +83,20 @@ namespace {
 // is the barrier's own synchronization and the join (join_in_progress), unless the thread ran
 // tasks there (the runtime runs queued tasks at that barrier): then it stays waiting, as on
 // libomp.
-bool fork_not_done(const ThreadState* ts, uint64_t region) {
+bool fork_not_done(const ThreadState* ts, uint64_t region, uint64_t now) {
   const uint32_t instance = parallel_value::instance(region);
   bool known = false;
   if (region_ended(instance)) return false;
   const uint64_t all_begun = all_members_begun_ns(instance, &known);
   if (!known) return false;
-  return all_begun == 0 || monotonic_ns() < all_begun + ts->gomp_body_ns;
+  return all_begun == 0 || now < all_begun + ts->gomp_body_ns;
 }
 
-bool join_in_progress(const ThreadState* ts, uint64_t region) {
+bool join_in_progress(const ThreadState* ts, uint64_t region, uint64_t now) {
   const uint32_t instance = parallel_value::instance(region);
   if (ts->gomp_join_ran_task || region_ended(instance)) return false;
   const uint64_t all_ended = all_members_ended_ns(instance);
-  return all_ended != 0 && monotonic_ns() >= all_ended;
+  return all_ended != 0 && now >= all_ended;
 }
 
 // A member at a team barrier (explicit, worksharing) after every member has arrived: the
@@ -137,9 +137,11 @@ bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
   if (state == format::kInTaskwait && ts->strata_sampled <= ts->gomp_taskwait_strata)
     state = format::kWorkParallel;
   // At the region's end barrier before every member has started the body: the fork.
-  if (state == format::kWaitBarrierImplicitParallel &&
-      (fork_not_done(ts, region) || join_in_progress(ts, region)))
-    state = format::kOverhead;
+  if (state == format::kWaitBarrierImplicitParallel) {  // one clock read for both rules
+    const uint64_t now = monotonic_ns();
+    if (fork_not_done(ts, region, now) || join_in_progress(ts, region, now))
+      state = format::kOverhead;
+  }
   if (state == format::kWaitBarrierImplicitParallel && being_woken(region))
     state = format::kOverhead;
   if (barrier_released(ts, state)) state = format::kOverheadBarrier;
