@@ -109,6 +109,11 @@ uint64_t off_cpu_ns(uint64_t start_ns, uint64_t cpu_start_ns, uint64_t end_ns,
   return wall > cpu ? wall - cpu : 0;
 }
 
+// The part of `off` that `part` of `whole` wall time stands for (part <= whole, whole > 0).
+uint64_t share_of(uint64_t off, uint64_t part, uint64_t whole) {
+  return uint64_t((unsigned __int128)off * part / whole);
+}
+
 // Of a worker's time off the CPU since its last region ended (at `end`): idle until the next
 // fork, then woken for it, the fork's overhead (the thread sleeps last, so its time off the CPU
 // is counted from the end). `next`: the context and instance of the region it now starts (null:
@@ -146,7 +151,7 @@ void record_at_barrier(ThreadState* ts, uint64_t start, uint64_t barrier_end, ui
     const uint64_t sync_from = std::max(all_ended ? all_ended : barrier_end, start);
     const uint64_t sync_wall =
         std::min(barrier_end > sync_from ? barrier_end - sync_from : 0, wall - fork_wall);
-    const auto overhead_off = uint64_t((unsigned __int128)off * (fork_wall + sync_wall) / wall);
+    const uint64_t overhead_off = share_of(off, fork_wall + sync_wall, wall);
     SampleContext fork_ctx = ts->gomp_join_ctx;
     fork_ctx.omp_state = fmt::kOverhead;
     if (overhead_off) omprof::ompt::record_wait(ts, 0, fork_ctx, overhead_off);
@@ -188,7 +193,7 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
   if (off && last && now > w.start_ns) {
     const uint64_t from = std::max(last, w.start_ns);
     const uint64_t sync_wall = now > from ? now - from : 0;
-    const auto sync_off = uint64_t((unsigned __int128)off * sync_wall / (now - w.start_ns));
+    const uint64_t sync_off = share_of(off, sync_wall, now - w.start_ns);
     if (sync_off)
       omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, fmt::kOverheadBarrier), sync_off);
     off -= sync_off;

@@ -83,18 +83,15 @@ namespace {
 // is the barrier's own synchronization and the join (join_in_progress), unless the thread ran
 // tasks there (the runtime runs queued tasks at that barrier): then it stays waiting, as on
 // libomp.
-bool fork_not_done(const ThreadState* ts, uint64_t region, uint64_t now) {
-  const uint32_t instance = parallel_value::instance(region);
+bool fork_not_done(const ThreadState* ts, uint32_t instance, uint64_t now) {
   bool known = false;
-  if (region_ended(instance)) return false;
   const uint64_t all_begun = all_members_begun_ns(instance, &known);
   if (!known) return false;
   return all_begun == 0 || now < all_begun + ts->gomp_body_ns;
 }
 
-bool join_in_progress(const ThreadState* ts, uint64_t region, uint64_t now) {
-  const uint32_t instance = parallel_value::instance(region);
-  if (ts->gomp_join_ran_task || region_ended(instance)) return false;
+bool join_in_progress(const ThreadState* ts, uint32_t instance, uint64_t now) {
+  if (ts->gomp_join_ran_task) return false;
   const uint64_t all_ended = all_members_ended_ns(instance);
   return all_ended != 0 && now >= all_ended;
 }
@@ -109,12 +106,11 @@ bool barrier_released(const ThreadState* ts, uint32_t state) {
          barrier_arrivals::all_arrived(ts->gomp_barrier_tag, ts->gomp_team_size);
 }
 
-// A worker whose region has ended, while a newer region has been forked and not all of its
-// members have started: woken for it (libgomp reuses the team), the fork's overhead.
-bool being_woken(uint64_t region) {
-  const uint32_t instance = parallel_value::instance(region);
+// A worker whose region (`instance`) has ended, while a newer region has been forked and not
+// all of its members have started: woken for it (libgomp reuses the team), the fork's overhead.
+bool being_woken(uint32_t instance) {
   const uint32_t latest = g_latest_fork.load(std::memory_order_acquire);
-  if (latest == instance || !region_ended(instance)) return false;
+  if (latest == instance) return false;
   bool known = false;
   return all_members_begun_ns(latest, &known) == 0 && known;
 }
@@ -136,14 +132,19 @@ bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
   // taskwait loses at most one sample to overhead.
   if (state == format::kInTaskwait && ts->strata_sampled <= ts->gomp_taskwait_strata)
     state = format::kWorkParallel;
-  // At the region's end barrier before every member has started the body: the fork.
-  if (state == format::kWaitBarrierImplicitParallel) {  // one clock read for both rules
-    const uint64_t now = monotonic_ns();
-    if (fork_not_done(ts, region, now) || join_in_progress(ts, region, now))
-      state = format::kOverhead;
+  // At the region's end barrier: before every member has started the body, the fork; after
+  // every member has ended it, the join; once the region has ended, idle unless being woken.
+  // The ring tells which, read once; the clock only while the region runs.
+  if (state == format::kWaitBarrierImplicitParallel) {
+    const uint32_t instance = parallel_value::instance(region);
+    if (region_ended(instance)) {
+      if (being_woken(instance)) state = format::kOverhead;
+    } else {
+      const uint64_t now = monotonic_ns();
+      if (fork_not_done(ts, instance, now) || join_in_progress(ts, instance, now))
+        state = format::kOverhead;
+    }
   }
-  if (state == format::kWaitBarrierImplicitParallel && being_woken(region))
-    state = format::kOverhead;
   if (barrier_released(ts, state)) state = format::kOverheadBarrier;
   return true;
 }
