@@ -83,38 +83,51 @@ bool measured_off_cpu(uint32_t state) {
 
 // The cost guard. A thread measures its waits in windows of 1,024. A window that took under
 // 64 ms of wall time (over 16,000 waits a second: fine-grained tasks or regions, where two CPU
-// clock reads per wait would cost more than a few percent of the program's time) and in which
-// the thread was off the CPU less than 1% of that time (its waits spin: the samples see them
-// whole) stops the measuring for the next 16,384 waits, which are sampled only (counted in
-// ThreadState::gomp_unmeasured_waits, not yet written out); then a new window measures again.
-// Waits that sleep (a passive wait policy) are measured at any rate: their time off the CPU would
-// otherwise be counted as work (LULESH built by gcc, passive: 56% of its thread time, when one
-// fast window at the start stopped the measuring for good).
+// clock reads per wait cost more than the program: fib(38) on gcc ran 3x longer measuring
+// every wait) and whose waits spent under 10% of it off the CPU stops the measuring for the
+// next 16,384 waits (more after trips in a row, below), which are sampled only (counted in
+// ThreadState::gomp_unmeasured_waits, not yet written out); then a new window measures again. Only
+// the time off the CPU that measuring records counts (waits inside which tasks waited are not
+// recorded). So at most about 10% of such a thread's time, asleep in unmeasured waits, is counted
+// as work (spread as <off-cpu>). Waits that mostly sleep (a passive wait policy: 60% and more of
+// the time) are measured at any rate: LULESH built by gcc, passive, showed 56% of its thread time
+// as <off-cpu> work when the first fast window stopped the measuring for good.
 constexpr uint64_t kGuardWindow = 1024;
 constexpr uint64_t kGuardMinSpanNs = 64000000;
-constexpr uint64_t kGuardOffCpuPerMille = 10;
-constexpr uint32_t kGuardPause = 16384;
+constexpr uint64_t kGuardOffCpuPerMille = 100;
+constexpr uint32_t kGuardPause = 16384;  // waits, doubled for each trip in a row
 
+// Whether the thread reads the CPU clock for a wait it begins (counted in the window).
 bool measures_off_cpu(ThreadState* ts) {
-  if (!ts->gomp_measure_off) return true;
+  if (!ts->gomp_measure_off) {
+    ++ts->gomp_measured_waits;
+    return true;
+  }
   ++ts->gomp_unmeasured_waits;
   if (--ts->gomp_guard_pause_left == 0) ts->gomp_measure_off = false;  // the next wait measures
   return false;
 }
 
-// `now`: when the measured wait ended; `off`: its time off the CPU.
+// A measured wait ended at `now`; `off`: its time off the CPU, as recorded (0 when the wait is
+// not recorded: measuring it gained nothing).
 void note_measured(ThreadState* ts, uint64_t now, uint64_t off) {
-  if (ts->gomp_measured_waits++ == 0) {
+  if (ts->gomp_guard_start_ns == 0) {
     ts->gomp_guard_start_ns = now;
     ts->gomp_guard_off_ns = 0;
   }
   ts->gomp_guard_off_ns += off;
   if (ts->gomp_measured_waits < kGuardWindow) return;
-  ts->gomp_measured_waits = 0;  // the next window
   const uint64_t span = now - ts->gomp_guard_start_ns;
+  ts->gomp_measured_waits = 0;  // the next window
+  ts->gomp_guard_start_ns = 0;
   if (span < kGuardMinSpanNs && ts->gomp_guard_off_ns * 1000 < span * kGuardOffCpuPerMille) {
+    // Each trip in a row pauses twice as long, up to 64x: a measured wait costs about ten
+    // unmeasured ones, so a steady fine-grained program soon measures well under 1% of its waits.
     ts->gomp_measure_off = true;
-    ts->gomp_guard_pause_left = kGuardPause;
+    ts->gomp_guard_pause_left = kGuardPause << std::min<uint32_t>(ts->gomp_guard_trips, 6);
+    ++ts->gomp_guard_trips;
+  } else {
+    ts->gomp_guard_trips = 0;
   }
 }
 
@@ -184,9 +197,10 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
   const uint64_t start = ts->gomp_join_start_ns;
   if (start == 0) return;
   uint64_t off = off_cpu_ns(start, ts->gomp_join_cpu_ns, now, cpu_now);
-  note_measured(ts, now, off);
   ts->gomp_join_start_ns = 0;
-  if (ts->gomp_wait_epoch != ts->gomp_join_epoch) return;  // ran tasks: not known (below)
+  const bool known = ts->gomp_wait_epoch == ts->gomp_join_epoch;  // else ran tasks (below)
+  note_measured(ts, now, known ? off : 0);
+  if (!known) return;
   uint64_t end = 0;
   const bool ended = ts->omp_thread_num != 0 &&
                      omprof::handler::region_ended(pv::instance(ts->gomp_parallel_value), &end) &&

@@ -140,14 +140,15 @@ struct ThreadState : journal::ThreadRecord {
   // Waits begun by the thread: a wait inside which another began ran a task meanwhile.
   uint64_t gomp_wait_epoch = 0;
   SampleContext gomp_join_ctx;
-  // The cost guard on off-CPU measurement (gomp_bridge.cc): the current window's waits, since
-  // when and their time off the CPU; whether the thread stopped measuring, for how many more
-  // waits, and the waits it left unmeasured.
+  // The cost guard on off-CPU measurement (gomp_bridge.cc): the current window's measured
+  // waits, since when and the time off the CPU they recorded; whether the thread stopped measuring,
+  // for how many more waits, and the waits it left unmeasured.
   uint64_t gomp_measured_waits = 0;
   uint64_t gomp_guard_start_ns = 0;  // when the window's first measured wait ended
   uint64_t gomp_guard_off_ns = 0;
   bool gomp_measure_off = false;
   uint32_t gomp_guard_pause_left = 0;
+  uint32_t gomp_guard_trips = 0;  // windows in a row that stopped the measuring
   uint64_t gomp_unmeasured_waits = 0;
   // The intercepted MPI call the thread is in (proto/mpi_calls.h), 0 outside MPI; set by the
   // MPI wrappers (collector/mpi_bridge.h).
