@@ -46,12 +46,18 @@ struct Heap {
   void* free_list[kClasses] = {};
 };
 Heap g_heap;  // trivially constructed: usable before any constructor runs
+// Whether this thread holds the lock: a signal handler that interrupts it must not allocate.
+__attribute__((tls_model("initial-exec"))) thread_local bool t_holds_lock = false;
 
 void lock() {
   while (g_heap.lock.test_and_set(std::memory_order_acquire)) {
   }
+  t_holds_lock = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 void unlock() {
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  t_holds_lock = false;
   g_heap.lock.clear(std::memory_order_release);
 }
 
@@ -154,6 +160,12 @@ void* allocate_or_throw(size_t n, size_t align) {
 }
 
 }  // namespace
+
+namespace omprof {
+bool private_heap_held_here() {
+  return t_holds_lock;
+}
+}  // namespace omprof
 
 void* operator new(size_t n) {
   return allocate_or_throw(n, kHeader);

@@ -14,12 +14,14 @@
 #include <set>
 
 #include "collector/journal_writer.h"
+#include "collector/private_heap.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "omprof/omprof.h"
 #include "proto/fields.h"
 #include "proto/options.h"
+#include "regions/name_cache.h"
 #include "regions/names.h"
 #include "regions/registry.h"
 #include "regions/thread_timer.h"
@@ -73,18 +75,42 @@ RegionRuntime& rr() {
 
 __attribute__((tls_model("initial-exec"))) thread_local ThreadTimer* t_timer = nullptr;
 
-// Per-thread name cache, so a begin by name hashes the name and compares it, nothing more.
-struct NameCacheEntry {
-  uint64_t hash = 0;
-  std::string name;
-  int32_t id = 0;
-};
-__attribute__((tls_model("initial-exec"))) thread_local std::vector<NameCacheEntry>* t_names =
-    nullptr;
+// Per-thread name cache: a begin by name hashes the name and compares it, nothing more.
+__attribute__((tls_model("initial-exec"))) thread_local regions::NameCache* t_names = nullptr;
 
 bool enabled() {
   return runtime().active.load(std::memory_order_relaxed);
 }
+
+// A region call from a signal handler that interrupted omprof's own code on this thread (a
+// region call, or the collector's allocator) would wait forever for a lock the thread holds
+// (Registry::intern's mutex, the heap's spinlock). Every entry point marks the thread as inside
+// omprof; a call that finds it marked is refused with OMPROF_ERR_REENTERED, changes nothing,
+// prints nothing (stdio and the diagnostics' lock may be held too) and is counted.
+__attribute__((tls_model("initial-exec"))) thread_local int t_inside = 0;
+std::atomic<uint64_t> g_refused_calls{0};
+
+class Inside {
+ public:
+  Inside() : refused_(t_inside != 0 || private_heap_held_here()) {
+    ++t_inside;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~Inside() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    --t_inside;
+  }
+  Inside(const Inside&) = delete;
+  Inside& operator=(const Inside&) = delete;
+  // Whether this call must be refused (counted once, here).
+  bool refused() const {
+    if (refused_) g_refused_calls.fetch_add(1, std::memory_order_relaxed);
+    return refused_;
+  }
+
+ private:
+  bool refused_;
+};
 
 int64_t to_ns(const timespec& t) {
   return int64_t(t.tv_sec) * 1000000000LL + t.tv_nsec;
@@ -138,12 +164,6 @@ void diagnose(int kind, const void* site, const char* what, const char* detail) 
   std::fprintf(stderr, "omprof: %s: %s (%s)\n", what, detail, regions::status_name(kind));
 }
 
-uint64_t fnv(const char* s, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(s[i])) * 0x100000001b3ULL;
-  return h | 1;
-}
-
 // Name -> region id, validating new names. Fast path: the thread's cache.
 Status resolve(const char* name, int32_t& id) {
   if (!name) return regions::kInvalidName;
@@ -151,38 +171,14 @@ Status resolve(const char* name, int32_t& id) {
   while (name[n]) ++n;
   size_t trimmed = n;
   while (trimmed > 0 && name[trimmed - 1] == ' ') --trimmed;
-  if (!t_names) t_names = new std::vector<NameCacheEntry>(64);
-  std::vector<NameCacheEntry>& cache = *t_names;
-  const uint64_t h = fnv(name, trimmed);
-  const size_t mask = cache.size() - 1;
-  size_t slot = size_t(h) & mask;
-  for (size_t probe = 0; probe < cache.size(); ++probe, slot = (slot + 1) & mask) {
-    NameCacheEntry& e = cache[slot];
-    if (e.hash == 0) break;
-    if (e.hash == h && e.name.size() == trimmed && e.name.compare(0, trimmed, name, trimmed) == 0) {
-      id = e.id;
-      return regions::kSuccess;
-    }
-  }
+  if (!t_names) t_names = new regions::NameCache;
+  const uint64_t h = regions::NameCache::hash(name, trimmed);
+  if ((id = t_names->find(h, name, trimmed)) != 0) return regions::kSuccess;
   std::string normalized;
   Status st = regions::normalize_name(name, normalized);
   if (st != regions::kSuccess) return st;
   id = rr().registry.intern(normalized);
-  size_t used = 0;
-  for (const auto& e : cache) used += e.hash != 0;
-  if (2 * (used + 1) > cache.size()) {  // grow, keeping the table at most half full
-    std::vector<NameCacheEntry> old(cache.size() * 2);
-    old.swap(cache);
-    for (auto& e : old)
-      if (e.hash) {
-        size_t s = size_t(e.hash) & (cache.size() - 1);
-        while (cache[s].hash) s = (s + 1) & (cache.size() - 1);
-        cache[s] = std::move(e);
-      }
-  }
-  slot = size_t(h) & (cache.size() - 1);
-  while (cache[slot].hash) slot = (slot + 1) & (cache.size() - 1);
-  cache[slot] = {h, normalized, id};
+  t_names->insert(h, std::move(normalized), id);
   return regions::kSuccess;
 }
 
@@ -224,6 +220,8 @@ int unknown_id(const void* site, const char* what) {
 
 int write_summary(const char* path, bool csv, const void* site) {
   if (!enabled()) return regions::kNotInit;
+  Inside call;
+  if (call.refused()) return regions::kReentered;
   RegionData data = region_data();
   regions::SummaryHeader h;
   h.pid = uint64_t(getpid());
@@ -231,7 +229,11 @@ int write_summary(const char* path, bool csv, const void* site) {
   h.threads = data.threads.size();
   h.cpu_measured = region_cpu_measured();
   const std::vector<regions::SummaryRow> rows = summary_rows(data);
-  const bool to_stdout = !path || !*path || std::string(path) == "-";
+  if (path && !*path) {
+    diagnose(regions::kIo, site, "region summary", "the path is empty (NULL or \"-\" is stdout)");
+    return regions::kIo;
+  }
+  const bool to_stdout = !path || std::string(path) == "-";
   std::ofstream file;
   if (!to_stdout) {
     file.open(path, std::ios::out | std::ios::trunc);
@@ -262,6 +264,7 @@ uint32_t current_region_node() {
 
 void inherit_region_context(uint32_t node) {
   if (node == 0 && !t_timer) return;
+  Inside call;  // a region call from a signal handler meanwhile is refused
   timer()->set_base(node);
 }
 
@@ -274,7 +277,12 @@ std::vector<regions::SummaryRow> summary_rows(const RegionData& d) {
       });
 }
 
+uint64_t refused_region_calls() {
+  return g_refused_calls.load();
+}
+
 RegionData region_data(int64_t end_ns) {
+  Inside call;  // a region call from a signal handler meanwhile is refused
   RegionRuntime& r = rr();
   RegionData d;
   Timestamp t = now();
@@ -308,6 +316,8 @@ using namespace omprof;
 
 OMPROF_API int omprof_region_begin(const char* name) {
   if (!enabled()) return OMPROF_SUCCESS;
+  Inside call;
+  if (call.refused()) return regions::kReentered;
   int32_t id = 0;
   if (resolve(name, id) != regions::kSuccess) return invalid_name(name, CALL_SITE, "region begin");
   return begin_region(id, nullptr, CALL_SITE);
@@ -315,6 +325,8 @@ OMPROF_API int omprof_region_begin(const char* name) {
 
 OMPROF_API int omprof_region_end(const char* name) {
   if (!enabled()) return OMPROF_SUCCESS;
+  Inside call;
+  if (call.refused()) return regions::kReentered;
   int32_t id = 0;
   if (resolve(name, id) != regions::kSuccess) return invalid_name(name, CALL_SITE, "region end");
   return end_region(id, CALL_SITE);
@@ -325,6 +337,8 @@ OMPROF_API int omprof_region_lookup(const char* name, omprof_region_id* id) {
     if (id) *id = 1;
     return OMPROF_SUCCESS;
   }
+  Inside call;
+  if (call.refused()) return regions::kReentered;
   int32_t found = 0;
   if (resolve(name, found) != regions::kSuccess)
     return invalid_name(name, CALL_SITE, "region lookup");
@@ -334,12 +348,16 @@ OMPROF_API int omprof_region_lookup(const char* name, omprof_region_id* id) {
 
 OMPROF_API int omprof_region_begin_id(omprof_region_id id) {
   if (!enabled()) return OMPROF_SUCCESS;
+  Inside call;
+  if (call.refused()) return regions::kReentered;
   if (!rr().registry.valid_id(id)) return unknown_id(CALL_SITE, "region begin_id");
   return begin_region(id, nullptr, CALL_SITE);
 }
 
 OMPROF_API int omprof_region_end_id(omprof_region_id id) {
   if (!enabled()) return OMPROF_SUCCESS;
+  Inside call;
+  if (call.refused()) return regions::kReentered;
   if (!rr().registry.valid_id(id)) return unknown_id(CALL_SITE, "region end_id");
   return end_region(id, CALL_SITE);
 }
@@ -349,6 +367,13 @@ OMPROF_API int omprof_region_begin_token(const char* name, uint64_t* token) {
     if (token) *token = 1;
     return OMPROF_SUCCESS;
   }
+  Inside call;
+  if (call.refused()) return regions::kReentered;
+  if (!token) {  // a guard region without its token could never be ended
+    diagnose(regions::kUnknown, CALL_SITE, "region guard", "the token pointer is NULL");
+    return regions::kUnknown;
+  }
+
   int32_t id = 0;
   if (resolve(name, id) != regions::kSuccess) return invalid_name(name, CALL_SITE, "region guard");
   return begin_region(id, token, CALL_SITE);
@@ -356,6 +381,8 @@ OMPROF_API int omprof_region_begin_token(const char* name, uint64_t* token) {
 
 OMPROF_API int omprof_region_end_token(uint64_t token) {
   if (!enabled()) return OMPROF_SUCCESS;
+  Inside call;
+  if (call.refused()) return regions::kReentered;
   Status st = timer()->end_token(token, now());
   if (st != regions::kSuccess)
     diagnose(st, CALL_SITE, "region guard",
@@ -366,6 +393,8 @@ OMPROF_API int omprof_region_end_token(uint64_t token) {
 
 OMPROF_API int omprof_region_reset(void) {
   if (!enabled()) return OMPROF_SUCCESS;
+  Inside call;
+  if (call.refused()) return regions::kReentered;
   RegionRuntime& r = rr();
   std::lock_guard<std::mutex> lock(r.mu);
   for (ThreadTimer* t : r.threads)
@@ -382,6 +411,8 @@ OMPROF_API int omprof_region_reset(void) {
 
 OMPROF_API int omprof_set_mismatch_mode(int mode) {
   if (!enabled()) return OMPROF_SUCCESS;
+  Inside call;
+  if (call.refused()) return regions::kReentered;
   if (mode < OMPROF_MISMATCH_STRICT || mode > OMPROF_MISMATCH_REPAIR) {
     diagnose(regions::kUnknown, CALL_SITE, "set_mismatch_mode", "no such mode");
     return regions::kUnknown;

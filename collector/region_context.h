@@ -22,6 +22,9 @@ struct RegionData {
   std::vector<regions::ThreadSnapshot> threads;
   int64_t window_start_ns = 0;  // relative to the run start (moves with omprof_region_reset)
 };
+// Region calls refused because a signal handler made them while omprof's own code ran on the
+// same thread (OMPROF_ERR_REENTERED).
+uint64_t refused_region_calls();
 // Whether regions measure thread CPU time exactly (OMPROF_REGION_CPU=1); else wall time only.
 bool region_cpu_measured();
 // Snapshot for the profile (open regions included, marked active).

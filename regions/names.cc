@@ -9,7 +9,7 @@ namespace omprof::regions {
 const char* status_name(int status) {
   static const char* const names[] = {OMPROF_STATUS_NAMES};
   return (status >= 0 && size_t(status) < sizeof names / sizeof names[0]) ? names[status]
-                                                                          : "OMPROF_ERR_UNKNOWN";
+                                                                          : "not an omprof status";
 }
 
 Status normalize_name(const char* name, std::string& out) {

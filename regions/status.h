@@ -13,6 +13,7 @@ enum Status : int {
   kMpiIncon = 6,
   kIo = 7,
   kInvalidName = 8,
+  kReentered = 9,
 };
 
 enum class MismatchMode { kStrict = 0, kWarn = 1, kRepair = 2 };

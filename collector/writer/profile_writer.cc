@@ -193,6 +193,10 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   journal::remove_journal();
   report_written(path, threads);
   if (!facts.wall_clock.note.empty()) report_warning(facts.wall_clock.note);
+  if (const uint64_t refused = refused_region_calls())
+    report_warning(std::to_string(refused) +
+                   " region calls were refused (OMPROF_ERR_REENTERED): a signal handler made "
+                   "them while omprof's own code ran on the same thread");
 }
 
 }  // namespace omprof

@@ -27,14 +27,15 @@ enum {
   OMPROF_ERR_MISMATCH = 5,        /* end does not match the innermost open region */
   OMPROF_ERR_MPI_INCON = 6,       /* ranks disagree on the region tree (MPI reductions) */
   OMPROF_ERR_IO = 7,              /* a summary file could not be written */
-  OMPROF_ERR_INVALID_NAME = 8     /* empty, leading blank, or control characters */
+  OMPROF_ERR_INVALID_NAME = 8,    /* empty, leading blank, or control characters */
+  OMPROF_ERR_REENTERED = 9        /* from a signal handler that interrupted omprof on this thread */
 };
 
 /* The names of the status codes above, in order (omprof_status_name returns them). */
 #define OMPROF_STATUS_NAMES                                                                    \
   "OMPROF_SUCCESS", "OMPROF_ERR_NOT_INIT", "OMPROF_ERR_NOT_IMPLEMENTED", "OMPROF_ERR_UNKNOWN", \
       "OMPROF_ERR_ACTIVE", "OMPROF_ERR_MISMATCH", "OMPROF_ERR_MPI_INCON", "OMPROF_ERR_IO",     \
-      "OMPROF_ERR_INVALID_NAME"
+      "OMPROF_ERR_INVALID_NAME", "OMPROF_ERR_REENTERED"
 
 /* Mismatch modes, for an end that does not match the innermost open region. */
 enum {

@@ -258,7 +258,10 @@ TEST(Regions, ContractThroughTheCApi) {
                                                        {"end_after_reset", "0"},
                                                        {"summary_unwritable", "7"},
                                                        {"silenced_mismatch", "5"},
-                                                       {"status_name", "OMPROF_ERR_MISMATCH"}};
+                                                       {"token_null", "3"},
+                                                       {"summary_empty_path", "7"},
+                                                       {"status_name", "OMPROF_ERR_MISMATCH"},
+                                                       {"status_name_99", "an omprof status"}};
   for (const auto& [k, v] : expected) EXPECT_EQ(c[k], v) << k;
   // Diagnostics: one line per failure kind and call site, none once silenced.
   EXPECT_NE(r.err.find("OMPROF_ERR_INVALID_NAME"), std::string::npos) << r.err;
@@ -274,6 +277,29 @@ TEST(Regions, ContractThroughTheCApi) {
   EXPECT_EQ(after->timing.calls, 1);
   EXPECT_FALSE(row(rows, "outer/inner"));
   EXPECT_FALSE(row(rows, "outer"));
+}
+
+// Region calls from a signal handler never block: the handler's calls return OMPROF_SUCCESS or
+// OMPROF_ERR_REENTERED (its signal interrupted omprof's own code on that thread), and the
+// handler's regions are in the profile. Before, 3 runs of 3 hung in Registry::intern.
+TEST(Regions, CallsFromASignalHandlerNeverBlock) {
+  const std::string dir = fresh_dir("regions_signal");
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_signal")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto c = parse_lines(r.out);
+  EXPECT_EQ(c["handler_other"], "0") << r.out;
+  EXPECT_GT(std::stoi(c["handler_calls"]), 20) << r.out;
+  EXPECT_GT(std::stoi(c["handler_ok"]), 0) << r.out;
+  format::Profile p = only_profile(dir);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  auto rows = viewer::region_rows(m);
+  bool handler_region = false;
+  for (const auto& row : rows) handler_region |= row.timing.name.rfind("handler-", 0) == 0;
+  EXPECT_TRUE(handler_region);
+  const int refused = std::stoi(c["handler_refused"]);
+  if (refused > 0) {
+    EXPECT_NE(r.err.find("OMPROF_ERR_REENTERED"), std::string::npos) << r.err;
+  }
 }
 
 TEST(Regions, DiagnosticsOncePerKindAndCallSite) {

@@ -38,6 +38,9 @@ int main(void) {
   CHECK("summary_unwritable", omprof_write_summary("/nonexistent-dir/x.txt"));
   omprof_set_diagnostics(0);
   CHECK("silenced_mismatch", omprof_region_end("nothing"));
+  CHECK("token_null", omprof_region_begin_token("guarded", NULL));
+  CHECK("summary_empty_path", omprof_write_summary(""));
   printf("status_name %s\n", omprof_status_name(OMPROF_ERR_MISMATCH));
+  printf("status_name_99 %s\n", strstr(omprof_status_name(99), "an omprof status"));
   return 0;
 }
