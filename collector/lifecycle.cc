@@ -19,6 +19,7 @@
 #include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/sampling.h"
+#include "collector/stack_bounds.h"
 #include "collector/thread_registry.h"
 #include "collector/writer/journal_entries.h"
 #include "collector/writer/mpi_facts.h"
@@ -54,9 +55,11 @@ void on_thread_exit(void* p) {
   ts->end_ns.store(now - runtime().start_mono_ns);
 }
 
-void start_thread_sampling(bool is_main) {
+void start_thread_sampling(bool is_main, StackBounds stack) {
   ThreadState* ts = register_current_thread(is_main);
   if (!ts) return;
+  ts->stack_low = stack.low;
+  ts->stack_high = stack.high;
   pthread_setspecific(g_exit_key, ts);
   start_thread_clock(ts);
 }
@@ -112,13 +115,14 @@ struct StartArgs {
   void* (*fn)(void*);
   void* arg;
   bool in_mpi;  // created inside an MPI call (MPI_Init's progress threads)
+  StackRequest stack;
 };
 
 void* thread_trampoline(void* p) {
   StartArgs a = *static_cast<StartArgs*>(p);
   delete static_cast<StartArgs*>(p);
   if (runtime().active.load() && !handler::sampling_state().stopped.load()) {
-    start_thread_sampling(false);
+    start_thread_sampling(false, new_thread_bounds(a.stack));
     if (ThreadState* ts = current_thread()) ts->mpi_library_thread = a.in_mpi;
   }
   return a.fn(a.arg);
@@ -177,7 +181,7 @@ __attribute__((constructor(101))) void collector_start() {
   phases.done("start: header and signal handler");
   // The exit handler that knows the status is registered when main starts (after the loader
   // registered its own, so that it runs first): see __libc_start_main below.
-  start_thread_sampling(true);
+  start_thread_sampling(true, main_thread_bounds());
   phases.done("start: main thread's sampling");
 }
 
@@ -229,7 +233,7 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   if (!omprof::runtime().active.load()) return real(thread, attr, fn, arg);
   const omprof::ThreadState* parent = omprof::current_thread();
   const bool in_mpi = parent && parent->mpi_call.load(std::memory_order_relaxed) != 0;
-  auto* boot = new (std::nothrow) omprof::StartArgs{fn, arg, in_mpi};
+  auto* boot = new (std::nothrow) omprof::StartArgs{fn, arg, in_mpi, omprof::stack_request(attr)};
   if (!boot) return real(thread, attr, fn, arg);
   int rc = real(thread, attr, omprof::thread_trampoline, boot);
   if (rc != 0) delete boot;

@@ -148,6 +148,7 @@ constexpr uint32_t kMpiLibraryThread = 21;
 constexpr uint32_t kContextSwitches = 22;
 constexpr uint32_t kCpuClockFromNs = 23;
 constexpr uint32_t kSwitchesPerCpuSAtMove = 24;
+constexpr uint32_t kShortStackSamples = 25;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {

@@ -22,9 +22,10 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // mpi_finalize_start_ns), exact CPU time of MPI calls (Sample.cpu_ns); 1.7: sampled taskwaits;
 // 1.8: state 0x1002 (in taskwait) only where the taskwait can wait; 1.9: task records
 // (ForkRecord.task, Sample.task_origin_id); 1.10: clock fallback; 1.11: libgomp off-CPU waits;
-// 1.12: the wall clock (Header.wall_clock, wall_clock_drift_ns, wall_clock_note) (docs/format.md).
+// 1.12: the wall clock (Header.wall_clock, wall_clock_drift_ns, wall_clock_note); 1.13:
+// Thread.short_stack_samples (docs/format.md).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 12;
+constexpr uint32_t kMinor = 13;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

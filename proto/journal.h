@@ -13,7 +13,8 @@ namespace omprof::journal {
 
 // The first 8 bytes of a journal file.
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
-constexpr uint32_t kVersion = 3;  // 2: SampleEntry.cpu_ns; 3: SampleContext.task_origin
+// 2: SampleEntry.cpu_ns; 3: SampleContext.task_origin; 4: ThreadRecord.short_stack_samples
+constexpr uint32_t kVersion = 4;
 constexpr uint64_t kPage = 4096;
 // File name suffix: <program>.<pid>[.<n>].ompjournal, next to the profiles.
 constexpr const char* kSuffix = ".ompjournal";
@@ -126,6 +127,7 @@ struct ThreadRecord {
   uint64_t waits_offset = 0;    // the exact-wait table
   uint32_t sample_capacity = 0, sample_frames = 0;
   uint32_t wait_capacity = 0, wait_frames = 0;
+  uint64_t short_stack_samples = 0;  // taken without unwinding: too little stack was left
 };
 
 }  // namespace omprof::journal

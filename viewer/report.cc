@@ -197,12 +197,13 @@ void print_header(std::ostream& out, const Model& m) {
   const auto& h = p.header;
   std::string cmd;
   for (const auto& a : h.argv()) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
-  uint64_t dropped = 0, dropped_ns = 0, truncated = 0, unwind_failed = 0;
+  uint64_t dropped = 0, dropped_ns = 0, truncated = 0, unwind_failed = 0, short_stack = 0;
   for (const auto& [i, t] : p.threads) {
     dropped += t.dropped_samples();
     dropped_ns += t.dropped_weight_ns();
     truncated += t.truncated_samples();
     unwind_failed += t.unwind_failed();
+    short_stack += t.short_stack_samples();
   }
   out << fmt::format("Profile:   {}\n", p.path);
   out << fmt::format("Program:   {} (pid {}, host {})\n", h.program(), h.pid(), h.hostname());
@@ -235,6 +236,11 @@ void print_header(std::ostream& out, const Model& m) {
   out << fmt::format(
       "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
       dropped, seconds(dropped_ns), truncated, unwind_failed, p.trailer.threads_untracked());
+  if (short_stack)
+    out << fmt::format(
+        "           {} of the unwind failures: too little of the thread's stack was left to "
+        "unwind (only the pc is kept)\n",
+        short_stack);
   if (p.trailer.fork_records_dropped())
     out << fmt::format(
         "           {} parallel-region or task creation paths not recorded (their samples sit "

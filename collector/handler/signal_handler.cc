@@ -16,6 +16,21 @@ namespace {
 
 constexpr uint32_t kSamplesBeforeTraceCache = 8;
 
+// Stack a full sample needs below the interrupted frame: the kernel's signal frame (about
+// 3.5 KB with AVX-512 state), this handler and libunwind together used 11.5 KB at most
+// (measured by painting a thread's stack, docs/reliability.md), plus the 2.3 KB of glibc's
+// thread descriptor that stack_bounds.h counts as usable, plus a margin. With less left, the
+// sample keeps only the interrupted pc: without unwinding the handler used 4.5 KB with the
+// signal frame.
+constexpr uintptr_t kUnwindStackBytes = 20 * 1024;
+
+// Whether the thread's stack is known and has less than kUnwindStackBytes left below this
+// handler's frame (a handler running on another stack, a coroutine's, is not judged).
+bool stack_is_short(const ThreadState* ts) {
+  const auto sp = uintptr_t(__builtin_frame_address(0));
+  return sp > ts->stack_low && sp < ts->stack_high && sp - ts->stack_low < kUnwindStackBytes;
+}
+
 void read_context(const ThreadState* ts, SampleContext& ctx) {
   read_omp_context(ts, ctx);
   // Inside MPI the OpenMP state says "work": the MPI call is what the thread is doing.
@@ -89,7 +104,10 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   if (!ts->trace_cache_warm && ++ts->samples_unwound > kSamplesBeforeTraceCache)
     ts->trace_cache_warm = true;
   CaptureResult r;
-  {
+  if (stack_is_short(ts)) {
+    r = capture_signal_pc(ucontext, ts->frames);
+    ts->short_stack_samples += 1;
+  } else {
     SectionScope in_handler(Section::kHandler);
     r = capture_signal_stack(ucontext, ts->scratch, ts->frames, sampling_state().max_depth,
                              ts->trace_cache_warm);

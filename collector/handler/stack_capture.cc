@@ -71,6 +71,11 @@ CaptureResult capture_signal_stack(const void* ucontext, void** scratch, uint64_
   return only_pc(pc, frames);
 }
 
+CaptureResult capture_signal_pc(const void* ucontext, uint64_t* frames) {
+  const auto* uc = static_cast<const ucontext_t*>(ucontext);
+  return only_pc(uint64_t(uc->uc_mcontext.gregs[REG_RIP]), frames);
+}
+
 CaptureResult capture_current_stack(void** scratch, uint64_t* frames, uint32_t max, uint32_t skip) {
   int n = 0;
   {

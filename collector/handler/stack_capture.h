@@ -24,6 +24,9 @@ constexpr uint32_t kSignalSlack = 32;
 CaptureResult capture_signal_stack(const void* ucontext, void** scratch, uint64_t* frames,
                                    uint32_t max, bool use_trace_cache);
 
+// Async-signal-safe, using almost no stack: only the interrupted pc (unwind_failed set).
+CaptureResult capture_signal_pc(const void* ucontext, uint64_t* frames);
+
 // Ordinary context. Drops `skip` innermost frames (the caller's own) beyond this function.
 // `scratch` must hold max + skip + 1 pointers.
 CaptureResult capture_current_stack(void** scratch, uint64_t* frames, uint32_t max, uint32_t skip);

@@ -81,6 +81,10 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t cpu_clock_from_ns = 0;
   uint64_t switches_per_cpu_s_at_move = 0;
 
+  // The thread's stack, [stack_low, stack_high) (collector/stack_bounds.h; 0 when unknown): the
+  // handler unwinds only when enough of it is left below the interrupted frame.
+  uintptr_t stack_low = 0, stack_high = 0;
+
   // Stratified sampling (signal_handler.cc): the offset generator (never 0). The clock's origin
   // and the strata sampled since are in the journal record.
   uint64_t rng_state = 0;

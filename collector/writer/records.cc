@@ -66,6 +66,7 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kContextSwitches, ts->context_switches);
   th.u64(T::kCpuClockFromNs, ts->cpu_clock_from_ns);
   th.u64(T::kSwitchesPerCpuSAtMove, ts->switches_per_cpu_s_at_move);
+  th.u64(T::kShortStackSamples, ts->short_stack_samples);
 }
 
 }  // namespace

@@ -65,6 +65,52 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// Threads of 16 KB and 64 KB stacks spinning with 4 KB or 6 KB of them left, sampled at 1 kHz
+// on every clock: the program runs as alone (the handler needs about 11 KB to unwind, and
+// crashed such threads with SIGSEGV), and the samples taken without unwinding keep their pc,
+// their weight and their count in the profile.
+class SmallStacks : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+
+TEST_P(SmallStacks, RunAsAloneAndTheirSamplesAreCounted) {
+  const auto& [clock, free_bytes] = GetParam();
+  if (clock == "task" && !task_clock_usable())
+    GTEST_SKIP() << "perf_event task-clock not available";
+  const std::string arg = std::to_string(free_bytes);
+  RunResult alone = run({program("small_stacks"), arg});
+  ASSERT_EQ(alone.status, 0) << alone.err;
+  const std::string dir = fresh_dir("small_stacks_" + clock + arg);
+  RunResult r = run({OMPROF_BIN, "run", "--clock", clock, "--rate", "1000", "-o", dir, "--",
+                     program("small_stacks"), arg});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, alone.out);  // "stack_kb 16 left_bytes ..." lines: the same stack use
+  format::Profile p = only_profile(dir);
+  uint64_t short_stack = 0, unwind_failed = 0, spinner_samples = 0;
+  for (const auto& [i, t] : p.threads) {
+    short_stack += t.short_stack_samples();
+    unwind_failed += t.unwind_failed();
+    if (!t.is_main())
+      for (const auto& s : t.sample()) spinner_samples += s.count();
+  }
+  // Two threads spin 0.3 s of CPU time each with the stack nearly used up: about 600 samples
+  // (150 on the cpu clock, which fires on 250 Hz ticks), all but a few taken on a short stack.
+  EXPECT_GT(spinner_samples, 50u);
+  EXPECT_GE(short_stack, spinner_samples * 9 / 10);
+  EXPECT_GE(unwind_failed, short_stack);
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  EXPECT_GT(self_ns(m, "spin_with_little_stack"), uint64_t(0.4e9));
+  RunResult rep = run({OMPROF_BIN, "report", dir});
+  EXPECT_NE(rep.out.find("too little of the thread's stack was left"), std::string::npos)
+      << rep.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Clocks, SmallStacks,
+                         ::testing::Combine(::testing::Values("task", "cpu", "wall"),
+                                            ::testing::Values(4096, 6144)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" +
+                                  std::to_string(std::get<1>(info.param));
+                         });
+
 TEST(Hostile, APlainRunGivesNoCoverageWarning) {
   std::string dir = fresh_dir("hostile_plain");
   RunResult r = run_hostile("plain", dir);
