@@ -8,7 +8,9 @@
 #include <cstring>
 #include <mutex>
 
+#include "collector/handler/forward_signal.h"
 #include "collector/run_report.h"
+#include "collector/signal_chain.h"
 #include "proto/fields.h"
 
 namespace omprof::journal {
@@ -25,6 +27,12 @@ struct Journal {
   uint64_t mapped_bytes = 0;
   std::mutex grow;
   uint64_t file_bytes = 0;  // under `grow`
+  // Where each thread block is mapped (0: not yet), read by the bus-error handler.
+  std::atomic<uintptr_t>* blocks = nullptr;
+  uint32_t max_blocks = 0;
+  uint64_t block_bytes = 0;
+  std::atomic<uint64_t> pages_lost{0};
+  std::atomic<bool> header_lost{false};  // the header page was one: the file is unreadable
 };
 Journal& state() {
   static Journal* j = new Journal;
@@ -56,7 +64,48 @@ void* map_shared(int fd, uint64_t offset, uint64_t bytes) {
   return mem;
 }
 
+bool inside(uintptr_t addr, uintptr_t start, uint64_t bytes) {
+  return start && addr >= start && addr - start < bytes;
+}
+
+// Whether `addr` is in one of the journal's shared mappings.
+bool in_journal(uintptr_t addr) {
+  const Journal& j = state();
+  if (inside(addr, uintptr_t(j.header), j.mapped_bytes)) return true;
+  for (uint32_t i = 0; i < j.max_blocks; ++i)
+    if (inside(addr, j.blocks[i].load(std::memory_order_acquire), j.block_bytes)) return true;
+  return false;
+}
+
+// SIGBUS, in the signal handler. A shared file mapping faults with SIGBUS when the filesystem
+// cannot back a page (a full disk or tmpfs) or the file was truncated under it: for a journal
+// page, put private memory in its place and return, so that the faulting store is retried there
+// and the program goes on. A page that was never written loses nothing (the memory is zero, as
+// the file's hole was); the profile is written from memory at exit either way. Any other bus
+// error is the program's.
+void on_bus_error(int signo, siginfo_t* info, void* ucontext) {
+  const auto addr = uintptr_t(info ? info->si_addr : nullptr);
+  if (addr && in_journal(addr)) {
+    void* page = reinterpret_cast<void*>(addr & ~(kPage - 1));
+    if (mmap(page, kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+        MAP_FAILED) {
+      state().pages_lost.fetch_add(1, std::memory_order_relaxed);
+      if (uintptr_t(page) == uintptr_t(state().header)) state().header_lost.store(true);
+      return;
+    }
+  }
+  handler::forward_to_application(signo, info, ucontext);
+}
+
 }  // namespace
+
+uint64_t pages_not_durable() {
+  return state().pages_lost.load();
+}
+
+bool journal_recoverable() {
+  return state().header && !state().header_lost.load();
+}
 
 bool open_journal(const std::string& dir, const std::string& stem, const Shape& shape,
                   std::string& error) {
@@ -74,6 +123,12 @@ bool open_journal(const std::string& dir, const std::string& stem, const Shape& 
     ::unlink(j.path.c_str());
     return false;
   }
+  j.max_blocks = shape.max_threads;
+  j.block_bytes = shape.block_bytes;
+  j.blocks = new std::atomic<uintptr_t>[shape.max_threads]();
+  j.header = static_cast<FileHeader*>(mem);
+  j.mapped_bytes = blocks_offset;
+  install_bus_error_handler(on_bus_error);  // before the first store to the mapping
   auto* h = new (mem) FileHeader{};
   h->version = kVersion;
   h->max_threads = shape.max_threads;
@@ -86,8 +141,6 @@ bool open_journal(const std::string& dir, const std::string& stem, const Shape& 
   clock_gettime(CLOCK_MONOTONIC, &t);
   h->start_mono_ns = uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
   std::memcpy(h->magic, kMagic, sizeof kMagic);  // last: a reader sees a complete header
-  j.header = h;
-  j.mapped_bytes = blocks_offset;
   j.file_bytes = blocks_offset;
   return true;
 }
@@ -154,6 +207,7 @@ void* map_thread_block(uint32_t index) {
   }
   void* mem = map_shared(fd, offset, h->block_bytes);
   if (mem == MAP_FAILED) return nullptr;
+  j.blocks[index].store(uintptr_t(mem), std::memory_order_release);
   uint32_t seen = h->threads.load();
   while (seen < index + 1 && !h->threads.compare_exchange_weak(seen, index + 1)) {
   }

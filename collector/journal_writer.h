@@ -40,6 +40,12 @@ void* map_thread_block(uint32_t index);
 void remap_private(void* block, uint32_t index);
 void detach_in_child();
 
+// Journal pages the filesystem could not back, replaced by memory (FileHeader::pages_not_durable;
+// also counted when the header page itself was one of them).
+uint64_t pages_not_durable();
+// Whether the journal on disk can be read: it exists and its header page was kept.
+bool journal_recoverable();
+
 // The profile was written: the journal goes.
 void remove_journal();
 

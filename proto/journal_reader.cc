@@ -34,7 +34,29 @@ using journal::ThreadRecord;
   throw ProfileError(name + ": " + what);
 }
 
-// The journal, mapped read-only; every offset is checked against its size before use.
+// Copies the file's data (not its holes) into `dest`, which holds `size` zero bytes. Read, not
+// mapped: a mapping of the file faults with SIGBUS where another process truncates it while it
+// is read, or where a full tmpfs cannot back a hole; read() gives zeros and short counts.
+bool copy_data(int fd, char* dest, uint64_t size) {
+  off_t at = 0;
+  while (uint64_t(at) < size) {
+    const off_t data = lseek(fd, at, SEEK_DATA);
+    if (data < 0) return errno == ENXIO;  // no data after `at`: the rest is a hole
+    off_t hole = lseek(fd, data, SEEK_HOLE);
+    if (hole < 0 || uint64_t(hole) > size) hole = off_t(size);
+    for (off_t p = data; p < hole;) {
+      const ssize_t n = pread(fd, dest + p, size_t(hole - p), p);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return n == 0;  // truncated meanwhile: what was read stands
+      p += n;
+    }
+    at = hole;
+  }
+  return true;
+}
+
+// The journal's bytes in memory (holes stay untouched zero pages); every offset is checked
+// against its size before use.
 class Mapped {
  public:
   explicit Mapped(const std::string& path) : path_(path) {
@@ -51,9 +73,16 @@ class Mapped {
       ::close(fd);
       fail(path, size_ == 0 ? "empty journal" : "truncated journal (no header)");
     }
-    void* m = mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
+    void* m = mmap(nullptr, size_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    const bool read = m != MAP_FAILED && copy_data(fd, static_cast<char*>(m), size_);
+    const int read_errno = errno;
     ::close(fd);
-    if (m == MAP_FAILED) fail(path, std::string("cannot map: ") + std::strerror(errno));
+    if (m == MAP_FAILED) fail(path, std::string("cannot map: ") + std::strerror(read_errno));
+    if (!read) {
+      munmap(m, size_);
+      fail(path, std::string("cannot read: ") + std::strerror(read_errno));
+    }
     base_ = static_cast<const char*>(m);
   }
   ~Mapped() { munmap(const_cast<char*>(base_), size_); }

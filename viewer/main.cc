@@ -748,7 +748,18 @@ static int recover(const RecoverCommand& r) {
   return written > 0 ? 0 : 1;
 }
 
-int main(int argc, char** argv) {
+// What the command wrote to standard output must have reached it (a full disk, /dev/full, a
+// closed pipe): else one line and a non-zero status, never exit 0 with a truncated output.
+int checked_stdout(int status) {
+  std::cout.flush();
+  const bool ok = bool(std::cout) && std::fflush(stdout) == 0 && !std::ferror(stdout);
+  const int error = errno;
+  if (ok) return status;
+  std::cerr << "omprof: cannot write the output: " << std::strerror(error ? error : EIO) << "\n";
+  return status ? status : 1;
+}
+
+int dispatch(int argc, char** argv) {
   // The views write through iostreams only: without C stdio's locking per call, a report of
   // millions of rows writes several times faster.
   std::ios::sync_with_stdio(false);
@@ -778,4 +789,9 @@ int main(int argc, char** argv) {
   if (recover_cmd->parsed()) return recover(rec);
   (void)report_cmd;
   return report(rep);
+}
+
+int main(int argc, char** argv) {
+  errno = 0;
+  return checked_stdout(dispatch(argc, argv));
 }

@@ -89,13 +89,18 @@ int recover_journals(const std::vector<JournalOf>& journals, pid_t child, int wa
       for (const auto& [index, t] : p.threads)
         for (const auto& s : t.sample()) samples += s.count();
       const int fd = create_beside(journal, path);
-      if (fd < 0 || !write_all(fd, bytes)) {
+      bool ok = fd >= 0 && write_all(fd, bytes);
+      int error = errno;
+      if (fd >= 0 && ::close(fd) != 0 && ok) {
+        ok = false;
+        error = errno;
+      }
+      if (!ok) {
+        if (fd >= 0) ::unlink(path.c_str());  // never an empty or partial profile
         std::fprintf(stderr, "omprof: cannot write '%s': %s (the journal %s stays)\n", path.c_str(),
-                     std::strerror(errno), journal.c_str());
-        if (fd >= 0) ::close(fd);
+                     std::strerror(error), journal.c_str());
         continue;
       }
-      ::close(fd);
       ::unlink(journal.c_str());
       ++written;
       std::fprintf(stderr,

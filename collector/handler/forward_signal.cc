@@ -13,11 +13,18 @@ using SigactionFn = int (*)(int, const struct sigaction*, struct sigaction*);
 SigactionFn g_real_sigaction = nullptr;
 // Constant-initialized and trivially destructible: usable before constructors and after
 // static destructors, and no initialization guard in the handler.
-ProgramAction g_program_action;
+ProgramAction g_profiling_action, g_bus_action;
+std::atomic<int> g_profiling_signal{0};
 }  // namespace
 
-ProgramAction& program_action() {
-  return g_program_action;
+ProgramAction* program_action(int signo) {
+  if (signo > 0 && signo == g_profiling_signal.load(std::memory_order_relaxed))
+    return &g_profiling_action;
+  return signo == SIGBUS ? &g_bus_action : nullptr;
+}
+
+void set_profiling_signal(int signo) {
+  g_profiling_signal.store(signo);
 }
 
 int real_sigaction(int signo, const struct sigaction* act, struct sigaction* old) {
@@ -29,7 +36,10 @@ int real_sigaction(int signo, const struct sigaction* act, struct sigaction* old
 
 void forward_to_application(int signo, siginfo_t* info, void* ucontext) {
   sampling_state().forwarded_signals.fetch_add(1, std::memory_order_relaxed);
-  const struct sigaction& act = program_action().get();
+  ProgramAction* shared = program_action(signo);
+  if (!shared) return;  // not a signal omprof shares: never delivered to omprof's handlers
+  ProgramAction& action = *shared;
+  const struct sigaction& act = action.get();
   if (act.sa_flags & SA_SIGINFO) {
     if (!act.sa_sigaction) return;
   } else if (act.sa_handler == SIG_IGN) {
@@ -53,7 +63,7 @@ void forward_to_application(int signo, siginfo_t* info, void* ucontext) {
   if (act.sa_flags & SA_RESETHAND) {
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
-    program_action().set(dfl);
+    action.set(dfl);
   }
 }
 

@@ -1,7 +1,8 @@
-// Sharing the profiling signal with the program. omprof owns the real disposition; what the
-// program installs with sigaction()/signal() is kept here (collector/signal_chain.cc updates
-// it) and receives every signal that did not come from omprof's clocks (setitimer, kill,
-// gprof), with the program's mask. Forwarding: async-signal-safe.
+// Sharing signals with the program: the profiling signal, and SIGBUS while the journal is mapped
+// (collector/journal_writer.cc). omprof owns the real disposition; what the program installs
+// with sigaction()/signal() is kept here (collector/signal_chain.cc updates it) and receives
+// every signal that was not omprof's (setitimer, kill, gprof; a bus error outside the journal),
+// with the program's mask. Forwarding: async-signal-safe.
 #pragma once
 
 #include <signal.h>
@@ -22,7 +23,10 @@ struct ProgramAction {
     current.store(next, std::memory_order_release);
   }
 };
-ProgramAction& program_action();
+// The program's action for `signo`, for the signals omprof shares (nullptr for the others).
+ProgramAction* program_action(int signo);
+// The signals omprof shares: the profiling signal once its handler is installed, SIGBUS.
+void set_profiling_signal(int signo);
 
 // Delivers a signal that is not omprof's as the program's disposition says.
 void forward_to_application(int signo, siginfo_t* info, void* ucontext);

@@ -82,7 +82,10 @@ bool write_file(const std::string& path, int fd, const wire::RecordStream& head,
   bool ok = write_all(fd, std::string(format::kMagic)) && write_all(fd, head.bytes()) &&
             write_all(fd, body.bytes()) && write_all(fd, tail.bytes());
   if (::close(fd) != 0) ok = false;
-  if (!ok) error = "cannot write '" + path + "': " + std::strerror(errno);
+  if (!ok) {
+    error = "cannot write '" + path + "': " + std::strerror(errno);
+    ::unlink(path.c_str());  // never an empty or partial profile
+  }
   return ok;
 }
 
@@ -186,6 +189,14 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   const bool ok = fd >= 0 && write_file(path, fd, head, body, tail, error);
   phase.done("encoding and writing");
   if (!ok) {
+    const uint64_t lost = journal::pages_not_durable();
+    if (!journal::journal_recoverable()) {
+      journal::remove_journal();  // an unreadable journal is no profile either
+      error += "; there is no journal to recover it from";
+    } else if (lost) {
+      error += "; the journal left for recovery lacks " + std::to_string(lost) +
+               " pages the filesystem could not hold";
+    }
     std::fprintf(stderr, "omprof: profile not written: %s\n", error.c_str());
     append_manifest(manifest::error_line(error));
     return;  // the journal stays: `omprof run` recovers the profile from it
@@ -193,6 +204,11 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   journal::remove_journal();
   report_written(path, threads);
   if (!facts.wall_clock.note.empty()) report_warning(facts.wall_clock.note);
+  if (const uint64_t lost = journal::pages_not_durable())
+    report_warning(std::to_string(lost) +
+                   " pages of the journal could not be kept on disk (no space, or the file was "
+                   "truncated); they were kept in memory and the profile is whole, but a crash "
+                   "would have lost them");
   if (const uint64_t refused = refused_region_calls())
     report_warning(std::to_string(refused) +
                    " region calls were refused (OMPROF_ERR_REENTERED): a signal handler made "

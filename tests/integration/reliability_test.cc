@@ -111,6 +111,72 @@ INSTANTIATE_TEST_SUITE_P(Clocks, SmallStacks,
                                   std::to_string(std::get<1>(info.param));
                          });
 
+// A filesystem of 256 KB (tmpfs), mounted for one test and filled to `free_kb`; unmounted at
+// the end. Needs the right to mount (root): tests skip where it is missing.
+class SmallFilesystem {
+ public:
+  SmallFilesystem(const std::string& name, int free_kb) : dir_(fresh_dir(name)) {
+    mounted_ = run({"/bin/mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", dir_}).status == 0;
+    if (!mounted_) return;
+    const long fill_kb = 256 - free_kb;
+    run({"/bin/dd", "if=/dev/zero", "of=" + dir_ + "/fill", "bs=1024",
+         "count=" + std::to_string(fill_kb)});
+    run({"/bin/mkdir", dir_ + "/out"});
+  }
+  ~SmallFilesystem() {
+    if (mounted_) run({"/bin/umount", dir_});
+  }
+  bool mounted() const { return mounted_; }
+  std::string out() const { return dir_ + "/out"; }
+
+ private:
+  std::string dir_;
+  bool mounted_ = false;
+};
+
+// A full disk: the journal's pages that the filesystem cannot back are kept in memory, so the
+// program runs exactly as alone (it died with SIGBUS, exit 135), omprof says what it could not
+// keep, and no empty or partial profile is left behind. With 0 bytes free, nothing is left.
+class FullDisk : public ::testing::TestWithParam<int> {};
+
+TEST_P(FullDisk, TheProgramRunsAsAloneAndNoEmptyProfileIsLeft) {
+  SmallFilesystem fs("full_disk_" + std::to_string(GetParam()), GetParam());
+  if (!fs.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (not root?)";
+  RunResult alone = run({program("heavy_light")});
+  RunResult r = run({OMPROF_BIN, "run", "-o", fs.out(), "--", program("heavy_light")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.signal, 0) << r.err;
+  EXPECT_EQ(r.out, alone.out);
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  struct stat st {};
+  for (const std::string& p : profiles_in(fs.out()))
+    if (stat(p.c_str(), &st) == 0) {
+      EXPECT_GT(st.st_size, 0) << p;
+    }
+  // What is left is readable: a journal with its header, or nothing.
+  if (!profiles_in(fs.out()).empty()) {
+    RunResult rep = run({OMPROF_BIN, "report", fs.out()});
+    EXPECT_EQ(rep.signal, 0) << rep.err;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(FreeKb, FullDisk, ::testing::Values(48, 0));
+
+// report, diff and export to a full device: one line and a non-zero status (they exited 0 with
+// nothing written).
+TEST(Viewer, OutputThatCannotBeWrittenIsAnError) {
+  const std::string dir = fresh_dir("output_full");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("heavy_light")}).status, 0);
+  const std::string p = profiles_in(dir).at(0);
+  for (const std::string& cmd : {"report " + p, "report --format json " + p, "diff " + p + " " + p,
+                                 "export --format folded " + p}) {
+    RunResult r = run({"/bin/sh", "-c", std::string(OMPROF_BIN) + " " + cmd + " > /dev/full"});
+    EXPECT_NE(r.status, 0) << cmd;
+    EXPECT_NE(r.err.find("cannot write the output: No space left on device"), std::string::npos)
+        << cmd << ": " << r.err;
+  }
+}
+
 TEST(Hostile, APlainRunGivesNoCoverageWarning) {
   std::string dir = fresh_dir("hostile_plain");
   RunResult r = run_hostile("plain", dir);
