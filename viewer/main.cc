@@ -1,8 +1,10 @@
 // omprof-viewer: the offline commands of `omprof` (which execs this with its arguments):
 // report (read profiles) and export (write them in other tools' formats); and `recover`, which
 // the launcher runs to turn journals into profiles after a program died (hidden).
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -10,6 +12,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ext/stdio_filebuf.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -484,15 +487,26 @@ static CLI::App* add_export_command(CLI::App& app, ExportCommand& e) {
 }
 
 // Writes `path` through a temporary file renamed at the end: a failed write never leaves a
-// truncated file where a good one was expected.
+// truncated file where a good one was expected. The temporary file is new (mkstemp: O_EXCL, so
+// a symlink planted at its name is never followed) and gets the mode a new file would get.
 template <typename Write>
 static int write_file_atomically(const std::string& path, const char* command, Write write) {
-  const std::string tmp = path + ".tmp" + std::to_string(getpid());
+  std::string tmp = path + ".tmpXXXXXX";
+  const int fd = mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) {
+    std::cerr << "omprof: " << command << ": cannot write '" << path
+              << "': " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  const mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (out) write(out);
+    __gnu_cxx::stdio_filebuf<char> buffer(fd, std::ios::out | std::ios::binary);  // closes fd
+    std::ostream out(&buffer);
+    write(out);
     out.flush();
-    if (!out) {
+    if (!out || buffer.close() == nullptr) {
       std::cerr << "omprof: " << command << ": cannot write '" << path
                 << "': " << std::strerror(errno) << "\n";
       std::remove(tmp.c_str());

@@ -177,6 +177,26 @@ TEST(Viewer, OutputThatCannotBeWrittenIsAnError) {
   }
 }
 
+// A symlink planted where the old code put its temporary file (OUT.tmp<pid>: the shell's pid,
+// which exec keeps) was followed and its target overwritten; the temporary file is now made
+// with mkstemp, so the target stays as it was.
+TEST(Viewer, OutputNeverFollowsAPlantedSymlink) {
+  const std::string dir = fresh_dir("planted_symlink");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("heavy_light")}).status, 0);
+  const std::string p = profiles_in(dir).at(0);
+  for (const std::string cmd : {"export --format folded", "view"}) {
+    const std::string target = dir + "/victim", out = dir + "/out";
+    { std::ofstream(target) << "precious\n"; }
+    RunResult r = run({"/bin/sh", "-c",
+                       "ln -s " + target + " " + out + ".tmp$$ && exec " + OMPROF_BIN + " " + cmd +
+                           " -o " + out + " " + p});
+    EXPECT_EQ(r.status, 0) << cmd << ": " << r.err;
+    EXPECT_EQ(slurp(target), "precious\n") << cmd;
+    EXPECT_FALSE(slurp(out).empty()) << cmd;
+    run({"/bin/sh", "-c", "rm -f " + out + "*"});
+  }
+}
+
 TEST(Hostile, APlainRunGivesNoCoverageWarning) {
   std::string dir = fresh_dir("hostile_plain");
   RunResult r = run_hostile("plain", dir);
