@@ -113,6 +113,34 @@ void report_written(const std::string& path, const std::vector<ThreadRows>& thre
   if (coverage.incomplete()) report_warning(coverage.describe());
 }
 
+// The profile could not be written: what is left to recover it from, to the user.
+void report_not_written(std::string error) {
+  const uint64_t lost = journal::pages_not_durable();
+  if (!journal::journal_recoverable()) {
+    journal::remove_journal();  // an unreadable journal is no profile either
+    error += "; there is no journal to recover it from";
+  } else if (lost) {
+    error += "; the journal left for recovery lacks " + std::to_string(lost) +
+             " pages the filesystem could not hold";
+  }
+  std::fprintf(stderr, "omprof: profile not written: %s\n", error.c_str());
+  append_manifest(manifest::error_line(error));
+}
+
+// What the user must know about a profile that was written.
+void report_run_warnings(const writer::HeaderFacts& facts) {
+  if (!facts.wall_clock.note.empty()) report_warning(facts.wall_clock.note);
+  if (const uint64_t lost = journal::pages_not_durable())
+    report_warning(std::to_string(lost) +
+                   " pages of the journal could not be kept on disk (no space, or the file was "
+                   "truncated); they were kept in memory and the profile is whole, but a crash "
+                   "would have lost them");
+  if (const uint64_t refused = refused_region_calls())
+    report_warning(std::to_string(refused) +
+                   " region calls were refused (OMPROF_ERR_REENTERED): a signal handler made "
+                   "them while omprof's own code ran on the same thread");
+}
+
 }  // namespace
 
 int create_profile_file(const std::string& dir, const std::string& stem, std::string& path,
@@ -189,30 +217,12 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   const bool ok = fd >= 0 && write_file(path, fd, head, body, tail, error);
   phase.done("encoding and writing");
   if (!ok) {
-    const uint64_t lost = journal::pages_not_durable();
-    if (!journal::journal_recoverable()) {
-      journal::remove_journal();  // an unreadable journal is no profile either
-      error += "; there is no journal to recover it from";
-    } else if (lost) {
-      error += "; the journal left for recovery lacks " + std::to_string(lost) +
-               " pages the filesystem could not hold";
-    }
-    std::fprintf(stderr, "omprof: profile not written: %s\n", error.c_str());
-    append_manifest(manifest::error_line(error));
+    report_not_written(error);
     return;  // the journal stays: `omprof run` recovers the profile from it
   }
   journal::remove_journal();
   report_written(path, threads);
-  if (!facts.wall_clock.note.empty()) report_warning(facts.wall_clock.note);
-  if (const uint64_t lost = journal::pages_not_durable())
-    report_warning(std::to_string(lost) +
-                   " pages of the journal could not be kept on disk (no space, or the file was "
-                   "truncated); they were kept in memory and the profile is whole, but a crash "
-                   "would have lost them");
-  if (const uint64_t refused = refused_region_calls())
-    report_warning(std::to_string(refused) +
-                   " region calls were refused (OMPROF_ERR_REENTERED): a signal handler made "
-                   "them while omprof's own code ran on the same thread");
+  report_run_warnings(facts);
 }
 
 }  // namespace omprof
