@@ -254,10 +254,19 @@ if (location.hash === "#selftest") {
 
 void write_html_page(std::ostream& out, const std::string& title, const nlohmann::json& data) {
   std::string json = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  // Inside <script>, "</" could end the element: JSON allows "<\/" for it.
-  for (size_t at = 0; (at = json.find("</", at)) != std::string::npos; at += 3)
-    json.replace(at, 2, "<\\/");
-  out << kHead << html_escape(title) << kStyle << json << kScript;
+  // Inside <script>, "</script" ends the element and "<!--" switches the parser into states
+  // where a later "</script>" no longer does (a region named "<!--<script>" swallowed the rest
+  // of the page). '<' occurs in JSON only inside strings, where "\u003c" means the same: with
+  // no '<' left, no sequence can end or change the script block.
+  std::string escaped;
+  escaped.reserve(json.size());
+  for (char c : json) {
+    if (c == '<')
+      escaped += "\\u003c";
+    else
+      escaped += c;
+  }
+  out << kHead << html_escape(title) << kStyle << escaped << kScript;
 }
 
 }  // namespace omprof::viewer

@@ -23,6 +23,7 @@
 #include "proto/journal_reader.h"
 #include "proto/options.h"
 #include "proto/profile_reader.h"
+#include "proto/text.h"
 #include "viewer/call_views.h"
 #include "viewer/diff.h"
 #include "viewer/export.h"
@@ -98,7 +99,7 @@ static bool valid_filter(const viewer::FilterOptions& f) {
     viewer::SampleFilter check(f);
     return true;
   } catch (const viewer::FilterError& e) {
-    std::cerr << "omprof: " << e.what() << "\n";
+    std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
     return false;
   }
 }
@@ -279,7 +280,7 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
       ranks.push_back(viewer::rank_numbers(p));
       if (views.wanted()) views.add(p);
     } catch (const format::ProfileError& e) {
-      std::cerr << "omprof: " << e.what() << "\n";
+      std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
       status = 1;
     }
   }
@@ -327,7 +328,7 @@ static int report_mpi_sites(const ReportCommand& r, const std::vector<std::strin
     try {
       ranks.push_back(viewer::mpi_sites(viewer::load_profile(file, symbols)));
     } catch (const format::ProfileError& e) {
-      std::cerr << "omprof: " << e.what() << "\n";
+      std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
       status = 1;
     }
   }
@@ -374,7 +375,11 @@ static int report_to(ReportCommand& r, viewer::ReportOutput& out) {
     try {
       const ranks::JobSummary s = viewer::read_summary_file(f);
       if (out.text()) {
-        ranks::write_text(std::cout, s);
+        std::ostringstream text;  // names as a terminal may show them
+        ranks::write_text(text, s);
+        std::istringstream lines(text.str());
+        for (std::string line; std::getline(lines, line);)
+          std::cout << omprof::text::printable(line) << "\n";
       } else if (out.format() == viewer::Format::kCsv) {
         out.section_csv_text([&](std::ostream& csv) { ranks::write_regions_csv(csv, s); });
       } else {
@@ -383,7 +388,7 @@ static int report_to(ReportCommand& r, viewer::ReportOutput& out) {
         out.section("summary", "", viewer::Table::from_csv(csv.str(), {"path"}));
       }
     } catch (const format::ProfileError& e) {
-      std::cerr << "omprof: " << e.what() << "\n";
+      std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
       status = 1;
     }
   }
@@ -396,7 +401,7 @@ static int report_to(ReportCommand& r, viewer::ReportOutput& out) {
       try {
         if (viewer::load_profile(f, symbols).header.mpi_rank() == r.rank) of_rank.push_back(f);
       } catch (const format::ProfileError& e) {
-        std::cerr << "omprof: " << e.what() << "\n";
+        std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
         status = 1;
       }
     }
@@ -416,7 +421,7 @@ static int report_to(ReportCommand& r, viewer::ReportOutput& out) {
       return report_ranks(r, files, symbols, out, status);
     } catch (const viewer::FilterError& e) {
       std::cout.flush();
-      std::cerr << "omprof: " << e.what() << "\n";
+      std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
       return 1;
     }
   }
@@ -427,10 +432,10 @@ static int report_to(ReportCommand& r, viewer::ReportOutput& out) {
       viewer::print_report(out, p, r.options);
     } catch (const viewer::FilterError& e) {
       std::cout.flush();
-      std::cerr << "omprof: " << e.what() << "\n";
+      std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
       status = 1;
     } catch (const format::ProfileError& e) {
-      std::cerr << "omprof: " << e.what() << "\n";
+      std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
       status = 1;
     }
   }
@@ -616,7 +621,7 @@ static int view(const ViewCommand& v) {
       viewer::apply_filter(m, filter);
       page.add(p, m);
     } catch (const format::ProfileError& e) {
-      std::cerr << "omprof: " << e.what() << "\n";
+      std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
       status = 1;
     }
   }
@@ -688,7 +693,7 @@ static bool read_diff_side(const std::string& arg, omp::View view,
       viewer::apply_filter(m, filter);
       side.add(m);
     } catch (const format::ProfileError& e) {
-      std::cerr << "omprof: " << e.what() << "\n";
+      std::cerr << "omprof: " << omprof::text::printable(e.what()) << "\n";
       return false;
     }
   }

@@ -205,9 +205,10 @@ void print_header(std::ostream& out, const Model& m) {
     unwind_failed += t.unwind_failed();
     short_stack += t.short_stack_samples();
   }
-  out << fmt::format("Profile:   {}\n", p.path);
-  out << fmt::format("Program:   {} (pid {}, host {})\n", h.program(), h.pid(), h.hostname());
-  out << fmt::format("Command:   {}\n", cmd);
+  out << fmt::format("Profile:   {}\n", text::printable(p.path));
+  out << fmt::format("Program:   {} (pid {}, host {})\n", text::printable(h.program()), h.pid(),
+                     text::printable(h.hostname()));
+  out << fmt::format("Command:   {}\n", text::printable(cmd));
   if (h.mpi_rank() >= 0) print_mpi_lines(out, p);
   out << fmt::format("Duration:  {} s wall\n", seconds(h.duration_ns()));
   if (h.has_ending() || h.recovered()) out << fmt::format("Ended:     {}\n", ending_text(h));

@@ -216,9 +216,19 @@ void Table::print(std::ostream& out, Format format, size_t max_width, bool colou
     }
     return;
   }
+  print_text(out, max_width, colour);
+}
+
+void Table::print_text(std::ostream& out, size_t max_width, bool colour) const {
+  std::vector<std::vector<std::string>> rows;  // names as a terminal may show them
+  rows.reserve(rows_.size());
+  for (const auto& r : rows_) {
+    rows.emplace_back();
+    for (const auto& cell : r) rows.back().push_back(text::printable(cell));
+  }
   std::vector<size_t> width(columns_.size());
   for (size_t i = 0; i < columns_.size(); ++i) width[i] = name_of(columns_[i]).size();
-  for (const auto& r : rows_)
+  for (const auto& r : rows)
     for (size_t i = 0; i < r.size() && i < width.size(); ++i)
       if (i + 1 < columns_.size()) width[i] = std::max(width[i], r[i].size());
   // What the columns before the last take: the rest of the line is the last column's.
@@ -254,7 +264,7 @@ void Table::print(std::ostream& out, Format format, size_t max_width, bool colou
     out << s << "\n";
   };
   line(columns_, true);
-  for (const auto& r : rows_) line(r, false);
+  for (const auto& r : rows) line(r, false);
 }
 
 }  // namespace omprof::viewer

@@ -45,6 +45,7 @@ class Table {
 
  private:
   std::vector<std::string> in_csv_order(std::vector<std::string> cells) const;
+  void print_text(std::ostream& out, size_t max_width, bool colour) const;
   std::pair<size_t, size_t> csv_last_{0, 0};
   std::vector<std::string> columns_;
   std::vector<std::vector<std::string>> rows_;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "harness.h"
@@ -195,6 +196,39 @@ TEST(Viewer, OutputNeverFollowsAPlantedSymlink) {
     EXPECT_FALSE(slurp(out).empty()) << cmd;
     run({"/bin/sh", "-c", "rm -f " + out + "*"});
   }
+}
+
+// Names that attack what shows them (tests/programs/hostile_names.c). The terminal gets no
+// control character (the escape sequences are shown as \x1B...), a spreadsheet gets no formula
+// (the cell is prefixed with a quote mark), and the HTML page's data block holds no '<', so a
+// region named "<!--<script>" can neither end nor confuse it (it swallowed the rest of the
+// page).
+TEST(Viewer, HostileNamesAreShownAsText) {
+  const std::string dir = fresh_dir("hostile_names");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("hostile_names")}).status, 0);
+  const std::string p = profiles_in(dir).at(0);
+
+  RunResult text = run({OMPROF_BIN, "report", p});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_EQ(text.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.out.find('\x07'), std::string::npos);
+  EXPECT_NE(text.out.find("esc\\x1B]0;title\\x07\\x1B[31mred"), std::string::npos) << text.out;
+
+  RunResult csv = run({OMPROF_BIN, "report", "--format", "csv", "--flat", p});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_NE(csv.out.find(",'=HYPERLINK(1)"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find(",=HYPERLINK"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find("\n=HYPERLINK"), std::string::npos) << csv.out;
+
+  ASSERT_EQ(run({OMPROF_BIN, "view", p, "-o", dir + "/v.html"}).status, 0);
+  const std::string html = slurp(dir + "/v.html");
+  const std::string open = "<script id=\"data\" type=\"application/json\">";
+  const size_t at = html.find(open);
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = html.find("</script>", at);
+  const std::string data = html.substr(at + open.size(), end - at - open.size());
+  EXPECT_EQ(data.find('<'), std::string::npos);
+  EXPECT_NE(nlohmann::json::parse(data).dump().find("<!--<script>"), std::string::npos);
 }
 
 TEST(Hostile, APlainRunGivesNoCoverageWarning) {
