@@ -4,10 +4,13 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <tuple>
@@ -61,6 +64,24 @@ std::string die_name(Dwarf_Die* die, std::string* linkage) {
   const char* n = dwarf_diename(die);
   if (!n && dwarf_attr_integrate(die, DW_AT_name, &attr)) n = dwarf_formstring(&attr);
   return n ? n : "";
+}
+
+// A module's file, opened only if it is a regular file: a FIFO or a device planted at a
+// mapping's path would block libdwfl's open (every subcommand hung) or feed it endless bytes.
+// Non-blocking, so that opening a FIFO returns at once; the check is on what was opened.
+int open_regular_file(const std::string& path, std::string& problem) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    problem = "cannot read " + path + ": " + std::strerror(errno);
+    return -1;
+  }
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    problem = "cannot read " + path + ": not a regular file";
+    return -1;
+  }
+  return fd;
 }
 
 std::string module_build_id(Dwfl_Module* mod) {
@@ -223,6 +244,8 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
         continue;
       }
     } else if (m.path.empty() || m.path[0] != '/') {
+      continue;
+    } else if ((fd = open_regular_file(m.path, impl_->problems[i])) < 0) {
       continue;
     }
     dwfl_report_begin_add(impl_->dwfl);

@@ -267,7 +267,7 @@ void print_header(std::ostream& out, const Model& m) {
     out << fmt::format("OpenMP:    {}{}\n", h.omp_runtime(),
                        h.ompt_active() ? " (OMPT states and user-model stacks)" : "");
   if (!h.omp_note().empty()) out << fmt::format("WARNING:   {}\n", h.omp_note());
-  for (const auto& note : p.notes) out << fmt::format("Symbols:   {}\n", note);
+  for (const auto& note : p.notes) out << fmt::format("Symbols:   {}\n", text::printable(note));
   out << fmt::format("View:      {}\n", view_name(m.view));
 }
 

@@ -231,6 +231,27 @@ TEST(Viewer, HostileNamesAreShownAsText) {
   EXPECT_NE(nlohmann::json::parse(data).dump().find("<!--<script>"), std::string::npos);
 }
 
+// A FIFO planted where the profile's program was: libdwfl's open of it blocked every
+// subcommand for ever. Only regular files are opened; the report names the problem.
+TEST(Viewer, AMappingPathThatIsAFifoIsNotOpened) {
+  const std::string dir = fresh_dir("fifo_mapping");
+  const std::string copy = dir + "/prog";
+  ASSERT_EQ(run({"/bin/cp", program("heavy_light"), copy}).status, 0);
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", copy}).status, 0);
+  const std::string p = profiles_in(dir).at(0);
+  ASSERT_EQ(::unlink(copy.c_str()), 0);
+  ASSERT_EQ(mkfifo(copy.c_str(), 0600), 0);
+  for (const std::vector<std::string>& cmd :
+       {std::vector<std::string>{"report", p}, {"export", "--format", "folded", p}}) {
+    std::vector<std::string> argv = {"/usr/bin/timeout", "30", OMPROF_BIN};
+    argv.insert(argv.end(), cmd.begin(), cmd.end());
+    RunResult r = run(argv);
+    EXPECT_EQ(r.status, 0) << cmd[0] << ": " << r.err;  // 124: timed out
+  }
+  RunResult r = run({OMPROF_BIN, "report", p});
+  EXPECT_NE(r.out.find("not a regular file"), std::string::npos) << r.out << r.err;
+}
+
 TEST(Hostile, APlainRunGivesNoCoverageWarning) {
   std::string dir = fresh_dir("hostile_plain");
   RunResult r = run_hostile("plain", dir);
