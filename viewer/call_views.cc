@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 
 #include "omp/user_model.h"
 #include "proto/text.h"
@@ -21,16 +20,14 @@ std::set<std::string> match_functions(const Model& m, const std::string& func) {
   for (const auto& n : names)
     if (n != func && omp::short_function_name(n) == func) by_short_name.insert(n);
   if (!by_short_name.empty()) return by_short_name;
-  std::regex re;
-  try {
-    re = std::regex(func, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw FilterError(fmt::format("'{}': neither a function's name nor a regular expression ({})",
-                                  func, e.what()));
-  }
+  NamePattern re;
+  std::string error;
+  if (!re.compile(func, error))
+    throw FilterError(
+        fmt::format("'{}': neither a function's name nor a regular expression ({})", func, error));
   std::set<std::string> matched;
   for (const auto& n : names)
-    if (std::regex_search(n, re)) matched.insert(n);
+    if (re.found_in(n)) matched.insert(n);
   return matched;
 }
 

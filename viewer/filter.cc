@@ -21,13 +21,13 @@ std::vector<std::string> state_names() {
   return {names.begin(), names.end()};
 }
 
-static std::regex compile(const std::string& pattern, const char* option) {
-  try {
-    return std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& e) {
+static NamePattern compile(const std::string& pattern, const char* option) {
+  NamePattern re;
+  std::string error;
+  if (!re.compile(pattern, error))
     throw FilterError(
-        fmt::format("{} '{}': not a valid regular expression ({})", option, pattern, e.what()));
-  }
+        fmt::format("{} '{}': not a valid regular expression ({})", option, pattern, error));
+  return re;
 }
 
 SampleFilter::SampleFilter(const FilterOptions& opt) : opt_(opt) {
@@ -70,9 +70,9 @@ bool SampleFilter::keeps(const format::Profile& p, const ViewSample& s) const {
     return false;
   if (!opt_.states.empty() && !state_matches(s.state)) return false;
   if (!opt_.regions.empty() && !region_matches(p, s.region_node)) return false;
-  auto any_frame = [&s](const std::regex& re) {
+  auto any_frame = [&s](const NamePattern& re) {
     return std::any_of(s.stack.begin(), s.stack.end(),
-                       [&re](const omp::Frame& f) { return std::regex_search(f.name.str(), re); });
+                       [&re](const omp::Frame& f) { return re.found_in(f.name.str()); });
   };
   if (!opt_.focus.empty() && !any_frame(focus_)) return false;
   if (!opt_.ignore.empty() && any_frame(ignore_)) return false;

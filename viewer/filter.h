@@ -3,12 +3,12 @@
 // function's share still says how much of the program it is.
 #pragma once
 
-#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "viewer/model.h"
+#include "viewer/name_pattern.h"
 
 namespace omprof::viewer {
 
@@ -40,7 +40,7 @@ class SampleFilter {
   bool state_matches(uint32_t state) const;
   bool region_matches(const format::Profile& p, uint64_t node) const;
   FilterOptions opt_;
-  std::regex focus_, ignore_;
+  NamePattern focus_, ignore_;
 };
 
 // Drops the samples the filter does not keep; `kept_weight_ns` and `kept_samples` say what is

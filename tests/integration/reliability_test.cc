@@ -252,6 +252,28 @@ TEST(Viewer, AMappingPathThatIsAFifoIsNotOpened) {
   EXPECT_NE(r.out.find("not a regular file"), std::string::npos) << r.out << r.err;
 }
 
+// Regular expressions over a 32 KB function name, and patterns that backtrack catastrophically:
+// std::regex overflowed the stack (SIGSEGV) or ran for minutes; RE2 matches in linear time.
+TEST(Viewer, RegularExpressionsOnHugeNamesFinish) {
+  const std::string dir = fresh_dir("long_name");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("long_name")}).status, 0);
+  const std::string p = profiles_in(dir).at(0);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--focus", "(a|aa)+$"},
+        {"--focus", "a*a*a*a*a*a*b"},
+        {"--ignore", "(a+)+b"},
+        {"--callers", "^a+$"}}) {
+    std::vector<std::string> argv = {"/usr/bin/timeout", "60", OMPROF_BIN, "report"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back(p);
+    RunResult r = run(argv);
+    EXPECT_EQ(r.status, 0) << args[0] << " " << args[1] << ": " << r.err;
+  }
+  RunResult bad = run({OMPROF_BIN, "report", "--focus", "(", p});
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("not a valid regular expression"), std::string::npos) << bad.err;
+}
+
 TEST(Hostile, APlainRunGivesNoCoverageWarning) {
   std::string dir = fresh_dir("hostile_plain");
   RunResult r = run_hostile("plain", dir);
