@@ -258,11 +258,10 @@ TEST(Viewer, RegularExpressionsOnHugeNamesFinish) {
   const std::string dir = fresh_dir("long_name");
   ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("long_name")}).status, 0);
   const std::string p = profiles_in(dir).at(0);
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--focus", "(a|aa)+$"},
-        {"--focus", "a*a*a*a*a*a*b"},
-        {"--ignore", "(a+)+b"},
-        {"--callers", "^a+$"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--focus", "(a|aa)+$"},
+                                               {"--focus", "a*a*a*a*a*a*b"},
+                                               {"--ignore", "(a+)+b"},
+                                               {"--callers", "^a+$"}}) {
     std::vector<std::string> argv = {"/usr/bin/timeout", "60", OMPROF_BIN, "report"};
     argv.insert(argv.end(), args.begin(), args.end());
     argv.push_back(p);
