@@ -59,37 +59,41 @@ void mpi_summary_attempted() {
 
 using namespace omprof;
 
-extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_enter(omprof_mpi_call* c,
-                                                                                 uint32_t call) {
+extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_enter(
+    omprof_mpi_call* c, uint32_t call, uint64_t call_site) {
   c->call = 0;
   ThreadState* ts = current_thread();
   if (!ts || call == 0 || call >= format::kMpiCallLimit) return;
   if (ts->mpi_call.load(std::memory_order_relaxed) != 0) return;  // nested: the outer one counts
   c->call = call;
+  c->site = call_site ? call_site - 1 : 0;  // inside the calling instruction
   c->cpu_start_ns = runtime().config.mpi_cpu ? thread_cpu_ns() : 0;
   c->start_ns = monotonic_ns();
-  ts->mpi_call.store(call, std::memory_order_relaxed);
+  // The context a sample would have had (OpenMP region, thread number, explicit region), with
+  // the MPI call as its state: in the journal before the call starts, for a process that dies
+  // inside it.
+  handler::read_omp_context(ts, ts->mpi_call_context);
+  ts->mpi_call_context.omp_state = format::kMpiFirst + call;
+  ts->mpi_call_context.region_node = current_region_node();
+  ts->mpi_call_site = c->site;
+  ts->mpi_call_start_mono_ns = c->start_ns;
+  ts->mpi_call.store(call, std::memory_order_release);
 }
 
 extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave(
-    omprof_mpi_call* c, uint64_t call_site) {
+    omprof_mpi_call* c) {
   if (c->call == 0) return;
   const uint64_t now = monotonic_ns();
   const uint64_t cpu_now = runtime().config.mpi_cpu ? thread_cpu_ns() : 0;
   ThreadState* ts = current_thread();
   if (!ts) return;
-  ts->mpi_call.store(0, std::memory_order_relaxed);
   g_facts.calls_measured = true;
-  // The context a sample would have had (OpenMP region, thread number, explicit region), with
-  // the MPI call as its state. The wait table is this thread's own: OMPT callbacks, the only
-  // other writers, run on this thread too and never during an MPI call.
-  SampleContext ctx;
-  handler::read_omp_context(ts, ctx);
-  ctx.omp_state = format::kMpiFirst + c->call;
-  ctx.region_node = current_region_node();
-  const uint64_t site = call_site ? call_site - 1 : 0;  // inside the calling instruction
-  ts->waits.add_site(site, ctx, 1, now > c->start_ns ? now - c->start_ns : 0,
+  // The wait table is this thread's own: OMPT callbacks, the only other writers, run on this
+  // thread too and never during an MPI call. The call is recorded before it stops being in
+  // progress, so that a journal never loses it.
+  ts->waits.add_site(c->site, ts->mpi_call_context, 1, now > c->start_ns ? now - c->start_ns : 0,
                      cpu_now > c->cpu_start_ns ? cpu_now - c->cpu_start_ns : 0);
+  ts->mpi_call.store(0, std::memory_order_release);
 }
 
 extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_finalizing() {

@@ -14,16 +14,18 @@ extern "C" {
 struct omprof_mpi_call {
   uint64_t start_ns;
   uint64_t cpu_start_ns;  // thread CPU clock at the start, with OMPROF_MPI_CPU=1
+  uint64_t site;          // the call site (the wrapper's return address - 1), 0 if unknown
   uint32_t call;  // proto/mpi_calls.h; 0: not measured (nested in another MPI call, or no state)
 };
 
-// Marks the calling thread as inside `call` (the handler's samples then say so) and reads the
-// clock (and the thread CPU clock, with OMPROF_MPI_CPU=1). A call made while the thread is already
-// inside one is not measured again.
-void omprof_internal_mpi_enter(struct omprof_mpi_call* c, uint32_t call);
+// Marks the calling thread as inside `call` made at `call_site` (the wrapper's return address)
+// (the handler's samples then say so; the journal holds it, should the process die inside it)
+// and reads the clock (and the thread CPU clock, with OMPROF_MPI_CPU=1). A call made while the
+// thread is already inside one is not measured again.
+void omprof_internal_mpi_enter(struct omprof_mpi_call* c, uint32_t call, uint64_t call_site);
 // Ends the call: its wall time becomes an exact MPI wait of the thread, attributed to the call
-// site (the wrapper's return address), the parallel region and the explicit region.
-void omprof_internal_mpi_leave(struct omprof_mpi_call* c, uint64_t call_site);
+// site, the parallel region and the explicit region.
+void omprof_internal_mpi_leave(struct omprof_mpi_call* c);
 // After MPI_Init: rank and size in MPI_COMM_WORLD, the thread level granted, the library's
 // version string, and a note for the report header (what could not be measured), or NULL.
 void omprof_internal_mpi_initialized(int rank, int size, int thread_level, const char* library,

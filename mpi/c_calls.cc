@@ -8,12 +8,12 @@
 #define OMPROF_EXPORT extern "C" __attribute__((visibility("default")))
 
 // A wrapper for MPI_<name>(params) forwarding (args) to PMPI_<name>.
-#define OMPROF_WRAP_C(name, params, args)                            \
-  OMPROF_EXPORT int MPI_##name params {                              \
-    omprof::mpi::MeasuredCall measured(omprof::format::kMpi_##name); \
-    const int rc = PMPI_##name args;                                 \
-    measured.done(__builtin_return_address(0));                      \
-    return rc;                                                       \
+#define OMPROF_WRAP_C(name, params, args)                                                         \
+  OMPROF_EXPORT int MPI_##name params {                                                           \
+    omprof::mpi::MeasuredCall measured(omprof::format::kMpi_##name, __builtin_return_address(0)); \
+    const int rc = PMPI_##name args;                                                              \
+    measured.done();                                                                              \
+    return rc;                                                                                    \
   }
 
 OMPROF_WRAP_C(Send, (const void* b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c),

@@ -64,9 +64,9 @@ void* fortran_pmpi(std::atomic<void*>& cache, const char* name) {
     using Real = void (*)(OMPROF_P##n);                                                        \
     Real real =                                                                                \
         reinterpret_cast<Real>(omprof::mpi::fortran_pmpi(g_pmpi_##lower, "pmpi_" #lower "_")); \
-    omprof::mpi::MeasuredCall measured(omprof::format::kMpi_##name);                           \
+    omprof::mpi::MeasuredCall measured(omprof::format::kMpi_##name, site);                     \
     real(OMPROF_A##n);                                                                         \
-    measured.done(site);                                                                       \
+    measured.done();                                                                           \
   }                                                                                            \
   }                                                                                            \
   OMPROF_EXPORT void mpi_##lower##_(OMPROF_P##n) {                                             \
@@ -119,27 +119,27 @@ std::atomic<void*> g_pmpi_init{nullptr}, g_pmpi_init_thread{nullptr}, g_pmpi_fin
 void init(void* site, void* ierr) {
   auto real =
       reinterpret_cast<void (*)(void*)>(omprof::mpi::fortran_pmpi(g_pmpi_init, "pmpi_init_"));
-  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Init);
+  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Init, site);
   real(ierr);
-  measured.done(site);
+  measured.done();
   omprof::mpi::after_init();
 }
 void init_thread(void* site, void* required, void* provided, void* ierr) {
   auto real = reinterpret_cast<void (*)(void*, void*, void*)>(
       omprof::mpi::fortran_pmpi(g_pmpi_init_thread, "pmpi_init_thread_"));
-  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Init_thread);
+  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Init_thread, site);
   real(required, provided, ierr);
-  measured.done(site);
+  measured.done();
   omprof::mpi::after_init();
 }
 void finalize(void* site, void* ierr) {
   auto real = reinterpret_cast<void (*)(void*)>(
       omprof::mpi::fortran_pmpi(g_pmpi_finalize, "pmpi_finalize_"));
   // The summary's time is time in MPI_Finalize, outside the POP window.
-  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Finalize);
+  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Finalize, site);
   omprof::mpi::before_finalize();
   real(ierr);
-  measured.done(site);
+  measured.done();
 }
 void abort_job(void* comm, void* errorcode, void* ierr) {
   auto real = reinterpret_cast<void (*)(void*, void*, void*)>(

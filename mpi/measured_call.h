@@ -11,11 +11,11 @@ namespace omprof::mpi {
 
 class MeasuredCall {
  public:
-  explicit MeasuredCall(format::MpiCall call) { omprof_internal_mpi_enter(&c_, call); }
   // `call_site`: the wrapper's return address, in the program's code.
-  void done(void* call_site) {
-    omprof_internal_mpi_leave(&c_, reinterpret_cast<uint64_t>(call_site));
+  MeasuredCall(format::MpiCall call, void* call_site) {
+    omprof_internal_mpi_enter(&c_, call, reinterpret_cast<uint64_t>(call_site));
   }
+  void done() { omprof_internal_mpi_leave(&c_); }
 
  private:
   omprof_mpi_call c_{};

@@ -175,27 +175,27 @@ void before_abort(int errorcode) {
 }  // namespace omprof::mpi
 
 OMPROF_EXPORT int MPI_Init(int* argc, char*** argv) {
-  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Init);
+  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Init, __builtin_return_address(0));
   const int rc = PMPI_Init(argc, argv);
-  measured.done(__builtin_return_address(0));
+  measured.done();
   omprof::mpi::after_init();
   return rc;
 }
 
 OMPROF_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
-  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Init_thread);
+  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Init_thread, __builtin_return_address(0));
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  measured.done(__builtin_return_address(0));
+  measured.done();
   omprof::mpi::after_init();
   return rc;
 }
 
 OMPROF_EXPORT int MPI_Finalize() {
   // The summary's time is time in MPI_Finalize, outside the POP window.
-  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Finalize);
+  omprof::mpi::MeasuredCall measured(omprof::format::kMpi_Finalize, __builtin_return_address(0));
   omprof::mpi::before_finalize();
   const int rc = PMPI_Finalize();
-  measured.done(__builtin_return_address(0));
+  measured.done();
   return rc;
 }
 

@@ -128,6 +128,18 @@ struct ThreadRecord {
   uint32_t sample_capacity = 0, sample_frames = 0;
   uint32_t wait_capacity = 0, wait_frames = 0;
   uint64_t short_stack_samples = 0;  // taken without unwinding: too little stack was left
+  // CLOCK_MONOTONIC at the thread's latest sample: how long a process that died without
+  // saying when still ran (the file's mtime is not updated by stores to a shared mapping).
+  uint64_t last_sample_mono_ns = 0;
+  // The intercepted MPI call the thread is in (proto/mpi_calls.h), 0 outside MPI; set by the
+  // MPI wrappers, read by the handler. With it, for a process that dies inside the call (a
+  // deadlocked job ended by a signal), the call's start, site and context: a reader counts
+  // the call as MPI time up to the end.
+  std::atomic<uint32_t> mpi_call{0};
+  uint32_t reserved1 = 0;
+  uint64_t mpi_call_start_mono_ns = 0;
+  uint64_t mpi_call_site = 0;  // the return address in the program, minus 1
+  SampleContext mpi_call_context;
 };
 
 }  // namespace omprof::journal

@@ -19,6 +19,7 @@
 
 #include "proto/format.h"
 #include "proto/journal.h"
+#include "proto/mpi_calls.h"
 #include "proto/profile_reader.h"
 
 namespace omprof::format {
@@ -329,6 +330,39 @@ void set_sample(v1::Sample* s, uint64_t stack_id, const SampleEntry& e, uint64_t
   s->set_task_origin_id(e.ctx.task_origin <= forks ? e.ctx.task_origin : 0);
 }
 
+// An MPI call the thread was inside when the process died (a deadlocked job ended by a
+// signal): MPI time from its start to the end of the run, at its call site, as if it had
+// returned then.
+void add_call_in_progress(v1::ThreadProfile& t, const ThreadRecord& r, uint64_t end_mono_ns,
+                          Builder& b, uint64_t forks, uint64_t nodes) {
+  const uint32_t call = r.mpi_call.load();
+  if (call == 0 || r.mpi_call_start_mono_ns == 0 || end_mono_ns <= r.mpi_call_start_mono_ns) return;
+  SampleEntry e{};
+  e.ctx = r.mpi_call_context;
+  e.count = 1;
+  e.weight_ns = end_mono_ns - r.mpi_call_start_mono_ns;
+  const uint64_t site = r.mpi_call_site;
+  set_sample(t.add_wait(), b.stack(&site, site ? 1 : 0, 0), e, forks, nodes);
+}
+
+// How long a process that died unobserved ran: up to the latest moment its threads recorded
+// (a sample, a thread's end), which is at most a sampling period before it died, or the
+// journal's mtime when none recorded anything (the kernel does not update the mtime for
+// stores to a shared mapping, so it is often far too early).
+uint64_t last_activity_ns(const Mapped& m, const FileHeader& h, uint64_t start_unix_ns) {
+  uint64_t last = 0;
+  const uint32_t n = std::min(h.threads.load(), h.max_threads);
+  for (uint32_t i = 0; i < n; ++i) {
+    const ThreadRecord* r = m.at<ThreadRecord>(h.blocks_offset + uint64_t(i) * h.block_bytes);
+    if (!r || r->ready.load() != 1 || r->index != i) continue;
+    last = std::max({last, r->start_ns, r->end_ns.load()});
+    if (r->last_sample_mono_ns > h.start_mono_ns)
+      last = std::max(last, r->last_sample_mono_ns - h.start_mono_ns);
+  }
+  if (last) return last;
+  return m.mtime_ns() > start_unix_ns ? m.mtime_ns() - start_unix_ns : 0;
+}
+
 // Thread blocks marked ready, as ThreadProfile messages. Threads still running when the
 // process died end at `duration_ns`; their CPU time is the sampling clock at their last sample
 // (within one period) when that clock is CPU time.
@@ -372,6 +406,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
                [&](const SampleEntry& e, const uint64_t* frames) {
                  set_sample(t.add_wait(), b.stack(frames, e.depth, 0), e, forks, nodes);
                });
+    add_call_in_progress(t, *r, h.start_mono_ns + duration_ns, b, forks, nodes);
     if (const auto* tab = m.at<TableHeader>(at + r->samples_offset)) {
       t.set_dropped_samples(tab->dropped_samples);
       t.set_dropped_weight_ns(tab->dropped_weight_ns);
@@ -453,6 +488,15 @@ v1::Header recovered_header(const Entries& e, const v1::Ending& ending, uint64_t
   return h;
 }
 
+// Whether the threads hold exact MPI waits: the MPI wrappers measured the calls (the header the
+// collector journals at start cannot know it yet).
+bool has_mpi_waits(const std::vector<v1::ThreadProfile>& threads) {
+  for (const auto& t : threads)
+    for (const auto& w : t.wait())
+      if (is_mpi_state(w.omp_state())) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string recover_profile(const std::string& journal_path, const v1::Ending& ending,
@@ -462,8 +506,9 @@ std::string recover_profile(const std::string& journal_path, const v1::Ending& e
   Builder b;
   const Entries e = read_entries(m, h, b);
   const uint64_t start = e.start.start_time_unix_ns();
-  const uint64_t end = end_unix_ns ? end_unix_ns : m.mtime_ns();
-  const uint64_t duration = end > start ? end - start : 0;
+  const uint64_t duration = !end_unix_ns          ? last_activity_ns(m, h, start)
+                            : end_unix_ns > start ? end_unix_ns - start
+                                                  : 0;
   const bool cpu_clock = e.start.clock() == v1::CLOCK_CPU || e.start.clock() == v1::CLOCK_TASK;
   const std::vector<v1::ForkRecord> forks = fork_records(e, b);
   const std::vector<v1::RegionNode> nodes = region_nodes(e, b);
@@ -471,7 +516,10 @@ std::string recover_profile(const std::string& journal_path, const v1::Ending& e
       read_threads(m, h, b, duration, cpu_clock, forks.size(), nodes.size());
 
   RecordWriter w;
-  w.add([&](v1::Record& r) { *r.mutable_header() = recovered_header(e, ending, duration); });
+  w.add([&](v1::Record& r) {
+    *r.mutable_header() = recovered_header(e, ending, duration);
+    if (has_mpi_waits(threads)) r.mutable_header()->set_mpi_calls_exact(true);
+  });
   w.add([&](v1::Record& r) {
     for (const auto& s : b.strings_) r.mutable_strings()->add_entries(s);
   });

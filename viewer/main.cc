@@ -265,6 +265,7 @@ struct RankViews {
 static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
                         viewer::SymbolCache& symbols, viewer::ReportOutput& out, int status) {
   std::vector<viewer::RankNumbers> ranks;
+  std::map<std::string, std::vector<int64_t>> unusual_endings;  // how -> ranks
   const auto& o = r.options;
   RankViews views(o);
   int64_t size = 0;
@@ -277,6 +278,10 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
         continue;
       }
       size = std::max<int64_t>(size, p.header.mpi_size());
+      const auto& ending = p.header.ending();
+      if (p.header.recovered() || ending.kind() != v1::Ending::ENDING_EXITED ||
+          ending.exit_status() != 0)
+        unusual_endings[viewer::ending_text(p.header)].push_back(p.header.mpi_rank());
       ranks.push_back(viewer::rank_numbers(p));
       if (views.wanted()) views.add(p);
     } catch (const format::ProfileError& e) {
@@ -291,6 +296,15 @@ static int report_ranks(ReportCommand& r, const std::vector<std::string>& files,
   {
     std::ostringstream text;
     ranks::write_header(text, job);
+    // Ranks that did not end normally (killed, recovered from their journals) are named: their
+    // times end where they died, not at MPI_Finalize.
+    for (auto& [how, which] : unusual_endings) {
+      std::sort(which.begin(), which.end());
+      std::string list;
+      for (const int64_t rank : which) list += (list.empty() ? "" : ", ") + std::to_string(rank);
+      text << fmt::format("Ended:     {} {}: {}\n", which.size() == 1 ? "rank" : "ranks", list,
+                          how);
+    }
     out.text_out() << text.str();
   }
   if (r.ranks || !o.explicit_regions) out.section("ranks", "Ranks:", viewer::ranks_table(ranks));

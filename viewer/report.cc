@@ -103,36 +103,6 @@ const char* view_name(omp::View v) {
   }
 }
 
-// How the process ended, and whether the profile holds everything (format 1.4).
-std::string ending_text(const v1::Header& h) {
-  const v1::Ending& e = h.ending();
-  std::string s;
-  switch (e.kind()) {
-    case v1::Ending::ENDING_EXITED:
-      s = fmt::format("exit status {}", e.exit_status());
-      break;
-    case v1::Ending::ENDING_SIGNALED:
-      s = fmt::format("killed by signal {} ({}){}", e.signal(), strsignal(int(e.signal())),
-                      e.core_dumped() ? ", core dumped" : "");
-      break;
-    case v1::Ending::ENDING_NOT_OBSERVED:
-      s = "not observed (the process left its journal and nobody saw it end)";
-      break;
-    case v1::Ending::ENDING_RUNNING:
-      s = "still running: a snapshot of its journal";
-      break;
-    case v1::Ending::ENDING_EXEC:
-      s = "the process image was replaced by exec()";
-      break;
-    default:
-      s = "unknown";
-  }
-  if (h.recovered())
-    s += "; incomplete: recovered from the journal (samples and waits up to the end; no exact "
-         "region statistics or fork counts)";
-  return s;
-}
-
 const char* thread_level_name(int level) {
   static const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
                                 "MPI_THREAD_MULTIPLE"};
@@ -191,6 +161,36 @@ void print_mpi_lines(std::ostream& out, const format::Profile& p) {
 }
 
 }  // namespace
+
+// How the process ended, and whether the profile holds everything (format 1.4).
+std::string ending_text(const v1::Header& h) {
+  const v1::Ending& e = h.ending();
+  std::string s;
+  switch (e.kind()) {
+    case v1::Ending::ENDING_EXITED:
+      s = fmt::format("exit status {}", e.exit_status());
+      break;
+    case v1::Ending::ENDING_SIGNALED:
+      s = fmt::format("killed by signal {} ({}){}", e.signal(), strsignal(int(e.signal())),
+                      e.core_dumped() ? ", core dumped" : "");
+      break;
+    case v1::Ending::ENDING_NOT_OBSERVED:
+      s = "not observed (the process left its journal and nobody saw it end)";
+      break;
+    case v1::Ending::ENDING_RUNNING:
+      s = "still running: a snapshot of its journal";
+      break;
+    case v1::Ending::ENDING_EXEC:
+      s = "the process image was replaced by exec()";
+      break;
+    default:
+      s = "unknown";
+  }
+  if (h.recovered())
+    s += "; incomplete: recovered from the journal (samples and waits up to the end; no exact "
+         "region statistics or fork counts)";
+  return s;
+}
 
 void print_header(std::ostream& out, const Model& m) {
   const format::Profile& p = *m.profile;

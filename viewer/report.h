@@ -61,6 +61,8 @@ struct ParallelRegionTotals {
 // By "function @ file:line".
 std::map<std::string, ParallelRegionTotals> parallel_region_totals(const Model& m);
 void print_header(std::ostream& out, const Model& m);
+// How the process ended (format 1.4), and whether the profile holds everything.
+std::string ending_text(const v1::Header& h);
 // "Filter: ... keeps N samples, X s of Y s" when the model was filtered.
 void print_filter_line(std::ostream& out, const Model& m, const FilterOptions& filter);
 

@@ -126,6 +126,7 @@ void sample_and_rearm(ThreadState* ts, void* ucontext) {
   uint64_t now_offset = 0;
   const uint64_t now = ts->clock->now_ns();  // a system call for the thread CPU clock
   const uint64_t weight_ns = sample_weight(ts, now, now_offset);
+  ts->last_sample_mono_ns = monotonic_ns();  // how long the process ran, should it die
   if (st.time_handler) {
     const uint64_t t0 = monotonic_ns();
     take_sample(ts, weight_ns, ucontext);

@@ -154,9 +154,6 @@ struct ThreadState : journal::ThreadRecord {
   uint32_t gomp_guard_pause_left = 0;
   uint32_t gomp_guard_trips = 0;  // windows in a row that stopped the measuring
   uint64_t gomp_unmeasured_waits = 0;
-  // The intercepted MPI call the thread is in (proto/mpi_calls.h), 0 outside MPI; set by the
-  // MPI wrappers (collector/mpi_bridge.h).
-  std::atomic<uint32_t> mpi_call{0};
 
   // Samples that landed while the thread unwound itself (reentrancy.h, Section::kUnwinding).
   struct {

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <utime.h>
 
+#include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "harness.h"
 #include "proto/journal_reader.h"
@@ -119,6 +122,29 @@ TEST(Journal, ALeftoverJournalIsReadByReport) {
   const RunResult bad = run({OMPROF_BIN, "report", cut});
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("cut.ompjournal: truncated journal"), std::string::npos) << bad.err;
+}
+
+// A journal nobody saw end takes its duration from its threads' latest samples, not from the
+// file's mtime, which stores to a shared mapping do not update (a 3 s run read 1.672 s or
+// 0.000 s). The program spins on both threads until it kills itself: the last sample is within
+// a few periods of its death.
+TEST(Journal, AnUnobservedEndIsTheLatestSample) {
+  const std::string dir = fresh_dir("journal_duration");
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult r = run({program("omp_endings_clang"), "kill", "1.0"},
+                          {{"LD_PRELOAD", OMPROF_LIB}, {"OMPROF_OUTPUT", dir}});
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.signal, SIGKILL);
+  const std::vector<std::string> files = profiles_in(dir);
+  ASSERT_EQ(files.size(), 1u);
+  ::utime(files[0].c_str(), nullptr);  // the mtime is no help: now, after the run ended
+  const RunResult rep = run({OMPROF_BIN, "report", "--format", "json", dir});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  const double duration_s =
+      nlohmann::json::parse(rep.out).at("header").at("duration_s").get<double>();
+  EXPECT_LE(duration_s, wall_s);
+  EXPECT_GE(duration_s, wall_s - 0.1) << "wall " << wall_s;
 }
 
 }  // namespace

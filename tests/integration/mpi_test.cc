@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "harness.h"
+#include "proto/journal_reader.h"
 #include "proto/mpi_calls.h"
 #include "viewer/mpi_sites.h"
 #include "viewer/ranks.h"
@@ -543,6 +544,32 @@ TEST(MpiSummary, AnAbortedJobSaysWhyThereIsNoSummary) {
       << read_file(text[0]);
   EXPECT_TRUE(files_ending(dir, ".summary.csv").empty());
   EXPECT_FALSE(files_ending(dir, ".rank0001.omprof").empty()) << "the aborting rank's profile";
+}
+
+// A job that deadlocks in MPI and is killed: each rank works 0.3 s of CPU time, then waits in
+// MPI_Recv for a message nobody sends until SIGALRM ends it 2 s later. The wait is MPI time up
+// to the end (it read as off-CPU work, and --mpi said no time in MPI was measured), and the
+// report says how the ranks ended.
+TEST(MpiKilled, ACallInProgressAtDeathIsMpiTimeToTheEnd) {
+  const std::string dir = fresh_dir("mpi_killed");
+  const RunResult r =
+      run(mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_deadlock"), "0.3", "2"}));
+  EXPECT_NE(r.status, 0) << "the ranks were killed";
+  std::vector<std::string> files;
+  for (const std::string& f : profiles_in(dir))
+    if (!format::is_journal_path(f)) files.push_back(f);
+  ASSERT_EQ(files.size(), 2u) << r.err;
+  for (const viewer::RankNumbers& rank : read_ranks(dir)) {
+    EXPECT_NEAR(double(rank.split.mpi_wait_ns) * 1e-9, 2.0, 0.25) << "rank " << rank.rank;
+    EXPECT_NEAR(double(rank.split.work_ns) * 1e-9, 0.3, 0.1) << "rank " << rank.rank;
+  }
+  const RunResult mpi = run({OMPROF_BIN, "report", "--mpi", dir});
+  ASSERT_EQ(mpi.status, 0) << mpi.err;
+  EXPECT_NE(mpi.out.find("MPI_Recv"), std::string::npos) << mpi.out;
+  EXPECT_NE(mpi.out.find("mpi_deadlock.c"), std::string::npos) << "the call site: " << mpi.out;
+  const RunResult rep = run({OMPROF_BIN, "report", dir});
+  EXPECT_NE(rep.out.find("Ended:     ranks 0, 1: killed by signal 14"), std::string::npos)
+      << rep.out;
 }
 
 // The public collective summary: strict fails the same way on every rank when the region trees
