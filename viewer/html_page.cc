@@ -186,7 +186,7 @@ function table(id, rows, columns, bars) {
       const v = r[c];
       td.textContent = v === null || v === undefined ? ""
           : typeof v === "number" && !Number.isInteger(v) ? +v.toFixed(3)
-          : c === "name" && r.depth > 1 ? "\u00a0\u00a0".repeat(r.depth - 1) + v : v;
+          : c === "name" && r.depth > 1 ? "\u00a0\u00a0".repeat(Math.min(r.depth - 1, 32)) + v : v;
       if (typeof v === "string") td.className = "t";
     }
     if (bars) {

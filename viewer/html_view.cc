@@ -11,6 +11,9 @@
 
 namespace omprof::viewer {
 
+// Explicit regions a page shows per profile (the largest, with their enclosing regions).
+constexpr size_t kMaxPageRegions = 2000;
+
 // Rows of a table with a "rank" (and, for threads, the profile) column in front.
 static void append_rows(nlohmann::json& to, const Table& t, const format::Profile& p) {
   for (auto row : t.to_json()) {
@@ -53,7 +56,7 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
   append_rows(threads_, thread_table(m, Format::kJson), p);
   append_rows(states_, state_table(m), p);
   append_rows(parallel_regions_, parallel_region_table(m, Format::kJson), p);
-  append_rows(regions_, region_tree_table(m, Format::kJson), p);
+  append_rows(regions_, region_tree_table(m, Format::kJson, kMaxPageRegions), p);
   if (p.header.mpi_rank() >= 0) ranks_.push_back(rank_numbers(p));
 }
 

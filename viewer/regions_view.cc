@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -219,7 +220,46 @@ std::vector<RegionRow> region_rows(const Model& m) {
   return rows;
 }
 
-Table region_tree_table(const Model& m, Format format) {
+std::vector<RegionRow> largest_region_rows(std::vector<RegionRow> rows, size_t max_rows,
+                                           size_t& cut, uint64_t& cut_self_ns) {
+  cut = 0;
+  cut_self_ns = 0;
+  if (rows.size() <= max_rows + 1) return rows;  // <no region> and max_rows regions
+  auto incl = [](const RegionRow& r) {
+    return uint64_t(std::max<int64_t>(0, r.timing.wall_max_ns));
+  };
+  std::vector<size_t> order(rows.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return incl(rows[a]) > incl(rows[b]); });
+  std::unordered_map<uint32_t, size_t> row_of;  // node -> row
+  for (size_t i = 0; i < rows.size(); ++i) row_of[rows[i].timing.node] = i;
+  std::vector<bool> keep(rows.size());
+  keep[0] = true;  // <no region>, besides the max_rows regions
+  size_t kept = 0;
+  for (size_t i : order) {
+    if (kept >= max_rows) break;
+    // The row and every enclosing region not kept yet (tree order needs its parents).
+    for (size_t at = i; !keep[at]; ++kept) {
+      keep[at] = true;
+      auto parent = row_of.find(rows[at].timing.parent);
+      if (rows[at].timing.node == 0 || parent == row_of.end()) break;
+      at = parent->second;
+    }
+  }
+  std::vector<RegionRow> out;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (keep[i]) {
+      out.push_back(std::move(rows[i]));
+    } else {
+      ++cut;
+      cut_self_ns += uint64_t(std::max<int64_t>(0, rows[i].timing.self_max_ns));
+    }
+  }
+  return out;
+}
+
+Table region_tree_table(const Model& m, Format format, size_t max_rows) {
   auto imbalance_text = [](const RegionRow& r) {
     if (r.sampled_threads < 2) return std::string(r.samples ? "0.0" : "n/a");
     return (r.samples < kFewSamples ? "~" : "") + fmt::format("{:.1f}", 100.0 * r.imbalance);
@@ -227,7 +267,10 @@ Table region_tree_table(const Model& m, Format format) {
   const auto& h = m.profile->header;
   const double window =
       double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
+  size_t cut = 0;
+  uint64_t cut_self_ns = 0;
   std::vector<RegionRow> rows = region_rows(m);
+  if (max_rows) rows = largest_region_rows(std::move(rows), max_rows, cut, cut_self_ns);
   const RegionCpu cpu = region_cpu_source(*m.profile);
   const char* source = cpu == RegionCpu::kExact     ? "exact"
                        : cpu == RegionCpu::kSampled ? "sampled"
@@ -275,6 +318,15 @@ Table region_tree_table(const Model& m, Format format) {
              std::to_string(r.sampled_threads),
              std::to_string(r.samples),
              seconds(r.overhead_ns)});
+    }
+    if (cut) {
+      std::vector<std::string> note(24);
+      note[2] = "1";
+      note[3] = fmt::format(
+          "<{} more regions, {} s of self time: only the {} of largest inclusive time are "
+          "shown; omprof report --regions lists them all>",
+          cut, seconds(cut_self_ns), max_rows);
+      t.row(std::move(note));
     }
     return t;
   }

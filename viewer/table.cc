@@ -220,17 +220,13 @@ void Table::print(std::ostream& out, Format format, size_t max_width, bool colou
 }
 
 void Table::print_text(std::ostream& out, size_t max_width, bool colour) const {
-  std::vector<std::vector<std::string>> rows;  // names as a terminal may show them
-  rows.reserve(rows_.size());
-  for (const auto& r : rows_) {
-    rows.emplace_back();
-    for (const auto& cell : r) rows.back().push_back(text::printable(cell));
-  }
+  // Cells as a terminal may show them (text::printable), made when measured and when printed:
+  // a table of millions of rows is not copied.
   std::vector<size_t> width(columns_.size());
   for (size_t i = 0; i < columns_.size(); ++i) width[i] = name_of(columns_[i]).size();
-  for (const auto& r : rows)
+  for (const auto& r : rows_)
     for (size_t i = 0; i < r.size() && i < width.size(); ++i)
-      if (i + 1 < columns_.size()) width[i] = std::max(width[i], r[i].size());
+      if (i + 1 < columns_.size()) width[i] = std::max(width[i], text::printable(r[i]).size());
   // What the columns before the last take: the rest of the line is the last column's.
   size_t before_last = 0;
   for (size_t i = 0; i + 1 < columns_.size(); ++i) before_last += width[i] + 2;
@@ -240,9 +236,9 @@ void Table::print_text(std::ostream& out, size_t max_width, bool colour) const {
     std::string s;
     for (size_t i = 0; i < cells.size(); ++i) {
       const bool left = columns_[i][0] == '<';
-      const std::string c = header                                     ? name_of(cells[i])
-                            : (last_width && i + 1 == columns_.size()) ? fit(cells[i], last_width)
-                                                                       : cells[i];
+      const std::string cell = header ? name_of(cells[i]) : text::printable(cells[i]);
+      const std::string c =
+          !header && last_width && i + 1 == columns_.size() ? fit(cell, last_width) : cell;
       if (i) s += "  ";
       if (i + 1 == cells.size() && left) {
         s += c;
@@ -264,7 +260,7 @@ void Table::print_text(std::ostream& out, size_t max_width, bool colour) const {
     out << s << "\n";
   };
   line(columns_, true);
-  for (const auto& r : rows) line(r, false);
+  for (const auto& r : rows_) line(r, false);
 }
 
 }  // namespace omprof::viewer

@@ -273,6 +273,33 @@ TEST(Viewer, RegularExpressionsOnHugeNamesFinish) {
   EXPECT_NE(bad.err.find("not a valid regular expression"), std::string::npos) << bad.err;
 }
 
+// 20,000 nested explicit regions: the page shows the 2,000 of largest inclusive time with their
+// enclosing regions and one row saying how many more there are (every region was a row: a
+// million made a 390 MB page and took 6 GB); the text report still lists them all.
+TEST(Viewer, ThePageBoundsItsRegionRowsAndSaysWhatItCut) {
+  const std::string dir = fresh_dir("regions_nested");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("regions_nested"), "20000"}).status,
+            0);
+  const std::string p = profiles_in(dir).at(0);
+  ASSERT_EQ(run({OMPROF_BIN, "view", p, "-o", dir + "/v.html"}).status, 0);
+  const std::string html = slurp(dir + "/v.html");
+  const std::string open = "<script id=\"data\" type=\"application/json\">";
+  const size_t at = html.find(open);
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = html.find("</script>", at);
+  const nlohmann::json d =
+      nlohmann::json::parse(html.substr(at + open.size(), end - at - open.size()));
+  const auto& rows = d.at("regions");
+  ASSERT_EQ(rows.size(), 2001u + 1u);  // <no region>, 2,000 regions, the note
+  EXPECT_NE(rows.back().at("name").get<std::string>().find("<18000 more regions"),
+            std::string::npos)
+      << rows.back().dump();
+  EXPECT_LT(html.size(), 4u << 20);
+  RunResult text = run({OMPROF_BIN, "report", "--regions", "--format", "csv", p});
+  ASSERT_EQ(text.status, 0);
+  EXPECT_EQ(std::count(text.out.begin(), text.out.end(), '\n'), 1 + 1 + 20000);  // header, root
+}
+
 TEST(Hostile, APlainRunGivesNoCoverageWarning) {
   std::string dir = fresh_dir("hostile_plain");
   RunResult r = run_hostile("plain", dir);
