@@ -170,11 +170,16 @@ int prepare_output_dir(const std::string& dir, std::string& absolute) {
     std::fprintf(stderr, "omprof: output location '%s' is not a directory\n", dir.c_str());
     return 2;
   }
-  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+  // A file is really created (access() says yes to root in /proc, where nothing can be).
+  const std::string probe = dir + "/.omprof-probe." + std::to_string(getpid());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
     std::fprintf(stderr, "omprof: cannot write to output directory '%s': %s\n", dir.c_str(),
                  std::strerror(errno));
     return 2;
   }
+  ::close(fd);
+  ::unlink(probe.c_str());
   char buf[PATH_MAX];
   absolute = realpath(dir.c_str(), buf) ? std::string(buf) : dir;
   return 0;
@@ -456,6 +461,10 @@ int prepare_launch(const RunOptions& opt, const std::string& self_path, Launch& 
     return 2;
   }
   const std::string& name = opt.command[0];
+  if (name.empty()) {
+    std::fprintf(stderr, "omprof: run: the program's name is an empty string\n");
+    return 2;
+  }
   std::string reason;
   int fail_status = 127;
   l.program = resolve_program(name, reason, fail_status);
@@ -482,9 +491,11 @@ int run_program(const RunOptions& opt, const std::string& self_path) {
   if (int rc = prepare_launch(opt, self_path, l)) return rc;
   // Private scratch: the launcher's manifest and, for libgomp programs, the libomp stand-in.
   const char* tmp = std::getenv("TMPDIR");
-  std::string scratch = std::string(tmp && *tmp ? tmp : "/tmp") + "/omprof.XXXXXX";
+  const std::string tmp_dir = tmp && *tmp ? tmp : "/tmp";
+  std::string scratch = tmp_dir + "/omprof.XXXXXX";
   if (!mkdtemp(scratch.data())) {
-    std::fprintf(stderr, "omprof: cannot create a temporary directory: %s\n", std::strerror(errno));
+    std::fprintf(stderr, "omprof: cannot create a temporary directory in '%s'%s: %s\n",
+                 tmp_dir.c_str(), tmp && *tmp ? " (TMPDIR)" : "", std::strerror(errno));
     return 2;
   }
   l.manifest = scratch + "/manifest";

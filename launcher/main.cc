@@ -13,22 +13,20 @@
 
 using namespace omprof;
 
-// Integer options: "abc" is not a number (not "out of range"); ranges are checked after.
-static const CLI::Validator kWholeNumber(
-    [](std::string& s) {
-      const bool ok = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-      return ok ? std::string() : "'" + s + "' is not a whole number";
-    },
-    "INT");
-
-// A whole-number option of `omprof run` from the launcher/collector contract (proto/options.h).
+// A whole-number option of `omprof run` from the launcher/collector contract (proto/options.h):
+// anything but digits ("abc", "-5", "1e3") is one message naming the range, never an overflow.
 template <typename T>
 static void add_number(CLI::App* cmd, const options::Number& opt, const std::string& names,
                        T& value) {
-  const std::string help =
-      std::string(opt.help) + " (" + std::to_string(opt.min) + "-" + std::to_string(opt.max) + ")";
-  cmd->add_option(names, value, help)
-      ->check(kWholeNumber)
+  const std::string range = std::to_string(opt.min) + " to " + std::to_string(opt.max);
+  const CLI::Validator whole_number(
+      [range](std::string& s) {
+        const bool ok = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+        return ok ? std::string() : "'" + s + "' is not a whole number from " + range;
+      },
+      "INT");
+  cmd->add_option(names, value, std::string(opt.help) + " (" + range + ")")
+      ->check(whole_number)
       ->check(CLI::Range(opt.min, opt.max))
       ->capture_default_str();
 }

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ext/stdio_filebuf.h>
@@ -42,6 +43,25 @@ using namespace omprof;
 // A directory stands for the profiles in it (what `omprof run -o DIR` wrote), in name order:
 // *.omprof files, and the journals of processes that have not written theirs (still running,
 // or dead without `omprof run` to recover them). A directory without any is an error of its own.
+// Row counts: digits only ("-1" wrapped around to 18446744073709551615).
+static const CLI::Validator kCount(
+    [](std::string& s) {
+      const bool ok =
+          !s.empty() && s.size() <= 18 && s.find_first_not_of("0123456789") == std::string::npos;
+      return ok ? std::string() : "'" + s + "' is not a whole number of rows (0: all)";
+    },
+    "N");
+// Percentages: a finite number from 0 to 100 ("nan" passed CLI::Range and pruned everything).
+static const CLI::Validator kPercent(
+    [](std::string& s) {
+      char* end = nullptr;
+      const double v = std::strtod(s.c_str(), &end);
+      const bool ok =
+          !s.empty() && end == s.c_str() + s.size() && std::isfinite(v) && v >= 0 && v <= 100;
+      return ok ? std::string() : "'" + s + "' is not a number from 0 to 100";
+    },
+    "PERCENT");
+
 static std::vector<std::string> expand_profile_arguments(const std::vector<std::string>& args,
                                                          int& status) {
   std::vector<std::string> out;
@@ -122,11 +142,11 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
       "--json", [&r](int64_t) { r.format = "json"; }, "Same as --format json");
   r.top = cmd->add_option("--top", rep.top,
                           "Rows in the flat and MPI views (0: all; CSV: all unless given)")
+              ->check(kCount)
               ->capture_default_str();
   r.min_percent = cmd->add_option("--min-percent", rep.min_percent,
                                   "Prune call-tree nodes below this (CSV: none unless given)")
-                      ->check(CLI::Number)
-                      ->check(CLI::Range(0.0, 100.0))
+                      ->check(kPercent)
                       ->capture_default_str();
   r.width = cmd->add_option("--width", rep.width,
                             "Text: fit lines to this many columns, shortening names in the "
@@ -680,6 +700,7 @@ static CLI::App* add_diff_command(CLI::App& app, DiffCommand& d) {
       "--json", [&d](int64_t) { d.format = "json"; }, "Same as --format json");
   d.top_option =
       cmd->add_option("--top", d.top, "Function rows (0: all; CSV, JSON: all unless given)")
+          ->check(kCount)
           ->capture_default_str();
   d.width_option = cmd->add_option("--width", d.width,
                                    "Text: fit lines to this many columns (0: full names; default: "

@@ -148,6 +148,31 @@ TEST(Run, BadOptionsAreUsageErrors) {
   }
 }
 
+// Values that once slipped through or were misnamed (the second reliability probe): each is one
+// line saying what is wrong, and status 2, before anything runs.
+TEST(Run, HostileOptionValuesAreNamed) {
+  const std::string p = TEST_SOURCE_DIR "/data/regions_app.omprof";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"report", "--top", "-1", p}, "--top: '-1' is not a whole number of rows"},
+      {{"diff", "--top", "-1", p, p}, "--top: '-1' is not a whole number of rows"},
+      {{"report", "--min-percent", "nan", p}, "--min-percent: 'nan' is not a number from 0 to 100"},
+      {{"run", "--rate", "-5", "--", "/bin/true"}, "--rate: '-5' is not a whole number from 1"},
+      {{"run", "-o", "/proc", "--", "/bin/true"}, "cannot write to output directory '/proc'"},
+      {{"run", "--", ""}, "the program's name is an empty string"}};
+  for (const auto& [args, message] : cases) {
+    std::vector<std::string> argv = args;
+    argv.insert(argv.begin(), OMPROF_BIN);
+    RunResult r = run(argv);
+    EXPECT_EQ(r.status, 2) << args[0] << " " << args[1];
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  RunResult tmp = run({OMPROF_BIN, "run", "--", "/bin/true"}, {{"TMPDIR", "/nonexistent"}});
+  EXPECT_EQ(tmp.status, 2);
+  EXPECT_NE(tmp.err.find("cannot create a temporary directory in '/nonexistent' (TMPDIR)"),
+            std::string::npos)
+      << tmp.err;
+}
+
 TEST(Run, RelativeOutputDirectorySurvivesChdir) {
   const std::string dir = fresh_dir("chdir");
   const std::string parent = dir.substr(0, dir.rfind('/'));
