@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -82,6 +83,13 @@ bool parse_config(Config& cfg, std::string& error) {
   cfg.max_contexts = pow2;
   cfg.frame_pool = cfg.max_contexts * 32;
   if (const char* v = get(options::env::kOutput)) cfg.output_dir = v;
+  // Absolute from the start: a program that chdir()s must not make the profile go elsewhere than
+  // its journal (or fail to be written, with the journal left behind).
+  char cwd[PATH_MAX];
+  if (cfg.output_dir.empty() || cfg.output_dir[0] != '/') {
+    if (getcwd(cwd, sizeof cwd))
+      cfg.output_dir = std::string(cwd) + (cfg.output_dir.empty() ? "" : "/" + cfg.output_dir);
+  }
   if (const char* v = get(options::env::kManifest)) cfg.manifest = v;
   if (const char* v = get(options::env::kMpiCpu)) cfg.mpi_cpu = std::strcmp(v, "1") == 0;
   const char* tsc = get(options::env::kTsc);

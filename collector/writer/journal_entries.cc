@@ -72,8 +72,17 @@ std::string file_stem(const std::string& program, int mpi_rank) {
     std::snprintf(digits, sizeof digits, ".rank%04d", mpi_rank);
     rank = digits;
   }
-  return text::base_name(program.empty() ? "program" : program) + "." + std::to_string(getpid()) +
-         rank;
+  // A file name has at most 255 bytes (NAME_MAX): a program name of 250 lost its profile to
+  // ENAMETOOLONG. The stem keeps 160 bytes of it (whole UTF-8 characters), leaving room for the
+  // pid, the rank, a counter and the longest suffix.
+  std::string name = text::base_name(program.empty() ? "program" : program);
+  constexpr size_t kMaxName = 160;
+  if (name.size() > kMaxName) {
+    size_t cut = kMaxName;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+    name.resize(cut);
+  }
+  return name + "." + std::to_string(getpid()) + rank;
 }
 
 void add_mpi_facts(HeaderFacts& facts) {

@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "proto/format.h"
+#include "proto/journal_reader.h"
 #include "proto/options.h"
 #include "viewer/symbolize.h"
 
@@ -180,6 +181,35 @@ TEST(Run, RelativeOutputDirectorySurvivesChdir) {
                      parent, OMPROF_BIN, program("chdir_work")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(profiles_in(dir).size(), 1u) << r.err;
+}
+
+// The collector preloaded by hand with a relative OMPROF_OUTPUT, into a program that chdir()s:
+// the profile goes where the journal went, and no journal is left behind (the profile was
+// written relative to the new directory, or not at all).
+TEST(Run, APreloadedProgramThatChdirsKeepsItsProfileTogether) {
+  const std::string dir = fresh_dir("chdir_preload");
+  const std::string parent = dir.substr(0, dir.rfind('/'));
+  RunResult r = run({"/bin/sh", "-c", "cd \"$1\" && OMPROF_OUTPUT=chdir_preload exec \"$2\"", "sh",
+                     parent, program("chdir_work")},
+                    {{"LD_PRELOAD", OMPROF_LIB}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> files = profiles_in(dir);
+  ASSERT_EQ(files.size(), 1u) << r.err;
+  EXPECT_FALSE(format::is_journal_path(files[0])) << files[0];
+}
+
+// A program whose name has 250 characters: its profile's name is cut to fit NAME_MAX (the
+// profile was lost to ENAMETOOLONG).
+TEST(Run, AProgramWithA250CharacterNameGetsItsProfile) {
+  const std::string dir = fresh_dir("long_program_name");
+  const std::string copy = dir + "/" + std::string(250, 'p');
+  ASSERT_EQ(run({"/bin/cp", program("heavy_light"), copy}).status, 0);
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", copy});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> files = profiles_in(dir);
+  ASSERT_EQ(files.size(), 1u) << r.err;
+  EXPECT_EQ(files[0].rfind(dir + "/" + std::string(160, 'p') + ".", 0), 0u) << files[0];
+  EXPECT_EQ(run({OMPROF_BIN, "report", files[0]}).status, 0);
 }
 
 TEST(Run, UnwritableOutputDirectory) {
