@@ -1,7 +1,9 @@
 #include "proto/profile_reader.h"
 
+#include <fcntl.h>
 #include <google/protobuf/stubs/logging.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -225,12 +227,25 @@ Profile read_profile(const std::string& path) {
   if (stat(path.c_str(), &st) != 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) fail(path, "is a directory (give the profile files in it)");
   if (!S_ISREG(st.st_mode)) fail(path, "not a regular file, not an omprof profile");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) fail(path, "read error");
-  return parse_profile(ss.str(), path);
+  // read() itself, so that a read error is one (/proc/self/mem fails with EIO at offset 0: a
+  // stream's copy stopped there and called the file empty).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  std::string bytes;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      fail(path, std::string("cannot read: ") + std::strerror(error));
+    }
+    if (n == 0) break;
+    bytes.append(buf, size_t(n));
+  }
+  ::close(fd);
+  return parse_profile(bytes, path);
 }
 
 }  // namespace omprof::format

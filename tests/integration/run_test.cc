@@ -735,6 +735,12 @@ TEST(Report, DirectoriesAndNonFiles) {
   RunResult z = run({OMPROF_BIN, "report", "/dev/zero"});
   EXPECT_EQ(z.status, 1);
   EXPECT_NE(z.err.find("/dev/zero: not a regular file"), std::string::npos) << z.err;
+
+  // A regular file that cannot be read says so (it was "an empty file").
+  RunResult m = run({OMPROF_BIN, "report", "/proc/self/mem"});
+  EXPECT_EQ(m.status, 1);
+  EXPECT_NE(m.err.find("/proc/self/mem: cannot read: Input/output error"), std::string::npos)
+      << m.err;
 }
 
 }  // namespace
