@@ -252,7 +252,12 @@ Entries read_entries(const Mapped& m, const FileHeader& h, Builder& b) {
         break;  // a newer collector's entry
     }
   }
-  if (!e.has_start) fail(m.path(), "truncated journal (no start entry: the process died at start)");
+  if (!e.has_start) {
+    // Nothing reserved: the process died before its first entry. Else the area is damaged.
+    if (end == 0) fail(m.path(), "truncated journal (no start entry: the process died at start)");
+    fail(m.path(), "corrupt journal: no readable start entry in its entry area (" +
+                       std::to_string(e.unreadable) + " unreadable entries)");
+  }
   return e;
 }
 

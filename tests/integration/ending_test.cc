@@ -7,6 +7,7 @@
 #include <utime.h>
 
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -122,6 +123,28 @@ TEST(Journal, ALeftoverJournalIsReadByReport) {
   const RunResult bad = run({OMPROF_BIN, "report", cut});
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("cut.ompjournal: truncated journal"), std::string::npos) << bad.err;
+
+  // A damaged entry area (every entry's payload overwritten) is named as damage, not as a
+  // process that "died at start".
+  const std::string damaged = dir + "/damaged.ompjournal";
+  {
+    std::ifstream in(files[0], std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Entries: a 4-byte length, a 4-byte committed flag, the payload, 8-byte aligned.
+    for (size_t at = 4096; at + 8 <= bytes.size();) {
+      uint32_t length = 0;
+      std::memcpy(&length, &bytes[at], 4);
+      if (length == 0) break;
+      for (size_t i = at + 8; i < at + 8 + length && i < bytes.size(); ++i) bytes[i] = '\xff';
+      at += (8 + length + 7) & ~size_t(7);
+    }
+    std::ofstream(damaged, std::ios::binary) << bytes;
+  }
+  const RunResult corrupt = run({OMPROF_BIN, "report", damaged});
+  EXPECT_EQ(corrupt.status, 1);
+  EXPECT_NE(corrupt.err.find("damaged.ompjournal: corrupt journal: no readable start entry"),
+            std::string::npos)
+      << corrupt.err;
 }
 
 // A journal nobody saw end takes its duration from its threads' latest samples, not from the
