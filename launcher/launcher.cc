@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <vector>
 
@@ -307,6 +308,35 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
 // program itself; signals sent to omprof alone (a scheduler's SIGTERM) are passed on. Returns
 // false with `exec_errno` set if the program could not be executed (0: omprof itself failed,
 // and said so).
+// The CPU time a process that has ended (a zombie, not yet reaped) used itself and the CPU time
+// of the processes it started and waited for, from /proc/PID/stat; false if unreadable.
+bool ended_process_cpu(pid_t pid, double& own_s, double& children_s) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return false;
+  std::istringstream fields(stat.substr(paren + 1));
+  std::vector<std::string> f;
+  for (std::string w; fields >> w;) f.push_back(w);
+  if (f.size() < 15) return false;  // f[0] is field 3 (state): utime is field 14
+  const double tick = double(sysconf(_SC_CLK_TCK));
+  own_s = (std::atof(f[11].c_str()) + std::atof(f[12].c_str())) / tick;
+  children_s = (std::atof(f[13].c_str()) + std::atof(f[14].c_str())) / tick;
+  return true;
+}
+
+// Without --children, the processes the program starts run unprofiled: when they used more CPU
+// time than the program itself (a shell script that runs the real program), say so.
+void note_unprofiled_children(pid_t pid, const std::string& program) {
+  double own_s = 0, children_s = 0;
+  if (!ended_process_cpu(pid, own_s, children_s)) return;
+  if (children_s < 0.05 || children_s <= own_s) return;
+  std::fprintf(stderr,
+               "omprof: note: the processes %s started used %.2f s of CPU time (%.2f s in %s "
+               "itself) and were not profiled; omprof run --children profiles them too\n",
+               program.c_str(), children_s, own_s, program.c_str());
+}
+
 bool run_and_wait(const RunOptions& opt, const Launch& l, pid_t& child, int& status,
                   int& exec_errno) {
   // The child reports a failed exec through this close-on-exec pipe, so that omprof can say so
@@ -346,6 +376,10 @@ bool run_and_wait(const RunOptions& opt, const Launch& l, pid_t& child, int& sta
   signal(SIGINT, SIG_IGN);
   signal(SIGQUIT, SIG_IGN);
   for (int sig : {SIGTERM, SIGHUP, SIGUSR1, SIGUSR2}) signal(sig, forward_signal);
+  siginfo_t ended{};  // ended, not yet reaped: its /proc entry still says what it used
+  while (waitid(P_PID, id_t(pid), &ended, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  if (!opt.children) note_unprofiled_children(pid, l.program);
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   return true;

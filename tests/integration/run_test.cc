@@ -212,6 +212,22 @@ TEST(Run, AProgramWithA250CharacterNameGetsItsProfile) {
   EXPECT_EQ(run({OMPROF_BIN, "report", files[0]}).status, 0);
 }
 
+// A shell script that runs the real program: without --children only the shell is profiled
+// (an empty profile, and no hint); the run now says where the CPU time went and what to use.
+TEST(Run, AProgramStartedByAScriptIsNamedAsUnprofiled) {
+  const std::string dir = fresh_dir("script_child");
+  const std::string script = dir + "/run.sh";
+  std::ofstream(script) << "#!/bin/sh\n" << program("heavy_light") << "\n";
+  ASSERT_EQ(chmod(script.c_str(), 0755), 0);
+  RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", script});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("were not profiled; omprof run --children profiles them too"),
+            std::string::npos)
+      << r.err;
+  RunResult plain = run({OMPROF_BIN, "run", "-o", dir, "--", program("heavy_light")});
+  EXPECT_EQ(plain.err.find("--children"), std::string::npos) << plain.err;
+}
+
 TEST(Run, UnwritableOutputDirectory) {
   RunResult r = run({OMPROF_BIN, "run", "-o", "/etc/hostname/sub", "--", "/bin/true"});
   EXPECT_EQ(r.status, 2);
