@@ -403,13 +403,25 @@ std::map<std::string, ParallelRegion> parallel_regions_of(const Model& m) {
   std::map<std::string, ParallelRegion> constructs;
   std::vector<ParallelRegion*> by_fork(p.forks.size() + 1, nullptr);  // fork id -> construct
   ProfileFrames frames(p);
+  // The user's function of a construct: a construct nested in another one's body is inside
+  // the compiler's outlined function (.omp_outlined._debug__, main._omp_fn.0), which in the
+  // user model is the enclosing construct's function, and so on outwards.
+  auto user_function = [&](const v1::ForkRecord& f) {
+    std::string name = construct_frame(frames, f).name;
+    for (uint64_t parent = f.parent_id(), hops = 0;
+         omp::is_outlined_name(name) && parent && parent <= p.forks.size() && hops < 64; ++hops) {
+      name = construct_frame(frames, p.forks[parent - 1]).name;
+      parent = p.forks[parent - 1].parent_id();
+    }
+    return name;
+  };
   for (const auto& f : p.forks) {
     if (f.task()) continue;  // a task construct's creation path, not a region
     omp::Frame c = construct_frame(frames, f);
     // Without a line table the offset in the function tells constructs apart.
     std::string key = fmt::format("{}@{}:{}+{}", c.name, c.file, c.line, c.code_place);
     ParallelRegion& r = constructs[key];
-    r.function = c.name;
+    r.function = user_function(f);
     r.place =
         c.file.empty() ? omp::construct_place(c) : fmt::format("{}:{}", short_file(c.file), c.line);
     if (r.place.empty()) r.place = "?";

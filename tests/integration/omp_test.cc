@@ -18,6 +18,7 @@
 
 #include "harness.h"
 #include "omp/states.h"
+#include "viewer/report.h"
 
 namespace omprof::test {
 namespace {
@@ -285,6 +286,12 @@ TEST_P(Omp, ContentionShowsLockWaitInTheRightFunction) {
 TEST_P(Omp, NestedRegionsSpliceRecursively) {
   format::Profile p = profile("omp_nested");
   viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  // The parallel-regions table names each construct's function as the user wrote it: the inner
+  // construct of inline_nested is in the outer one's outlined body (it read
+  // ".omp_outlined._debug__" with clang, "inline_nested._omp_fn.0" with gcc).
+  std::set<std::string> functions;
+  for (const auto& [key, r] : viewer::parallel_region_totals(m)) functions.insert(r.function);
+  EXPECT_EQ(functions, (std::set<std::string>{"inner_level", "outer_level", "inline_nested"}));
   uint64_t inner = 0;
   expect_rooted_at_main(m);
   for (const auto& s : m.samples) {
