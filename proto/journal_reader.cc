@@ -98,6 +98,7 @@ class Mapped {
     return holds(offset, sizeof(T)) ? reinterpret_cast<const T*>(base_ + offset) : nullptr;
   }
   const char* bytes(uint64_t offset) const { return base_ + offset; }
+  uint64_t size() const { return size_; }
   uint64_t mtime_ns() const { return mtime_ns_; }
   const std::string& path() const { return path_; }
 
@@ -107,6 +108,14 @@ class Mapped {
   uint64_t size_ = 0;
   uint64_t mtime_ns_ = 0;
 };
+
+// The thread blocks to read: those handed out, bounded by what the file can hold (a damaged
+// count of 4 billion threads is not 4 billion look-ups).
+uint32_t blocks_to_read(const Mapped& m, const FileHeader& h) {
+  const uint64_t in_file =
+      m.size() > h.blocks_offset ? (m.size() - h.blocks_offset) / h.block_bytes + 1 : 0;
+  return uint32_t(std::min<uint64_t>({h.threads.load(), h.max_threads, in_file}));
+}
 
 const FileHeader& checked_header(const Mapped& m) {
   const FileHeader& h = *m.at<FileHeader>(0);
@@ -356,7 +365,7 @@ void add_call_in_progress(v1::ThreadProfile& t, const ThreadRecord& r, uint64_t 
 // stores to a shared mapping, so it is often far too early).
 uint64_t last_activity_ns(const Mapped& m, const FileHeader& h, uint64_t start_unix_ns) {
   uint64_t last = 0;
-  const uint32_t n = std::min(h.threads.load(), h.max_threads);
+  const uint32_t n = blocks_to_read(m, h);
   for (uint32_t i = 0; i < n; ++i) {
     const ThreadRecord* r = m.at<ThreadRecord>(h.blocks_offset + uint64_t(i) * h.block_bytes);
     if (!r || r->ready.load() != 1 || r->index != i) continue;
@@ -375,7 +384,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
                                             uint64_t duration_ns, bool cpu_clock, uint64_t forks,
                                             uint64_t nodes) {
   std::vector<v1::ThreadProfile> out;
-  const uint32_t n = std::min(h.threads.load(), h.max_threads);
+  const uint32_t n = blocks_to_read(m, h);
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t at = h.blocks_offset + uint64_t(i) * h.block_bytes;
     const ThreadRecord* r = m.at<ThreadRecord>(at);

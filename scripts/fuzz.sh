@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes everything that reads a profile (reader, model, every report view) for SECONDS
-# (default 60), starting from real profiles of the bundled test programs.
+# Fuzzes everything that reads a file omprof may be given (profiles: reader, model, every report
+# view and the views over ranks; journals: the recovery; MPI job summaries) for SECONDS
+# (default 60), starting from real files made by the bundled test programs.
 #   bash scripts/fuzz.sh [SECONDS]
 # Builds tests/fuzz/profile_fuzzer with clang (libFuzzer, ASan, UBSan) in build-fuzz/ (only that
 # target), needs the main build for the seed profiles, and first replays every input saved in
@@ -26,6 +27,19 @@ for cmd in "heavy_light" "omp_work_wait_clang 3 40" "omp_nested_clang" "omp_task
   OMP_NUM_THREADS=2 "$main/bin/omprof" run -o "$seeds" -- $bin/$cmd >/dev/null 2>&1 || true
 done
 ls "$seeds"/*.omprof >/dev/null  # at least one seed, or the build is broken
+# A journal left by a killed process (small tables, so that its compact form fits -max_len), and
+# an MPI job's profiles and summary, where an MPI launcher is installed.
+journals=$fuzz/journals
+rm -rf "$journals" && mkdir -p "$journals"
+(OMPROF_MAX_CONTEXTS=16 OMPROF_MAX_DEPTH=16 OMP_NUM_THREADS=2 LD_PRELOAD="$main/lib/libomprof.so" \
+  OMPROF_OUTPUT="$journals" "$bin/omp_endings_clang" kill 0.2; true) >/dev/null 2>&1
+for j in "$journals"/*.ompjournal; do
+  [ -e "$j" ] && python3 "$here/scripts/compact_journal.py" "$j" "$seeds/$(basename "$j")"
+done
+if command -v mpirun >/dev/null && [ -x "$bin/mpi_ranks_gcc" ]; then
+  timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 "$main/bin/omprof" run -o "$seeds" \
+    -- "$bin/mpi_ranks_gcc" 2 2 1 >/dev/null 2>&1 || true
+fi
 
 regressions=$here/tests/fuzz/regressions
 if compgen -G "$regressions/*" >/dev/null; then

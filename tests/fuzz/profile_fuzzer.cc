@@ -1,6 +1,8 @@
-// libFuzzer target for everything that reads a profile: the reader, then the model in every
-// view and every report table. Inputs that are not profiles must end in ProfileError; nothing
-// may crash, hang, or allocate beyond what the file's size justifies.
+// libFuzzer target for everything that reads a file omprof may be given: a profile (the reader,
+// then the model in every view, every report table and the views over ranks), a journal (the
+// recovery, then the same views of the recovered profile) and an MPI job summary (.ompsum).
+// The input's magic says which. Inputs that are none of these must end in ProfileError;
+// nothing may crash, hang, or allocate beyond what the file's size justifies.
 //
 // Structure-aware: LLVMFuzzerCustomMutator works on records. It splits the file into its
 // length-prefixed records, and deletes, duplicates or swaps whole records, or decodes one with
@@ -8,6 +10,9 @@
 // 2^63, all ones, off by one), then usually fixes the trailer's record count, so that mutants
 // get past the framing checks into the code behind them. Byte-level mutation (libFuzzer's own)
 // covers the framing itself.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -15,11 +20,17 @@
 #include <string>
 #include <vector>
 
+#include "mpi/summary/job_summary.h"
 #include "omprof.pb.h"
 #include "proto/format.h"
+#include "proto/journal.h"
+#include "proto/journal_reader.h"
 #include "proto/profile_reader.h"
+#include "viewer/mpi_sites.h"
+#include "viewer/ranks.h"
 #include "viewer/regions_view.h"
 #include "viewer/report.h"
+#include "viewer/summary_reader.h"
 
 using namespace omprof;
 
@@ -191,13 +202,28 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
   return out.size();
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  format::Profile p;
-  try {
-    p = format::parse_profile(std::string(reinterpret_cast<const char*>(data), size), "fuzz");
-  } catch (const format::ProfileError&) {
-    return 0;
+namespace {
+
+// The readers of journals and summaries take a path: the input goes to a memory file.
+struct MemoryFile {
+  explicit MemoryFile(const uint8_t* data, size_t size) : fd(memfd_create("fuzz", MFD_CLOEXEC)) {
+    if (fd >= 0 && write(fd, data, size) != ssize_t(size)) {
+      close(fd);
+      fd = -1;
+    }
   }
+  ~MemoryFile() {
+    if (fd >= 0) close(fd);
+  }
+  std::string path() const { return "/proc/self/fd/" + std::to_string(fd); }
+  int fd;
+};
+
+bool starts_with(const uint8_t* data, size_t size, std::string_view magic) {
+  return size >= magic.size() && std::memcmp(data, magic.data(), magic.size()) == 0;
+}
+
+void every_view(const format::Profile& p) {
   for (const omp::View view : {omp::View::kUser, omp::View::kExpert, omp::View::kMachine}) {
     viewer::Model m = viewer::build_model(p, view);
     std::ostringstream out;
@@ -210,6 +236,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     viewer::thread_table(m, viewer::Format::kText).print(out, viewer::Format::kText);
     viewer::state_table(m).print(out, viewer::Format::kText);
     viewer::parallel_region_table(m, viewer::Format::kText).print(out, viewer::Format::kText);
+  }
+  // The views over ranks: the rank's numbers, the job summary made of it, its MPI call sites.
+  std::ostringstream out;
+  const std::vector<viewer::RankNumbers> ranks{viewer::rank_numbers(p)};
+  viewer::ranks_table(ranks).print(out, viewer::Format::kText);
+  ranks::write_text(out, ranks::summarize_ranks(ranks, std::max<int64_t>(1, p.header.mpi_size())));
+  viewer::print_mpi_sites(out, {viewer::mpi_sites(p)}, 20, viewer::Format::kText);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  try {
+    if (starts_with(data, size, std::string_view(journal::kMagic, sizeof journal::kMagic))) {
+      const MemoryFile f(data, size);
+      if (f.fd < 0) return 0;
+      const std::string bytes = format::recover_profile(f.path(), v1::Ending(), 0);
+      every_view(format::parse_profile(bytes, "fuzz"));
+    } else if (starts_with(data, size, format::kSummaryMagic)) {
+      const MemoryFile f(data, size);
+      if (f.fd < 0) return 0;
+      std::ostringstream out;
+      ranks::write_text(out, viewer::read_summary_file(f.path()));
+    } else {
+      every_view(
+          format::parse_profile(std::string(reinterpret_cast<const char*>(data), size), "fuzz"));
+    }
+  } catch (const format::ProfileError&) {
   }
   return 0;
 }

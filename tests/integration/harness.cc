@@ -73,6 +73,14 @@ std::string fresh_dir(const std::string& name) {
   return dir;
 }
 
+std::string page_data(const std::string& html) {
+  const std::string open = "<script id=\"data\" type=\"application/json\">";
+  const size_t at = html.find(open);
+  if (at == std::string::npos) return "";
+  const size_t end = html.find("</script>", at);
+  return end == std::string::npos ? "" : html.substr(at + open.size(), end - at - open.size());
+}
+
 std::vector<std::string> profiles_in(const std::string& dir) {
   std::vector<std::string> out;
   if (DIR* d = opendir(dir.c_str())) {

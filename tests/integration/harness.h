@@ -20,7 +20,9 @@ struct RunResult {
 RunResult run(const std::vector<std::string>& argv,
               const std::map<std::string, std::string>& env = {});
 
-std::string slurp(const std::string& path);      // a file's bytes (empty if unreadable)
+std::string slurp(const std::string& path);  // a file's bytes (empty if unreadable)
+// The JSON text of an `omprof view` page's data block (empty if the page has none).
+std::string page_data(const std::string& html);
 std::string program(const std::string& name);    // path of a test program
 std::string fresh_dir(const std::string& name);  // empty directory for one test's output
 std::vector<std::string> profiles_in(const std::string& dir);

@@ -221,12 +221,8 @@ TEST(Viewer, HostileNamesAreShownAsText) {
   EXPECT_EQ(csv.out.find("\n=HYPERLINK"), std::string::npos) << csv.out;
 
   ASSERT_EQ(run({OMPROF_BIN, "view", p, "-o", dir + "/v.html"}).status, 0);
-  const std::string html = slurp(dir + "/v.html");
-  const std::string open = "<script id=\"data\" type=\"application/json\">";
-  const size_t at = html.find(open);
-  ASSERT_NE(at, std::string::npos);
-  const size_t end = html.find("</script>", at);
-  const std::string data = html.substr(at + open.size(), end - at - open.size());
+  const std::string data = page_data(slurp(dir + "/v.html"));
+  ASSERT_FALSE(data.empty());
   EXPECT_EQ(data.find('<'), std::string::npos);
   EXPECT_NE(nlohmann::json::parse(data).dump().find("<!--<script>"), std::string::npos);
 }
@@ -283,13 +279,9 @@ TEST(Viewer, ThePageBoundsItsRegionRowsAndSaysWhatItCut) {
   const std::string p = profiles_in(dir).at(0);
   ASSERT_EQ(run({OMPROF_BIN, "view", p, "-o", dir + "/v.html"}).status, 0);
   const std::string html = slurp(dir + "/v.html");
-  const std::string open = "<script id=\"data\" type=\"application/json\">";
-  const size_t at = html.find(open);
-  ASSERT_NE(at, std::string::npos);
-  const size_t end = html.find("</script>", at);
-  const nlohmann::json d =
-      nlohmann::json::parse(html.substr(at + open.size(), end - at - open.size()));
-  const auto& rows = d.at("regions");
+  const std::string data = page_data(html);
+  ASSERT_FALSE(data.empty());
+  const auto rows = nlohmann::json::parse(data).at("regions");
   ASSERT_EQ(rows.size(), 2001u + 1u);  // <no region>, 2,000 regions, the note
   EXPECT_NE(rows.back().at("name").get<std::string>().find("<18000 more regions"),
             std::string::npos)

@@ -453,13 +453,9 @@ TEST(HtmlView, PageDataHoldsTheWholeProfile) {
   const std::string dir = fresh_dir("html_data");
   const RunResult made = run({OMPROF_BIN, "view", kGolden, "-o", dir + "/v.html"});
   ASSERT_EQ(made.status, 0) << made.err;
-  const std::string html = slurp(dir + "/v.html");
-  const std::string open = "<script id=\"data\" type=\"application/json\">";
-  const size_t at = html.find(open);
-  ASSERT_NE(at, std::string::npos);
-  const size_t end = html.find("</script>", at);
-  const nlohmann::json d =
-      nlohmann::json::parse(html.substr(at + open.size(), end - at - open.size()));
+  const std::string data = page_data(slurp(dir + "/v.html"));
+  ASSERT_FALSE(data.empty());
+  const nlohmann::json d = nlohmann::json::parse(data);
   const auto& incl = d.at("tree").at("incl_ns");
   const auto& parent = d.at("tree").at("parent");
   EXPECT_EQ(incl[0].get<uint64_t>(), golden().model.total_weight_ns);
