@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include <mutex>
 
 #include "collector/handler/forward_signal.h"
+#include "collector/handler/thread_state.h"
 #include "collector/run_report.h"
 #include "collector/signal_chain.h"
 #include "proto/fields.h"
@@ -26,13 +28,14 @@ struct Journal {
   FileHeader* header = nullptr;  // the header page and the entry area, one mapping
   uint64_t mapped_bytes = 0;
   std::mutex grow;
-  uint64_t file_bytes = 0;  // under `grow`
+  std::atomic<uint64_t> file_bytes{0};  // written under `grow`; read by on_bus_error
   // Where each thread block is mapped (0: not yet), read by the bus-error handler.
   std::atomic<uintptr_t>* blocks = nullptr;
   uint32_t max_blocks = 0;
   uint64_t block_bytes = 0;
   std::atomic<uint64_t> pages_lost{0};
   std::atomic<bool> header_lost{false};  // the header page was one: the file is unreadable
+  std::atomic<bool> truncated{false};    // another process truncated the file
 };
 Journal& state() {
   static Journal* j = new Journal;
@@ -87,6 +90,14 @@ void on_bus_error(int signo, siginfo_t* info, void* ucontext) {
   const auto addr = uintptr_t(info ? info->si_addr : nullptr);
   if (addr && in_journal(addr)) {
     void* page = reinterpret_cast<void*>(addr & ~(kPage - 1));
+    // A file shorter than omprof made it was truncated by another process: the pages it held
+    // are gone, the thread states in them too.
+    struct stat st {};
+    const int fd = held_descriptor();
+    if (fd >= 0 && fstat(fd, &st) == 0 && uint64_t(st.st_size) < state().file_bytes) {
+      state().truncated.store(true);
+      handler::mark_thread_states_lost();
+    }
     if (mmap(page, kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
         MAP_FAILED) {
       state().pages_lost.fetch_add(1, std::memory_order_relaxed);
@@ -101,6 +112,10 @@ void on_bus_error(int signo, siginfo_t* info, void* ucontext) {
 
 uint64_t pages_not_durable() {
   return state().pages_lost.load();
+}
+
+bool journal_truncated() {
+  return state().truncated.load();
 }
 
 bool journal_recoverable() {
@@ -200,7 +215,7 @@ void* map_thread_block(uint32_t index) {
   const uint64_t offset = h->blocks_offset + uint64_t(index) * h->block_bytes;
   {
     std::lock_guard<std::mutex> lock(j.grow);
-    if (offset + h->block_bytes > j.file_bytes) {
+    if (offset + h->block_bytes > j.file_bytes.load()) {
       if (ftruncate(fd, off_t(offset + h->block_bytes)) != 0) return nullptr;
       j.file_bytes = offset + h->block_bytes;
     }

@@ -43,6 +43,8 @@ void detach_in_child();
 // Journal pages the filesystem could not back, replaced by memory (FileHeader::pages_not_durable;
 // also counted when the header page itself was one of them).
 uint64_t pages_not_durable();
+// Whether another process truncated the journal during the run (the thread states were lost).
+bool journal_truncated();
 // Whether the journal on disk can be read: it exists and its header page was kept.
 bool journal_recoverable();
 

@@ -200,6 +200,10 @@ void shutdown_collector(ProcessEnding ending) {
   // Handlers that were past the `stopped` check finish (and may re-arm their one-shot clock)
   // before the clocks are disarmed; signals still queued after that find `stopped` set.
   while (st.handlers_in_flight.load() != 0) sched_yield();
+  if (handler::thread_states_lost()) {  // another process truncated the journal
+    report_states_lost();
+    return;
+  }
   const uint32_t n = thread_count();
   // Threads still alive: their CPU time now (through their CPU clocks), then their sampling ends.
   const uint64_t end = monotonic_ns();

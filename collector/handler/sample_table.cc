@@ -53,6 +53,7 @@ void SampleTable::clear() {
 bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
                       const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
                       uint64_t cpu_ns) {
+  if (!head_) return false;  // the state's page was lost (thread_states_lost)
   return add_hashed(hash_sample(frames, depth, ctx), frames, depth, flags, ctx, count, weight_ns,
                     cpu_ns, nullptr);
 }
@@ -101,6 +102,7 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
 
 bool SampleTable::add_site(uint64_t site, const SampleContext& ctx, uint64_t count,
                            uint64_t weight_ns, uint64_t cpu_ns) {
+  if (!head_) return false;  // the state's page was lost (thread_states_lost)
   const uint32_t depth = site ? 1 : 0;
   RecentSite& r =
       recent_[(ctx.omp_state ^ (site >> 2) ^ (ctx.fork_id * 7) ^ ctx.region_node) % kRecentSites];

@@ -112,6 +112,7 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
     r = capture_signal_stack(ucontext, ts->scratch, ts->frames, sampling_state().max_depth,
                              ts->trace_cache_warm);
   }
+  if (!ts->frames) return;  // the state's page was lost meanwhile (thread_states_lost)
   SampleContext ctx;
   read_context(ts, ctx);
   const uint16_t flags =
@@ -153,9 +154,11 @@ void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
     st.handlers_in_flight.fetch_add(1);
     if (!st.stopped.load()) sample_and_rearm(ts, ucontext);
     st.handlers_in_flight.fetch_sub(1);
-  } else {
+  } else if (!(info && thread_states_lost() &&
+               (info->si_code == SI_TIMER ||
+                (info->si_code >= POLL_IN && info->si_code <= POLL_HUP)))) {
     forward_to_application(signo, info, ucontext);
-  }
+  }  // else a clock of omprof's whose thread state was lost: dropped, never the program's
   errno = saved_errno;
 }
 

@@ -202,8 +202,14 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t* frames = nullptr;  // one captured stack
 };
 
-// The calling thread's state, or nullptr (initial-exec TLS: one memory read).
+// The calling thread's state, or nullptr (initial-exec TLS: one memory read), also once the
+// states were lost.
 ThreadState* current_thread();
 void set_current_thread(ThreadState* ts);
+// Async-signal-safe. The journal holding every thread's state was truncated by another process
+// (journal_writer.cc): what its pages held is gone, so no code may use a thread's state again.
+// The collector stops measuring; the program goes on.
+void mark_thread_states_lost();
+bool thread_states_lost();
 
 }  // namespace omprof::handler

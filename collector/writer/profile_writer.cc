@@ -143,6 +143,16 @@ void report_run_warnings(const writer::HeaderFacts& facts) {
 
 }  // namespace
 
+void report_states_lost() {
+  const std::string error =
+      "another process truncated the journal '" + journal::journal_path() +
+      "' during the run: the samples and waits it held were lost, and omprof stopped measuring "
+      "then (the program ran on)";
+  std::fprintf(stderr, "omprof: profile not written: %s\n", error.c_str());
+  append_manifest(manifest::error_line(error));
+  journal::remove_journal();
+}
+
 int create_profile_file(const std::string& dir, const std::string& stem, std::string& path,
                         std::string& error) {
   for (int attempt = 0; attempt < 1000; ++attempt) {

@@ -17,6 +17,10 @@ struct ProcessEnding {
 };
 void write_profile(uint64_t duration_ns, ProcessEnding ending);
 
+// Another process truncated the journal during the run: the thread states were lost with it, so
+// no profile can be written. Says so (stderr and the launcher's manifest) and removes the file.
+void report_states_lost();
+
 // Picks the file name and creates it exclusively; returns the fd or -1 with `error` set.
 int create_profile_file(const std::string& dir, const std::string& stem, std::string& path,
                         std::string& error);

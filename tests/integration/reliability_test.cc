@@ -163,6 +163,26 @@ TEST_P(FullDisk, TheProgramRunsAsAloneAndNoEmptyProfileIsLeft) {
 
 INSTANTIATE_TEST_SUITE_P(FreeKb, FullDisk, ::testing::Values(48, 0));
 
+// Another process truncates the journal while the program runs (the program died with SIGBUS,
+// then with SIGPROF once its thread states read as zero): the program runs on as alone, omprof
+// stops measuring and says why there is no profile. A plain program and an OpenMP one (gcc).
+TEST(Hostile, AJournalTruncatedByAnotherProcessLeavesTheProgramAlone) {
+  for (const std::string& cmd : std::vector<std::string>{
+           program("heavy_light"), program("omp_endings_gcc") + " status 1.5"}) {
+    const std::string dir = fresh_dir("truncated_journal");
+    RunResult alone = run({"/bin/sh", "-c", cmd + "; echo status=$?"});
+    RunResult r =
+        run({"/bin/sh", "-c",
+             std::string(OMPROF_BIN) + " run -o " + dir + " -- " + cmd +
+                 " & sleep 0.5; truncate -s 0 " + dir + "/*.ompjournal; wait $!; echo status=$?"},
+            {{"OMP_NUM_THREADS", "2"}});
+    const std::string status = alone.out.substr(alone.out.rfind("status="));
+    EXPECT_NE(r.out.find(status), std::string::npos) << cmd << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find("another process truncated the journal"), std::string::npos)
+        << cmd << ": " << r.err;
+  }
+}
+
 // report, diff and export to a full device: one line and a non-zero status (they exited 0 with
 // nothing written).
 TEST(Viewer, OutputThatCannotBeWrittenIsAnError) {
