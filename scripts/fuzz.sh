@@ -32,7 +32,7 @@ ls "$seeds"/*.omprof >/dev/null  # at least one seed, or the build is broken
 journals=$fuzz/journals
 rm -rf "$journals" && mkdir -p "$journals"
 (OMPROF_MAX_CONTEXTS=16 OMPROF_MAX_DEPTH=16 OMP_NUM_THREADS=2 LD_PRELOAD="$main/lib/libomprof.so" \
-  OMPROF_OUTPUT="$journals" "$bin/omp_endings_clang" kill 0.2; true) >/dev/null 2>&1
+  OMPROF_OUTPUT="$journals" "$bin/omp_endings_clang" kill 0.2 || true) >/dev/null 2>&1
 for j in "$journals"/*.ompjournal; do
   [ -e "$j" ] && python3 "$here/scripts/compact_journal.py" "$j" "$seeds/$(basename "$j")"
 done

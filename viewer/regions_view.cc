@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <unordered_map>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "omp/states.h"
 #include "regions/names.h"
@@ -259,7 +259,9 @@ std::vector<RegionRow> largest_region_rows(std::vector<RegionRow> rows, size_t m
   return out;
 }
 
-Table region_tree_table(const Model& m, Format format, size_t max_rows) {
+namespace {
+
+Table region_table_of(const Model& m, const std::vector<RegionRow>& rows, Format format) {
   auto imbalance_text = [](const RegionRow& r) {
     if (r.sampled_threads < 2) return std::string(r.samples ? "0.0" : "n/a");
     return (r.samples < kFewSamples ? "~" : "") + fmt::format("{:.1f}", 100.0 * r.imbalance);
@@ -267,10 +269,6 @@ Table region_tree_table(const Model& m, Format format, size_t max_rows) {
   const auto& h = m.profile->header;
   const double window =
       double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
-  size_t cut = 0;
-  uint64_t cut_self_ns = 0;
-  std::vector<RegionRow> rows = region_rows(m);
-  if (max_rows) rows = largest_region_rows(std::move(rows), max_rows, cut, cut_self_ns);
   const RegionCpu cpu = region_cpu_source(*m.profile);
   const char* source = cpu == RegionCpu::kExact     ? "exact"
                        : cpu == RegionCpu::kSampled ? "sampled"
@@ -319,15 +317,6 @@ Table region_tree_table(const Model& m, Format format, size_t max_rows) {
              std::to_string(r.samples),
              seconds(r.overhead_ns)});
     }
-    if (cut) {
-      std::vector<std::string> note(24);
-      note[2] = "1";
-      note[3] = fmt::format(
-          "<{} more regions, {} s of self time: only the {} of largest inclusive time are "
-          "shown; omprof report --regions lists them all>",
-          cut, seconds(cut_self_ns), max_rows);
-      t.row(std::move(note));
-    }
     return t;
   }
   Table t({"calls", "thr", "incl_s", "self_s", "cpu_s", "cpu_err", "%", "work_s", "wait_s", "ovh_s",
@@ -346,6 +335,26 @@ Table region_tree_table(const Model& m, Format format, size_t max_rows) {
          seconds(r.wait_ns), seconds(r.overhead_ns),
          r.work_ns + r.wait_ns ? percent(double(r.work_ns), double(r.work_ns + r.wait_ns)) : "n/a",
          root ? "" : imbalance_text(r), label});
+  }
+  return t;
+}
+
+}  // namespace
+
+Table region_tree_table(const Model& m, Format format, size_t max_rows) {
+  size_t cut = 0;
+  uint64_t cut_self_ns = 0;
+  std::vector<RegionRow> rows = region_rows(m);
+  if (max_rows) rows = largest_region_rows(std::move(rows), max_rows, cut, cut_self_ns);
+  Table t = region_table_of(m, rows, format);
+  if (cut && machine_readable(format)) {
+    std::vector<std::string> note(24);
+    note[2] = "1";
+    note[3] = fmt::format(
+        "<{} more regions, {} s of self time: only the {} of largest inclusive time are "
+        "shown; omprof report --regions lists them all>",
+        cut, seconds(cut_self_ns), max_rows);
+    t.row(std::move(note));
   }
   return t;
 }
