@@ -93,9 +93,12 @@ class Mapped {
   bool holds(uint64_t offset, uint64_t bytes) const {
     return offset <= size_ && bytes <= size_ - offset;
   }
+  // A T at `offset`, if the file holds it there, aligned (offsets come from the file).
   template <typename T>
   const T* at(uint64_t offset) const {
-    return holds(offset, sizeof(T)) ? reinterpret_cast<const T*>(base_ + offset) : nullptr;
+    return holds(offset, sizeof(T)) && offset % alignof(T) == 0
+               ? reinterpret_cast<const T*>(base_ + offset)
+               : nullptr;
   }
   const char* bytes(uint64_t offset) const { return base_ + offset; }
   uint64_t size() const { return size_; }
@@ -108,6 +111,13 @@ class Mapped {
   uint64_t size_ = 0;
   uint64_t mtime_ns_ = 0;
 };
+
+// A bool stored in the file, read as its byte: a damaged file's 8 is not a valid bool.
+bool flag(const bool& stored) {
+  uint8_t byte = 0;
+  std::memcpy(&byte, &stored, 1);
+  return byte != 0;
+}
 
 // The thread blocks to read: those handed out, bounded by what the file can hold (a damaged
 // count of 4 billion threads is not 4 billion look-ups).
@@ -392,7 +402,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     v1::ThreadProfile t;
     t.set_index(i);
     t.set_tid(uint64_t(r->tid));
-    t.set_is_main(r->is_main);
+    t.set_is_main(flag(r->is_main));
     t.set_start_ns(r->start_ns);
     const uint64_t end = r->end_ns.load();
     t.set_end_ns(end ? end : std::max(duration_ns, r->start_ns));
@@ -404,8 +414,8 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     t.set_short_stack_samples(r->short_stack_samples);
     t.set_timer_failed(r->timer_errno ? 1 : 0);
     t.set_timer_errno(r->timer_errno);
-    t.set_is_omp_thread(r->is_omp_thread);
-    t.set_mpi_library_thread(r->mpi_library_thread);
+    t.set_is_omp_thread(flag(r->is_omp_thread));
+    t.set_mpi_library_thread(flag(r->mpi_library_thread));
     t.set_sampling_lost(r->sampling_lost);
     uint64_t armed = r->armed_clock_ns;
     if (!armed && r->last_clock_ns > r->grid_origin_ns)

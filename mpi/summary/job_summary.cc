@@ -148,7 +148,7 @@ void write_header(std::ostream& out, const JobSummary& s) {
   const Partial& r = s.run;
   const double thread_time = r.work_sum + r.omp_wait_sum + r.mpi_wait_sum;
   out << "omprof MPI summary (" << s.scope << "): " << r.ranks << " of " << s.size << " ranks, "
-      << int64_t(r.threads_sum) << " threads, " << int64_t(r.samples_sum) << " samples\n";
+      << fixed(r.threads_sum, 0) << " threads, " << fixed(r.samples_sum, 0) << " samples\n";
   out << "Elapsed:   " << seconds(r.incl_max) << " s on rank " << r.incl_max_rank << " (shortest "
       << seconds(r.incl_min) << " s on rank " << r.incl_min_rank
       << "), from MPI_Init's return to MPI_Finalize\n";
