@@ -313,6 +313,49 @@ SourceFrame symbol_frame(Dwfl_Module* mod, uint64_t address, uint64_t* offset_ou
   return f;
 }
 
+// The innermost scope (subprogram, inlined call, block) at `pc` below `parent`, searched through
+// the tree: GCC nests an OpenMP body's outlined function (main._omp_fn.0) inside its parent
+// function's DIE, whose ranges do not cover it, and dwarf_getscopes, which descends only into
+// DIEs that contain the address, stops at the compilation unit there, losing every function
+// inlined into the body (LU's blts and buts). Descends into DIEs that contain `pc`, and into
+// subprograms whatever their ranges.
+bool innermost_scope(Dwarf_Die* parent, Dwarf_Addr pc, Dwarf_Die* found) {
+  Dwarf_Die child;
+  if (dwarf_child(parent, &child) != 0) return false;
+  do {
+    const int tag = dwarf_tag(&child);
+    if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
+      continue;
+    if (dwarf_haspc(&child, pc) == 1) {
+      *found = child;
+      innermost_scope(&child, pc, found);
+      return true;
+    }
+    if (tag == DW_TAG_subprogram && innermost_scope(&child, pc, found)) return true;
+  } while (dwarf_siblingof(&child, &child) == 0);
+  return false;
+}
+
+// The chain of scopes containing `pc`, innermost first (dwarf_getscopes_die's array, to free),
+// reaching a subprogram when `pc` is in one; the count, or 0. dwarf_getscopes finds the innermost
+// scope at the address, but past an inlined function it continues with that function's abstract
+// definition (its namespace), not its callers. The concrete chain (inline, its inlined caller,
+// ..., the subprogram) is the containment of that innermost DIE: dwarf_getscopes_die.
+int scopes_at(Dwarf_Die* cu, Dwarf_Addr pc, Dwarf_Die** scopes) {
+  Dwarf_Die* at_pc = nullptr;
+  const int n_at_pc = dwarf_getscopes(cu, pc, &at_pc);
+  bool in_subprogram = false;
+  for (int i = 0; i < n_at_pc; ++i) in_subprogram |= dwarf_tag(&at_pc[i]) == DW_TAG_subprogram;
+  Dwarf_Die innermost;
+  int n = 0;
+  if (in_subprogram)
+    n = dwarf_getscopes_die(&at_pc[0], scopes);
+  else if (innermost_scope(cu, pc, &innermost))
+    n = dwarf_getscopes_die(&innermost, scopes);
+  free(at_pc);
+  return n > 0 ? n : 0;
+}
+
 // Source frames at `pc` inside compilation unit `cu`: the inlined chain, innermost first, then
 // `outer` (the real function) with its file and line.
 std::vector<SourceFrame> source_frames(Dwarf_Die* cu, Dwarf_Addr pc, SourceFrame outer) {
@@ -323,15 +366,8 @@ std::vector<SourceFrame> source_frames(Dwarf_Die* cu, Dwarf_Addr pc, SourceFrame
     dwarf_lineno(line, &leaf_line);
   }
   int64_t lineno = leaf_line;
-  // dwarf_getscopes finds the innermost scope at the address, but past an inlined function it
-  // continues with that function's abstract definition (its namespace), not its callers. The
-  // concrete chain (inline, its inlined caller, ..., the subprogram) is the containment of that
-  // innermost DIE: dwarf_getscopes_die.
-  Dwarf_Die* at_pc = nullptr;
-  const int n_at_pc = dwarf_getscopes(cu, pc, &at_pc);
   Dwarf_Die* scopes = nullptr;
-  const int nscopes = n_at_pc > 0 ? dwarf_getscopes_die(&at_pc[0], &scopes) : 0;
-  free(at_pc);
+  const int nscopes = scopes_at(cu, pc, &scopes);
   Dwarf_Files* files = nullptr;
   size_t nfiles = 0;
   dwarf_getsrcfiles(cu, &files, &nfiles);

@@ -283,6 +283,43 @@ TEST_P(Omp, ContentionShowsLockWaitInTheRightFunction) {
   expect_clean_user_view(p);
 }
 
+// A kernel the compiler inlined into the region's body keeps its name, under the region's
+// frame, with its share of the time (issue 37: on gcc builds it vanished into the self time of
+// "<main: omp parallel ...>": libdw's scope search does not descend into main._omp_fn.0, which
+// gcc nests inside main's DIE). The program measures the kernel's and the serial part's CPU time.
+TEST_P(Omp, FunctionsInlinedIntoARegionBodyKeepTheirNameAndShare) {
+  format::Profile p = profile("omp_inlined");
+  double kernel_s = 0, serial_s = 0;
+  ASSERT_EQ(std::sscanf(last_output_.c_str(), "kernel_s %lf serial_s %lf", &kernel_s, &serial_s), 2)
+      << last_output_;
+  for (const omp::View view : {omp::View::kUser, omp::View::kExpert}) {
+    viewer::Model m = viewer::build_model(p, view);
+    uint64_t kernel = 0, serial = 0, kernel_samples = 0, serial_samples = 0;
+    for (const auto& s : m.samples) {
+      if (has_frame(s.stack, "kernel_a")) {
+        kernel += s.weight_ns;
+        kernel_samples += s.count;
+        size_t at = 0;  // leaf first: kernel_a, maybe under an <off-cpu> leaf
+        while (at < s.stack.size() && s.stack[at].name != "kernel_a") ++at;
+        if (view == omp::View::kUser) {
+          ASSERT_LT(at + 1, s.stack.size());
+          EXPECT_TRUE(omp::is_region_frame_name(s.stack[at + 1].name))
+              << "kernel_a is called from the region's frame, not " << s.stack[at + 1].name;
+        }
+      }
+      if (has_frame(s.stack, "serial_part")) {
+        serial += s.weight_ns;
+        serial_samples += s.count;
+      }
+    }
+    ASSERT_GT(kernel_samples, 0u) << "kernel_a is named";
+    const double truth = kernel_s / (kernel_s + serial_s);
+    const double share = double(kernel) / double(kernel + serial);
+    EXPECT_NEAR(share, truth, sampling_tolerance(truth, kernel_samples + serial_samples))
+        << "kernel_s " << kernel_s << " serial_s " << serial_s;
+  }
+}
+
 TEST_P(Omp, NestedRegionsSpliceRecursively) {
   format::Profile p = profile("omp_nested");
   viewer::Model m = viewer::build_model(p, omp::View::kUser);
