@@ -12,6 +12,8 @@
 // Memory: one virtual reservation (NORESERVE, pages are committed as they are touched),
 // power-of-two size classes with free lists, a spinlock. Pointers that are not ours (std
 // strings built inside libstdc++.so and destroyed here) go to the program's operator delete.
+#include "collector/private_heap.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -46,18 +48,16 @@ struct Heap {
   void* free_list[kClasses] = {};
 };
 Heap g_heap;  // trivially constructed: usable before any constructor runs
-// Whether this thread holds the lock: a signal handler that interrupts it must not allocate.
-__attribute__((tls_model("initial-exec"))) thread_local bool t_holds_lock = false;
 
 void lock() {
   while (g_heap.lock.test_and_set(std::memory_order_acquire)) {
   }
-  t_holds_lock = true;
+  omprof::t_private_heap_held = true;
   std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 void unlock() {
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  t_holds_lock = false;
+  omprof::t_private_heap_held = false;
   g_heap.lock.clear(std::memory_order_release);
 }
 
@@ -162,9 +162,7 @@ void* allocate_or_throw(size_t n, size_t align) {
 }  // namespace
 
 namespace omprof {
-bool private_heap_held_here() {
-  return t_holds_lock;
-}
+__thread bool t_private_heap_held __attribute__((tls_model("initial-exec"))) = false;
 }  // namespace omprof
 
 void* operator new(size_t n) {

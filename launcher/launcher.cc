@@ -401,8 +401,9 @@ void report_run(const std::string& manifest_path, const std::string& program, pi
       case manifest::Kind::kOk:
         ++profiles;
         std::fprintf(stderr,
-                     "omprof: profile %s: %s samples, %s threads, %s dropped, %s truncated\n",
-                     f[0].c_str(), f[1].c_str(), f[2].c_str(), f[3].c_str(), f[4].c_str());
+                     "omprof: profile %s: %s samples, %s thread%s, %s dropped, %s truncated\n",
+                     f[0].c_str(), f[1].c_str(), f[2].c_str(), f[2] == "1" ? "" : "s", f[3].c_str(),
+                     f[4].c_str());
         break;
       case manifest::Kind::kError:
         ++profiles;

@@ -93,6 +93,17 @@ std::string FilterOptions::describe() const {
 }
 
 void apply_filter(Model& m, const SampleFilter& filter) {
+  // --thread N of a profile without thread N is a mistake, not an empty report.
+  const std::vector<uint32_t>& asked = filter.options().threads;
+  if (!asked.empty() && std::none_of(asked.begin(), asked.end(), [&](uint32_t t) {
+        return m.profile->threads.count(t) != 0;
+      })) {
+    std::string have;
+    for (const auto& [index, t] : m.profile->threads)
+      have += (have.empty() ? "" : ", ") + std::to_string(index);
+    throw FilterError(
+        fmt::format("--thread: {} has no such thread (its threads: {})", m.profile->path, have));
+  }
   m.filtered = !filter.empty();
   m.kept_weight_ns = 0;
   m.kept_samples = 0;

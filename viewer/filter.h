@@ -35,6 +35,7 @@ class SampleFilter {
   explicit SampleFilter(const FilterOptions& opt);  // throws FilterError
   bool keeps(const format::Profile& p, const ViewSample& s) const;
   bool empty() const { return opt_.empty(); }
+  const FilterOptions& options() const { return opt_; }
 
  private:
   bool state_matches(uint32_t state) const;

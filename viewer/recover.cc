@@ -105,9 +105,9 @@ int recover_journals(const std::vector<JournalOf>& journals, pid_t child, int wa
       ++written;
       std::fprintf(stderr,
                    "omprof: profile %s: recovered from the journal (the process %s): %llu "
-                   "samples, %zu threads\n",
+                   "samples, %zu thread%s\n",
                    path.c_str(), describe(ending).c_str(), (unsigned long long)samples,
-                   p.threads.size());
+                   p.threads.size(), p.threads.size() == 1 ? "" : "s");
     } catch (const format::ProfileError& e) {
       std::fprintf(stderr, "omprof: no profile recovered: %s\n", e.what());
     }

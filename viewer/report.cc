@@ -228,12 +228,14 @@ void print_header(std::ostream& out, const Model& m) {
   if (!h.wall_clock_note().empty()) out << fmt::format("WARNING:   {}\n", h.wall_clock_note());
   if (h.exact_waits())
     out << fmt::format(
-        "Samples:   {}, {} threads, {} s of thread time (sampled CPU, exact OpenMP waits, "
+        "Samples:   {}, {} thread{}, {} s of thread time (sampled CPU, exact OpenMP waits, "
         "off-CPU)\n",
-        m.total_samples, p.threads.size(), seconds(m.total_weight_ns));
+        m.total_samples, p.threads.size(), p.threads.size() == 1 ? "" : "s",
+        seconds(m.total_weight_ns));
   else
-    out << fmt::format("Samples:   {} ({} s sampled), {} threads\n", m.total_samples,
-                       seconds(m.total_weight_ns), p.threads.size());
+    out << fmt::format("Samples:   {} ({} s sampled), {} thread{}\n", m.total_samples,
+                       seconds(m.total_weight_ns), p.threads.size(),
+                       p.threads.size() == 1 ? "" : "s");
   out << fmt::format(
       "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
       dropped, seconds(dropped_ns), truncated, unwind_failed, p.trailer.threads_untracked());

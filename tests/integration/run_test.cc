@@ -167,6 +167,11 @@ TEST(Run, HostileOptionValuesAreNamed) {
     EXPECT_EQ(r.status, 2) << args[0] << " " << args[1];
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
   }
+  // A thread the profile does not have is an error, not an empty report with status 0.
+  RunResult thread = run({OMPROF_BIN, "report", "--thread", "7", p});
+  EXPECT_EQ(thread.status, 1);
+  EXPECT_NE(thread.err.find("has no such thread (its threads: 0, 1)"), std::string::npos)
+      << thread.err;
   RunResult tmp = run({OMPROF_BIN, "run", "--", "/bin/true"}, {{"TMPDIR", "/nonexistent"}});
   EXPECT_EQ(tmp.status, 2);
   EXPECT_NE(tmp.err.find("cannot create a temporary directory in '/nonexistent' (TMPDIR)"),
