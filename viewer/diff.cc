@@ -58,19 +58,23 @@ std::string secs(double ns) {
   return fmt::format("{:.3f}", ns * 1e-9);
 }
 
-// The change relative to the base: empty (JSON null) where the base had none of it; text says
-// "new" then, and "gone" where the new run has none.
-std::string change_percent(double base, double now, Format format) {
-  if (base == 0) return now == 0 ? "0.0" : format == Format::kText ? "new" : "";
-  if (now == 0 && format == Format::kText) return "gone";
-  return fmt::format("{:+.1f}", 100.0 * (now - base) / base);
-}
-
 std::string delta(double base, double now) {
   return fmt::format("{:+.3f}", (now - base) * 1e-9);
 }
 
 }  // namespace
+
+// The change relative to the base: empty (JSON null) where the base had none of it; text says
+// "new" then, and "gone" where the new run has none. In text, a base under a microsecond is
+// none (a change from there read "+20795351.3%"), and a growth beyond ten times is the ratio.
+std::string change_percent(double base, double now, Format format) {
+  const bool text = format == Format::kText;
+  if (base == 0 || (text && base < 1000 && now >= 1000))
+    return now == 0 ? "0.0" : text ? "new" : "";
+  if (now == 0 && text) return "gone";
+  if (text && now > 10 * base) return fmt::format("x{:.1f}", now / base);
+  return fmt::format("{:+.1f}", 100.0 * (now - base) / base);
+}
 
 Table diff_functions_table(const DiffSide& base, const DiffSide& now, size_t top, bool by_total,
                            Format format) {

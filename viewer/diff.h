@@ -47,5 +47,7 @@ Table diff_regions_table(const DiffSide& base, const DiffSide& now, Format forma
 // Parallel constructs by the size of the change of the thread time inside them.
 Table diff_parallel_regions_table(const DiffSide& base, const DiffSide& now, Format format);
 Table diff_totals_table(const DiffSide& base, const DiffSide& now, Format format);
+// A change in percent of the base ("+12.3"); in text "new", "gone", or "x20.5" beyond ten times.
+std::string change_percent(double base, double now, Format format);
 
 }  // namespace omprof::viewer

@@ -536,7 +536,13 @@ bool any_view(const ReportOptions& opt) {
          opt.explicit_regions || opt.lines || !opt.callers.empty() || !opt.callees.empty();
 }
 
-void print_report(ReportOutput& out, const format::Profile& p, const ReportOptions& opt) {
+void print_report(ReportOutput& out, const format::Profile& p, const ReportOptions& asked) {
+  // JSON without a view flag is every view of the profile, as the README says (it was the
+  // header, the flat profile and the tree only).
+  ReportOptions opt = asked;
+  if (opt.format == Format::kJson && !any_view(opt))
+    opt.flat = opt.tree = opt.threads = opt.states = opt.parallel_regions = opt.explicit_regions =
+        opt.lines = true;
   Model m = build_model(p, opt.view);
   apply_filter(m, SampleFilter(opt.filter));
   const bool any = any_view(opt);

@@ -196,6 +196,11 @@ TEST(JsonOutput, SameRowsAsCsvWithTypedValues) {
   EXPECT_TRUE(j.at("flat")[0].at("self_s").is_number());
   EXPECT_TRUE(j.at("flat")[0].at("function").is_string());
   EXPECT_TRUE(j.at("threads")[0].at("thread").is_number_unsigned());
+  // Without a view flag, JSON is every view (the README's promise; it held three).
+  const nlohmann::json all = report_json({});
+  for (const char* view :
+       {"header", "flat", "tree", "lines", "threads", "states", "parallel_regions", "regions"})
+    EXPECT_TRUE(all.contains(view)) << view;
 }
 
 // Colours only on a terminal and never with NO_COLOR (no-color.org); --color always|never

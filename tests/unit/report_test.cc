@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "viewer/diff.h"
+
 namespace omprof::viewer {
 namespace {
 
@@ -193,6 +195,24 @@ TEST(Report, IncompleteStacksSayWhatIsMissingAtTheRoot) {
     EXPECT_TRUE(roots.count("<truncated>"));
     EXPECT_TRUE(roots.count("main"));
   }
+}
+
+}  // namespace
+}  // namespace omprof::viewer
+
+namespace omprof::viewer {
+namespace {
+
+// A change from (almost) nothing is "new", a growth beyond ten times its ratio: "+20795351.3%"
+// from a base of a few nanoseconds said nothing a reader could use.
+TEST(DiffChange, FromNothingIsNewAndGrowthIsARatio) {
+  EXPECT_EQ(change_percent(0, 5e9, Format::kText), "new");
+  EXPECT_EQ(change_percent(12, 2.5e8, Format::kText), "new");  // 12 ns: below a microsecond
+  EXPECT_EQ(change_percent(1e6, 2.05e7, Format::kText), "x20.5");
+  EXPECT_EQ(change_percent(1e9, 1.2e9, Format::kText), "+20.0");
+  EXPECT_EQ(change_percent(1e9, 0, Format::kText), "gone");
+  EXPECT_EQ(change_percent(0, 5e9, Format::kCsv), "");                  // JSON null: no base
+  EXPECT_EQ(change_percent(12, 2.5e8, Format::kCsv), "+2083333233.3");  // machines get the number
 }
 
 }  // namespace
