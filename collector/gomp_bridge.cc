@@ -9,6 +9,7 @@
 #include "collector/handler/region_ends.h"
 #include "collector/handler/thread_state.h"
 #include "collector/ompt/exact_waits.h"
+#include "collector/ompt/fork_walls.h"
 #include "collector/ompt/ompt_tool.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
@@ -269,6 +270,7 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
   const uint64_t now = omprof::monotonic_ns();
   if (ts->gomp_fork_cpu_ns) ts->gomp_fork_start_ns = now;
   omprof::handler::note_region_fork(pv::instance(value), now);
+  omprof::ompt::note_fork_time(ts, now);
   return value;
 }
 
@@ -278,6 +280,7 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   omprof::handler::note_region_end(pv::instance(value), now);
   ThreadState* ts = tracked_thread();
   if (!ts) return;
+  omprof::ompt::note_join_time(ts, pv::fork_id(value), now);
   if (ts->gomp_join_start_ns) close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
   ts->omp_thread_num = saved->thread_num;
   set_task(ts, saved->task_origin, saved->task_cut);

@@ -42,6 +42,7 @@ FrameStack region_prefix(const ForkInfo& fork,
                          const std::function<const ForkInfo*(uint64_t)>& fork_of, int depth) {
   const ForkInfo* parent = fork.parent_id ? fork_of(fork.parent_id) : nullptr;
   FrameStack seg = innermost_user_segment(resolve_runtime_frames(fork.stack), parent == nullptr);
+  seg.erase(seg.begin(), seg.begin() + long(std::min(fork.frames_inside_construct, seg.size())));
   if (parent && depth < 64) {
     seg.push_back(region_frame(*parent));
     FrameStack up = region_prefix(*parent, fork_of, depth + 1);

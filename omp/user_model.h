@@ -47,6 +47,9 @@ struct ForkInfo {
   FrameStack stack;  // encountering thread's raw stack inside parallel_begin (task_create)
   Frame construct;   // source location of the construct (name = enclosing function)
   bool task = false;
+  // The innermost program frames of `stack` that a GCC build's line table puts the runtime call
+  // in although they are inlined after the construct: not on the construct's call path.
+  size_t frames_inside_construct = 0;
 };
 
 bool is_outlined_name(const std::string& name);

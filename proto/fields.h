@@ -149,6 +149,7 @@ constexpr uint32_t kContextSwitches = 22;
 constexpr uint32_t kCpuClockFromNs = 23;
 constexpr uint32_t kSwitchesPerCpuSAtMove = 24;
 constexpr uint32_t kShortStackSamples = 25;
+constexpr uint32_t kParallelWallNs = 26;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {
@@ -159,6 +160,7 @@ constexpr uint32_t kCodeptrLocationId = 4;
 constexpr uint32_t kInstances = 5;
 constexpr uint32_t kTeamSizes = 6;
 constexpr uint32_t kTask = 7;
+constexpr uint32_t kWallNs = 8;
 }  // namespace ForkRecord
 
 namespace RegionNode {

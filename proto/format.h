@@ -23,9 +23,10 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // 1.8: state 0x1002 (in taskwait) only where the taskwait can wait; 1.9: task records
 // (ForkRecord.task, Sample.task_origin_id); 1.10: clock fallback; 1.11: libgomp off-CPU waits;
 // 1.12: the wall clock (Header.wall_clock, wall_clock_drift_ns, wall_clock_note); 1.13:
-// Thread.short_stack_samples (docs/format.md).
+// Thread.short_stack_samples; 1.14: parallel-region wall time (ForkRecord.wall_ns,
+// Thread.parallel_wall_ns) (docs/format.md).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 13;
+constexpr uint32_t kMinor = 14;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

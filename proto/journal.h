@@ -13,8 +13,9 @@ namespace omprof::journal {
 
 // The first 8 bytes of a journal file.
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
-// 2: SampleEntry.cpu_ns; 3: SampleContext.task_origin; 4: ThreadRecord.short_stack_samples
-constexpr uint32_t kVersion = 4;
+// 2: SampleEntry.cpu_ns; 3: SampleContext.task_origin; 4: ThreadRecord.short_stack_samples;
+// 5: ThreadRecord.parallel_wall_ns
+constexpr uint32_t kVersion = 5;
 constexpr uint64_t kPage = 4096;
 // File name suffix: <program>.<pid>[.<n>].ompjournal, next to the profiles.
 constexpr const char* kSuffix = ".ompjournal";
@@ -140,6 +141,8 @@ struct ThreadRecord {
   uint64_t mpi_call_start_mono_ns = 0;
   uint64_t mpi_call_site = 0;  // the return address in the program, minus 1
   SampleContext mpi_call_context;
+  // Wall time inside the parallel regions the thread forked, outermost ones (ompt/fork_walls.h).
+  uint64_t parallel_wall_ns = 0;
 };
 
 }  // namespace omprof::journal

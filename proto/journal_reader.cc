@@ -412,6 +412,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     t.set_truncated_samples(r->truncated_samples);
     t.set_unwind_failed(r->unwind_failed);
     t.set_short_stack_samples(r->short_stack_samples);
+    t.set_parallel_wall_ns(r->parallel_wall_ns);
     t.set_timer_failed(r->timer_errno ? 1 : 0);
     t.set_timer_errno(r->timer_errno);
     t.set_is_omp_thread(flag(r->is_omp_thread));

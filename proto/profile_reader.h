@@ -39,6 +39,14 @@ struct Profile {
   // Added by the viewer's symbolizer: by location id, the address's offset from the start of
   // its function symbol, for locations with no line table (a construct is then "main+0x1a3").
   std::unordered_map<uint64_t, uint64_t> function_offsets;
+  // Added by the viewer's symbolizer: by location id, for a location in a body GCC outlined
+  // from a construct ("main._omp_fn.0"), the file and line of that function's first
+  // instruction, which GCC's line table gives the construct's pragma.
+  struct SourceLine {
+    std::string file;
+    int64_t line = 0;
+  };
+  std::unordered_map<uint64_t, SourceLine> outlined_entry_lines;
 
   const std::string& str(uint64_t i) const { return strings.at(i); }
   const v1::Location& location(uint64_t id) const { return locations.at(id - 1); }

@@ -435,4 +435,24 @@ Symbolized Symbolizer::lookup(uint64_t address) const {
   return out;
 }
 
+int64_t Symbolizer::first_line_at(uint64_t address) const {
+  const int module = module_of(impl_->modules, address);
+  if (module < 0 || !impl_->handles[size_t(module)] || impl_->names_only[size_t(module)]) return 0;
+  Dwarf_Addr bias = 0;
+  Dwarf_Die cu_die;
+  if (!impl_->find_cu(size_t(module), address, &cu_die, &bias)) return 0;
+  Dwarf_Lines* lines = nullptr;
+  size_t n = 0;
+  if (dwarf_getsrclines(&cu_die, &lines, &n) != 0) return 0;
+  for (size_t i = 0; i < n; ++i) {  // sorted by address, rows at one address in table order
+    Dwarf_Line* line = dwarf_onesrcline(lines, i);
+    Dwarf_Addr a = 0;
+    int lineno = 0;
+    if (line && dwarf_lineaddr(line, &a) == 0 && a == address - bias &&
+        dwarf_lineno(line, &lineno) == 0)
+      return lineno;
+  }
+  return 0;
+}
+
 }  // namespace omprof::unwind

@@ -36,6 +36,10 @@ class Symbolizer {
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;
   Symbolized lookup(uint64_t address) const;
+  // The line of the first line-table row at `address` (0 when none): at a function's entry
+  // several rows can share the address (GCC: a construct's pragma, then its body's first
+  // statement), and lookup() reads the last.
+  int64_t first_line_at(uint64_t address) const;
   // Why module `i` cannot be symbolized ("" when it can, or when it was not asked for).
   const std::string& problem(size_t i) const;
 

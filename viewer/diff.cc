@@ -24,6 +24,7 @@ void DiffSide::add(const Model& m) {
   for (const auto& [key, r] : parallel_region_totals(m)) {
     DiffParallelRegion& d = parallel_regions[key];
     d.instances += r.instances;
+    d.wall_ns += double(r.wall);
     d.incl += r.incl;
     d.work += r.work;
     d.wait += r.wait;
@@ -49,6 +50,8 @@ void DiffSide::add(const Model& m) {
 void DiffSide::finish() {
   for (auto& [path, r] : regions)
     if (r.profiles) r.incl_ns /= double(r.profiles);
+  for (auto& [key, r] : parallel_regions)
+    if (profiles) r.wall_ns /= double(profiles);
   if (profiles) wall_ns /= double(profiles);
 }
 
@@ -159,7 +162,11 @@ Table diff_parallel_regions_table(const DiffSide& base, const DiffSide& now, For
       r.n = it->second;
     rows.push_back(r);
   }
-  auto change = [](const Row& r) { return std::fabs(double(r.n.incl) - double(r.b.incl)); };
+  // By the change of wall time where both sides have it: thread time grows with the team.
+  auto change = [](const Row& r) {
+    if (r.b.wall_ns > 0 && r.n.wall_ns > 0) return std::fabs(r.n.wall_ns - r.b.wall_ns);
+    return std::fabs(double(r.n.incl) - double(r.b.incl));
+  };
   std::stable_sort(rows.begin(), rows.end(),
                    [&](const Row& x, const Row& y) { return change(x) > change(y); });
   // The wait share in percent of the time inside: how the construct's balance changed.
@@ -167,11 +174,18 @@ Table diff_parallel_regions_table(const DiffSide& base, const DiffSide& now, For
     return r.incl ? fmt::format("{:.1f}", 100.0 * double(r.wait) / double(r.incl))
                   : std::string(format == Format::kText ? "-" : "");
   };
-  Table t({"base_incl_s", "new_incl_s", "delta_incl_s", "delta_incl%", "base_instances",
-           "new_instances", "base_wait%", "new_wait%", "delta_work_s", "delta_wait_s",
-           "<parallel region"});
+  Table t({"base_wall_s", "new_wall_s", "delta_wall%", "base_incl_s", "new_incl_s", "delta_incl_s",
+           "delta_incl%", "base_instances", "new_instances", "base_wait%", "new_wait%",
+           "delta_work_s", "delta_wait_s", "<parallel region"});
+  t.last_in_csv(0, 3);  // appended (format 1.14)
+  auto wall = [&](double ns) {
+    return ns > 0 ? secs(ns) : std::string(format == Format::kText ? "-" : "");
+  };
   for (const Row& r : rows)
-    t.row({secs(double(r.b.incl)), secs(double(r.n.incl)),
+    t.row({wall(r.b.wall_ns), wall(r.n.wall_ns),
+           r.b.wall_ns > 0 && r.n.wall_ns > 0 ? change_percent(r.b.wall_ns, r.n.wall_ns, format)
+                                              : wall(0),
+           secs(double(r.b.incl)), secs(double(r.n.incl)),
            delta(double(r.b.incl), double(r.n.incl)),
            change_percent(double(r.b.incl), double(r.n.incl), format),
            std::to_string(r.b.instances), std::to_string(r.n.instances), wait_share(r.b),

@@ -23,9 +23,11 @@ struct DiffRegion {
   size_t profiles = 0;          // profiles that ran the region
 };
 
-// A parallel construct on one side: thread time inside it, summed over the profiles.
+// A parallel construct on one side: thread time inside it, summed over the profiles, and its
+// fork-to-join wall time, averaged over them (0: the profiles do not have it, before 1.14).
 struct DiffParallelRegion {
   uint64_t instances = 0, incl = 0, work = 0, wait = 0;
+  double wall_ns = 0;
 };
 
 // One side of the diff: its profiles' functions and regions.

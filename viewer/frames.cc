@@ -1,5 +1,8 @@
 #include "viewer/frames.h"
 
+#include <algorithm>
+#include <map>
+
 #include "omp/states.h"
 #include "proto/text.h"
 #include "unwind/module_kind.h"
@@ -85,6 +88,54 @@ omp::FrameStack ProfileFrames::stack(uint64_t stack_id) {
     out.insert(out.end(), part.begin(), part.end());
   }
   return out;
+}
+
+const ProfileFrames::ConstructBody* ProfileFrames::construct_body(uint64_t fork_id) {
+  if (!bodies_found_) find_construct_bodies();
+  auto it = bodies_.find(fork_id);
+  return it == bodies_.end() ? nullptr : &it->second;
+}
+
+// Each region's samples (not a recorded task's) vote for the outlined body nearest their leaf:
+// the one the runtime called for the innermost region, their fork record.
+void ProfileFrames::find_construct_bodies() {
+  bodies_found_ = true;
+  if (p_.outlined_entry_lines.empty()) return;
+  std::unordered_map<uint64_t, std::map<uint64_t, uint64_t>> votes;  // fork -> location -> n
+  auto vote = [&](uint64_t fork, uint64_t stack_id, uint64_t n) {
+    for (uint64_t loc : p_.stack(stack_id).location_id())
+      if (p_.outlined_entry_lines.count(loc)) {
+        votes[fork][loc] += n;
+        return;
+      }
+  };
+  for (const auto& [index, t] : p_.threads)
+    for (const auto& s : t.sample())
+      if (s.fork_id() && !s.task_origin_id() && s.stack_id())
+        vote(s.fork_id(), s.stack_id(), s.count());
+  // A region forked inside another one's body: its fork stack runs that body (the enclosing
+  // region's samples may all be in the nested one).
+  for (const auto& f : p_.forks)
+    if (!f.task() && f.parent_id() && f.stack_id() && f.parent_id() <= p_.forks.size() &&
+        !p_.forks[f.parent_id() - 1].task())
+      vote(f.parent_id(), f.stack_id(), std::max<uint64_t>(f.instances(), 1));
+  for (const auto& [fork, by_location] : votes) {
+    std::map<std::pair<std::string, int64_t>, uint64_t> by_line;
+    std::map<std::pair<std::string, int64_t>, std::string> function_of;
+    for (const auto& [loc, n] : by_location) {
+      const auto& entry = p_.outlined_entry_lines.at(loc);
+      by_line[{entry.file, entry.line}] += n;
+      const omp::FrameStack& lines = location(loc);
+      if (!lines.empty()) function_of[{entry.file, entry.line}] = lines.back().name.str();
+    }
+    auto best = std::max_element(by_line.begin(), by_line.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::string function = function_of[best->first];
+    function = function.substr(0, function.find("._omp_fn."));
+    if (const size_t clone = function.find(" [clone"); clone != std::string::npos)
+      function.resize(clone);
+    bodies_[fork] = {function, best->first.first, best->first.second};
+  }
 }
 
 omp::TaskConstructLines task_construct_lines(ProfileFrames& frames) {

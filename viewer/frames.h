@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "omp/task_constructs.h"
@@ -20,6 +22,15 @@ class ProfileFrames {
   // A stack's frames, leaf first.
   omp::FrameStack stack(uint64_t stack_id);
   const format::Profile& profile() const { return p_; }
+  // Where a GCC build's parallel construct is, found from the body GCC outlined from it (the
+  // function its samples ran, "main._omp_fn.0"): the pragma's file and line (the body's first
+  // line) and the function it is written in ("main"). nullptr when the profile has no such
+  // body for the fork record (clang builds, no samples in the region).
+  struct ConstructBody {
+    std::string function, file;
+    int64_t line = 0;
+  };
+  const ConstructBody* construct_body(uint64_t fork_id);
 
  private:
   struct MappingKind {
@@ -36,6 +47,9 @@ class ProfileFrames {
   std::vector<MappingKind> mappings_;  // index id (0: no mapping)
   std::vector<omp::Name> strings_;
   std::vector<bool> interned_;
+  void find_construct_bodies();
+  bool bodies_found_ = false;
+  std::unordered_map<uint64_t, ConstructBody> bodies_;  // by fork id
 };
 
 // The task constructs' lines of the whole profile (every stack's calls into task creation), so

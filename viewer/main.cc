@@ -774,8 +774,9 @@ static int diff(DiffCommand& d) {
     out.text_out() << "\n(No explicit regions in either run.)\n";
   if (!base.parallel_regions.empty() || !now.parallel_regions.empty())
     out.section("parallel_regions",
-                "Parallel regions (thread time inside each construct, summed over threads and "
-                "profiles; wait% of that time):",
+                "Parallel regions (wall: fork to join, summed over instances, averaged over "
+                "profiles; incl: thread time inside, summed over threads and profiles; wait% of "
+                "that time):",
                 viewer::diff_parallel_regions_table(base, now, format));
   else
     out.text_out() << "\n(No parallel regions in either run.)\n";

@@ -248,6 +248,19 @@ omp::Frame construct_frame(ProfileFrames& frames, const v1::ForkRecord& f) {
   if (f.codeptr_location_id() == 0) return fr;
   const omp::FrameStack& lines = frames.location(f.codeptr_location_id());
   if (!lines.empty()) fr = lines.front();  // innermost: where the construct is written
+  // GCC's line table puts its call of the runtime in whatever the next statement inlined (a
+  // timer read after the region: "clock_seconds @ spin.h:14"); the outlined body starts at the
+  // pragma, and its name says which function holds it.
+  if (const ProfileFrames::ConstructBody* body =
+          f.task() ? nullptr : frames.construct_body(f.id())) {
+    for (const omp::Frame& l : lines)
+      if (omp::short_function_name(l.name.str()) == body->function) {
+        fr = l;
+        break;
+      }
+    fr.file = body->file;
+    fr.line = body->line;
+  }
   if (fr.line == 0) {
     // No line table: the offset in the function (symbolized here), else in the module file (a
     // profile symbolized by the collector, --symbolize), so that constructs stay apart.
@@ -276,6 +289,24 @@ void name_constructs_in_outlined_bodies(std::unordered_map<uint64_t, omp::ForkIn
   }
 }
 
+// A GCC build's call of the runtime can sit in the inline chain of the next statement (the
+// construct's frame, construct_frame, is the chain's function the outlined body names): the
+// frames inside it are not on the construct's call path.
+void skip_frames_inlined_after_construct(ProfileFrames& frames, const v1::ForkRecord& f,
+                                         omp::ForkInfo& info) {
+  if (!f.codeptr_location_id() || info.construct.name.empty()) return;
+  const omp::FrameStack& chain = frames.location(f.codeptr_location_id());
+  size_t k = 0;
+  while (k < chain.size() && chain[k].name != info.construct.name) ++k;
+  if (k == 0 || k == chain.size()) return;
+  auto site = std::find_if(info.stack.begin(), info.stack.end(),
+                           [](const omp::Frame& fr) { return !fr.runtime && !fr.system; });
+  if (size_t(info.stack.end() - site) < chain.size()) return;
+  for (size_t i = 0; i < chain.size(); ++i)
+    if (site[long(i)].name != chain[i].name || site[long(i)].line != chain[i].line) return;
+  info.frames_inside_construct = k;
+}
+
 // The fork and task records, as the user model reads them.
 std::unordered_map<uint64_t, omp::ForkInfo> fork_infos(ProfileFrames& frames) {
   std::unordered_map<uint64_t, omp::ForkInfo> forks;
@@ -284,6 +315,7 @@ std::unordered_map<uint64_t, omp::ForkInfo> fork_infos(ProfileFrames& frames) {
     info.parent_id = f.parent_id();
     if (f.stack_id()) info.stack = frames.stack(f.stack_id());
     info.construct = construct_frame(frames, f);
+    if (!f.task()) skip_frames_inlined_after_construct(frames, f, info);
     info.task = f.task();
     // A task construct is where its creating code called the runtime: the innermost program
     // frame of its path. libomp's GOMP_task passes a stale code pointer at times (a gcc build's

@@ -192,6 +192,23 @@ std::string ending_text(const v1::Header& h) {
   return s;
 }
 
+// The main thread's wall time inside the outermost parallel regions it forked (format 1.14;
+// 0: none, or not measured).
+static uint64_t main_parallel_wall_ns(const format::Profile& p) {
+  for (const auto& [i, t] : p.threads)
+    if (t.is_main()) return std::min(t.parallel_wall_ns(), p.header.duration_ns());
+  return 0;
+}
+
+// "Master: 0.421 s serial (59.9%), 0.282 s in parallel regions" (format 1.14).
+static void print_master_split(std::ostream& out, const format::Profile& p) {
+  const uint64_t parallel = main_parallel_wall_ns(p), duration = p.header.duration_ns();
+  if (!parallel) return;
+  out << fmt::format("Master:    {} s serial ({}%), {} s in parallel regions (fork to join)\n",
+                     seconds(duration - parallel),
+                     percent(double(duration - parallel), double(duration)), seconds(parallel));
+}
+
 void print_header(std::ostream& out, const Model& m) {
   const format::Profile& p = *m.profile;
   const auto& h = p.header;
@@ -211,6 +228,7 @@ void print_header(std::ostream& out, const Model& m) {
   out << fmt::format("Command:   {}\n", text::printable(cmd));
   if (h.mpi_rank() >= 0) print_mpi_lines(out, p);
   out << fmt::format("Duration:  {} s wall\n", seconds(h.duration_ns()));
+  print_master_split(out, p);
   if (h.has_ending() || h.recovered()) out << fmt::format("Ended:     {}\n", ending_text(h));
   out << fmt::format("Sampling:  {} clock at {} Hz (period {} ms), max depth {}\n",
                      h.clock() == v1::CLOCK_WALL   ? "wall"
@@ -389,11 +407,19 @@ Table state_table(const Model& m) {
 }
 
 namespace {
+// A construct's fork-to-join wall time, "-" in text where the profile does not have it (before
+// format 1.14, a recovered profile).
+std::string wall_seconds(uint64_t ns, Format format) {
+  if (ns) return seconds(ns);
+  return format == Format::kText ? "-" : "";
+}
+
 // A parallel construct: its fork records merged by source location, so that the call paths of
 // one construct count together.
 struct ParallelRegion {
   std::string function, place;
   uint64_t instances = 0, incl = 0;
+  uint64_t wall = 0;  // fork to join on the encountering thread (format 1.14; 0: unknown)
   std::set<uint32_t> teams;
   WorkWait ww;
   std::map<std::string, uint64_t> wait_by_kind;
@@ -428,6 +454,7 @@ std::map<std::string, ParallelRegion> parallel_regions_of(const Model& m) {
         c.file.empty() ? omp::construct_place(c) : fmt::format("{}:{}", short_file(c.file), c.line);
     if (r.place.empty()) r.place = "?";
     r.instances += f.instances();
+    r.wall += f.wall_ns();
     for (uint32_t s : f.team_sizes()) r.teams.insert(s);
     if (f.id() < by_fork.size()) by_fork[f.id()] = &r;
   }
@@ -457,6 +484,7 @@ std::map<std::string, ParallelRegionTotals> parallel_region_totals(const Model& 
     t.function = r.function;
     t.place = r.place;
     t.instances += r.instances;
+    t.wall += r.wall;
     t.incl += r.incl;
     t.work += r.ww.work;
     t.wait += r.ww.wait;
@@ -466,10 +494,11 @@ std::map<std::string, ParallelRegionTotals> parallel_region_totals(const Model& 
 
 Table parallel_region_table(const Model& m, Format format) {
   const std::map<std::string, ParallelRegion> constructs = parallel_regions_of(m);
-  Table t({"<region", "instances", "<teams", "incl_s", "work_s", "wait_s", "efficiency%",
+  Table t({"<region", "instances", "wall_s", "<teams", "incl_s", "work_s", "wait_s", "efficiency%",
            "eff_err%", "samples", "overhead_s", "barrier_s", "lock_s", "other_wait_s",
            "<function"});
-  t.last_in_csv(7, 3);  // appended: the sampling error, then the overhead part of wait
+  t.last_in_csv(8, 3);  // appended: the sampling error, then the overhead part of wait
+  t.last_in_csv(2, 1);  // then the wall time (format 1.14)
   std::vector<std::pair<std::string, ParallelRegion>> sorted(constructs.begin(), constructs.end());
   std::sort(sorted.begin(), sorted.end(),
             [](const auto& a, const auto& b) { return a.second.incl > b.second.incl; });
@@ -486,10 +515,11 @@ Table parallel_region_table(const Model& m, Format format) {
       else
         other += ns;
     }
-    t.row({r.place, std::to_string(r.instances), teams, seconds(r.incl), seconds(r.ww.work),
-           seconds(r.ww.wait), r.ww.share(r.ww.work, r.ww.work + r.ww.wait, format),
-           r.ww.wait_error_percent(), std::to_string(r.ww.samples()), seconds(r.ww.overhead),
-           seconds(barrier), seconds(lock), seconds(other), r.function});
+    t.row({r.place, std::to_string(r.instances), wall_seconds(r.wall, format), teams,
+           seconds(r.incl), seconds(r.ww.work), seconds(r.ww.wait),
+           r.ww.share(r.ww.work, r.ww.work + r.ww.wait, format), r.ww.wait_error_percent(),
+           std::to_string(r.ww.samples()), seconds(r.ww.overhead), seconds(barrier), seconds(lock),
+           seconds(other), r.function});
   }
   return t;
 }
@@ -504,6 +534,10 @@ nlohmann::json header_json(const Model& m, const FilterOptions& filter) {
   j["pid"] = h.pid();
   j["host"] = h.hostname();
   j["duration_s"] = double(h.duration_ns()) * 1e-9;
+  if (const uint64_t parallel = main_parallel_wall_ns(p)) {
+    j["master_parallel_s"] = double(parallel) * 1e-9;
+    j["master_serial_s"] = double(h.duration_ns() - parallel) * 1e-9;
+  }
   j["clock"] = h.clock() == v1::CLOCK_WALL ? "wall" : h.clock() == v1::CLOCK_TASK ? "task" : "cpu";
   j["rate_hz"] = h.rate_hz();
   j["samples"] = m.total_samples;

@@ -57,6 +57,7 @@ Table parallel_region_table(const Model& m, Format format);
 struct ParallelRegionTotals {
   std::string function, place;
   uint64_t instances = 0, incl = 0, work = 0, wait = 0;  // thread time inside, summed
+  uint64_t wall = 0;  // fork to join on the encountering thread, summed (0: not measured)
 };
 // By "function @ file:line".
 std::map<std::string, ParallelRegionTotals> parallel_region_totals(const Model& m);

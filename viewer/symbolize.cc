@@ -97,7 +97,21 @@ void SymbolCache::symbolize(format::Profile& p) {
     const auto& frames = hit->second.frames;
     if (hit->second.symbol_offset && !frames.empty() && frames.back().line == 0)
       p.function_offsets[loc.id()] = hit->second.symbol_offset;
-    for (const auto& fr : hit->second.frames) {
+    const uint64_t symbol_offset = hit->second.symbol_offset;
+    if (symbol_offset && !frames.empty() &&
+        frames.back().function.find("._omp_fn.") != std::string::npos) {
+      const uint64_t entry_rel = rel - symbol_offset;  // (emplace may invalidate `hit`)
+      auto entry = ms.lookups.find(entry_rel);
+      if (entry == ms.lookups.end())
+        entry = ms.lookups.emplace(entry_rel, ms.symbolizer->lookup(entry_rel)).first;
+      const auto& first = entry->second.frames;
+      auto known = ms.first_lines.find(entry_rel);
+      if (known == ms.first_lines.end())
+        known = ms.first_lines.emplace(entry_rel, ms.symbolizer->first_line_at(entry_rel)).first;
+      const int64_t line = known->second;
+      if (!first.empty() && line > 0) p.outlined_entry_lines[loc.id()] = {first.front().file, line};
+    }
+    for (const auto& fr : frames) {
       if (fr.function.empty() && fr.file.empty()) continue;
       v1::Line* line = loc.add_line();
       line->set_function_id(table.function(fr));

@@ -29,6 +29,7 @@ class SymbolCache {
     std::unique_ptr<unwind::Symbolizer> symbolizer;
     std::string problem;
     std::unordered_map<uint64_t, unwind::Symbolized> lookups;  // by file-relative address
+    std::unordered_map<uint64_t, int64_t> first_lines;         // first_line_at, the same
   };
   ModuleSymbols& module_for(const v1::Mapping& m, const format::Profile& p);
   std::map<std::string, ModuleSymbols> modules_;  // by build-id (path when there is none)

@@ -29,10 +29,17 @@ std::string fit(const std::string& s, size_t width) {
 }
 
 std::vector<std::string> Table::in_csv_order(std::vector<std::string> cells) const {
-  const auto [at, n] = csv_last_;
-  if (n && at + n <= cells.size())
-    std::rotate(cells.begin() + long(at), cells.begin() + long(at + n), cells.end());
-  return cells;
+  if (csv_last_.empty()) return cells;
+  std::vector<bool> moved(cells.size(), false);
+  for (size_t i : csv_last_)
+    if (i < cells.size()) moved[i] = true;
+  std::vector<std::string> out;
+  out.reserve(cells.size());
+  for (size_t i = 0; i < cells.size(); ++i)
+    if (!moved[i]) out.push_back(std::move(cells[i]));
+  for (size_t i : csv_last_)
+    if (i < cells.size()) out.push_back(std::move(cells[i]));
+  return out;
 }
 
 static std::string name_of(const std::string& column) {
@@ -189,7 +196,8 @@ void Table::append_with(const std::string& name, const std::string& value, const
   if (columns_.empty() || columns_[0] != name) {
     columns_ = other.columns_;
     columns_.insert(columns_.begin(), name);
-    csv_last_ = {other.csv_last_.first + 1, other.csv_last_.second};
+    csv_last_.clear();
+    for (size_t i : other.csv_last_) csv_last_.push_back(i + 1);
   }
   for (const auto& r : other.rows_) {
     std::vector<std::string> cells = r;

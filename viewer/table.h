@@ -24,8 +24,11 @@ class Table {
   explicit Table(std::vector<std::string> columns) : columns_(std::move(columns)) {}
   void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
   // CSV columns are only ever appended (docs/format.md): columns [at, at + n), added after the
-  // others, print last in CSV, and where they read best in text.
-  void last_in_csv(size_t at, size_t n) { csv_last_ = {at, n}; }
+  // others, print last in CSV, and where they read best in text. Columns of a later call print
+  // after those of an earlier one.
+  void last_in_csv(size_t at, size_t n) {
+    for (size_t i = at; i < at + n; ++i) csv_last_.push_back(i);
+  }
   // In text, `max_width` > 0 shortens the last column (a name) in the middle so that lines fit.
   // `colour` (text on a terminal): the header bold, rows of omprof's wait frames (<omp:...>,
   // <mpi:...>) blue.
@@ -46,7 +49,7 @@ class Table {
  private:
   std::vector<std::string> in_csv_order(std::vector<std::string> cells) const;
   void print_text(std::ostream& out, size_t max_width, bool colour) const;
-  std::pair<size_t, size_t> csv_last_{0, 0};
+  std::vector<size_t> csv_last_;  // text positions, in their CSV order at the end
   std::vector<std::string> columns_;
   std::vector<std::vector<std::string>> rows_;
 };

@@ -59,6 +59,7 @@ struct RunningTask {
   const ompt_frame_t* frame = nullptr;
 };
 constexpr int kMaxRunningTasks = 64;
+constexpr uint32_t kMaxForkNesting = 8;
 constexpr uint32_t kWaitTableCapacity = 1024;
 
 // Starts with the journal's record of the thread (proto/journal.h: tid, times, counters), so
@@ -188,6 +189,13 @@ struct ThreadState : journal::ThreadRecord {
   // the profile is written, instead of an atomic addition per fork.
   uint64_t uncounted_fork_id = 0;
   uint64_t uncounted_forks = 0;
+  // Parallel regions this thread forked and has not joined, and when it forked each of the
+  // innermost kMaxForkNesting (ompt/fork_walls.h); the fork record whose instances' wall time
+  // the thread adds up, and the sum not yet added to the record.
+  uint64_t fork_start_ns[kMaxForkNesting] = {};
+  uint32_t fork_depth = 0;
+  uint64_t wall_fork_id = 0;
+  uint64_t wall_unflushed_ns = 0;
   // Region instance numbers this thread may use, taken from the process's counter in blocks.
   uint64_t next_instance = 0;
   uint64_t instances_end = 0;

@@ -18,6 +18,7 @@
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
+#include "collector/ompt/fork_walls.h"
 #include "collector/ompt/task_origins.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
@@ -47,6 +48,7 @@ struct ForkRecord {
   bool task;  // a task construct's creation path (on_task_create)
   uint64_t codeptr;
   std::atomic<uint64_t> instances{0};
+  std::atomic<uint64_t> wall_ns{0};
   std::atomic<uint64_t> team_size_mask{0};  // bit k: a team of k+1 threads (64+ -> bit 63)
 };
 
@@ -352,6 +354,7 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
   if (ThreadState* ts = current_thread()) {  // fork bookkeeping starts (omprof's own cost excluded)
     remember_value(ts, parallel_data, value);
     ts->overhead_since_ns = monotonic_ns();
+    note_fork_time(ts, ts->overhead_since_ns);
     ts->overhead_codeptr = construct_address(codeptr_ra);
     ts->forked_construct = ts->overhead_codeptr;
   }
@@ -376,7 +379,10 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t*, int, const void*)
   if (!now) now = monotonic_ns();
   // Only omprof's own memory is written here: parallel_data shares its cache line with what
   // libomp's barriers spin on (region_ends.h).
-  handler::note_region_end(pv::instance(value_of(current_thread(), parallel_data)), now);
+  ThreadState* ts = current_thread();
+  const uint64_t value = value_of(ts, parallel_data);
+  handler::note_region_end(pv::instance(value), now);
+  note_join_time(ts, pv::fork_id(value), now);
 }
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t*,
@@ -721,6 +727,10 @@ void begin_team_member(uint64_t value, unsigned index, unsigned team_size) {
   }
 }
 
+void add_fork_wall(uint64_t fork_id, uint64_t wall_ns) {
+  if (ForkRecord* rec = record_by_id(fork_id)) rec->wall_ns.fetch_add(wall_ns);
+}
+
 bool ompt_ever() {
   return g_ompt_ever.load(std::memory_order_relaxed);
 }
@@ -783,10 +793,12 @@ void journal_runtime_status(const std::vector<unwind::Module>& modules) {
 std::vector<ForkSnapshot> fork_snapshots() {
   ForkTable& t = forks();
   // Forks the threads have not added to their records yet (count_fork).
-  std::unordered_map<uint64_t, uint64_t> uncounted;
+  std::unordered_map<uint64_t, uint64_t> uncounted, unflushed_wall;
   for (uint32_t i = 0; i < thread_count(); ++i)
-    if (const ThreadState* ts = thread_at(i))
+    if (const ThreadState* ts = thread_at(i)) {
       if (ts->uncounted_fork_id) uncounted[ts->uncounted_fork_id] += ts->uncounted_forks;
+      if (ts->wall_fork_id) unflushed_wall[ts->wall_fork_id] += ts->wall_unflushed_ns;
+    }
   std::lock_guard<std::mutex> lock(t.mu);
   std::vector<ForkSnapshot> out;
   for (uint32_t i = 0; i < t.count.load(); ++i) {
@@ -799,6 +811,7 @@ std::vector<ForkSnapshot> fork_snapshots() {
     s.codeptr = r->codeptr;
     s.task = r->task;
     s.instances = r->instances.load() + (uncounted.count(s.id) ? uncounted[s.id] : 0);
+    s.wall_ns = r->wall_ns.load() + (unflushed_wall.count(s.id) ? unflushed_wall[s.id] : 0);
     uint64_t mask = r->team_size_mask.load();
     for (unsigned b = 0; b < 64; ++b)
       if (mask & (uint64_t(1) << b)) s.team_sizes.push_back(b + 1);

@@ -36,6 +36,8 @@ uint32_t record_task_creation(const void* codeptr_ra, const void* enter_frame, u
                               uint64_t cut_frame);
 // A team member starts region `value` as thread `index` of `team_size`.
 void begin_team_member(uint64_t value, unsigned index, unsigned team_size);
+// Adds `wall_ns` of fork-to-join time to fork record `fork_id` (fork_walls.h).
+void add_fork_wall(uint64_t fork_id, uint64_t wall_ns);
 // Whether OMPT started omprof's tool in this process.
 bool ompt_ever();
 // The program runs on GNU libgomp with omprof's wrappers of its entry points preloaded.
@@ -50,6 +52,7 @@ struct ForkSnapshot {
   bool truncated = false;
   uint64_t codeptr = 0;  // the construct's return address - 1 (0 if unknown)
   uint64_t instances = 0;
+  uint64_t wall_ns = 0;  // fork to join, summed over the instances
   std::vector<uint32_t> team_sizes;
   bool task = false;  // a task construct's creation path (ompt_tool.cc, record_task_origin)
 };

@@ -67,6 +67,7 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kCpuClockFromNs, ts->cpu_clock_from_ns);
   th.u64(T::kSwitchesPerCpuSAtMove, ts->switches_per_cpu_s_at_move);
   th.u64(T::kShortStackSamples, ts->short_stack_samples);
+  th.u64(T::kParallelWallNs, ts->parallel_wall_ns);
 }
 
 }  // namespace
@@ -223,6 +224,7 @@ void add_fork_records(wire::RecordStream& out, const std::vector<ompt::ForkSnaps
     fr.u64(F::kStackId, fork_stack_ids[i]);
     fr.u64(F::kCodeptrLocationId, f.codeptr ? id_of(location_ids, f.codeptr) : 0);
     fr.u64(F::kInstances, f.instances);
+    fr.u64(F::kWallNs, f.wall_ns);
     fr.packed(F::kTeamSizes, f.team_sizes.begin(), f.team_sizes.end());
     fr.boolean(F::kTask, f.task);
     out.add(fields::Record::kFork, fr);
