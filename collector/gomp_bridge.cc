@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "collector/handler/barrier_arrivals.h"
+#include "collector/handler/idle_workers.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
@@ -303,6 +304,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   }
   ts->is_omp_thread = true;
   ts->omp_thread_num = thread_num;
+  if (thread_num != 0 && !ts->counted_worker) omprof::handler::count_omp_worker(ts);
   if (thread_num == 0 && ts->gomp_fork_start_ns) {
     const uint64_t off = off_cpu_ns(ts->gomp_fork_start_ns, ts->gomp_fork_cpu_ns, now,
                                     omprof::handler::thread_cpu_ns());

@@ -12,7 +12,9 @@
 
 #include "collector/context_switches.h"
 #include "collector/gomp_bridge.h"
+#include "collector/handler/idle_workers.h"
 #include "collector/journal_writer.h"
+#include "collector/machine_load.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
 #include "collector/phase_timer.h"
@@ -50,9 +52,13 @@ void on_thread_exit(void* p) {
   auto* ts = static_cast<ThreadState*>(p);
   const uint64_t cpu = thread_cpu_ns(), now = monotonic_ns();
   ts->context_switches = own_context_switches();
+  const ThreadScheduling sched = own_scheduling();
+  ts->run_delay_ns = sched.run_delay_ns;
+  ts->involuntary_switches = sched.involuntary_switches;
   end_thread_sampling(ts, cpu, now);
   ts->cpu_ns_at_exit.store(cpu);
   ts->end_ns.store(now - runtime().start_mono_ns);
+  handler::uncount_omp_worker(ts);  // no longer idles while the main thread runs serially
 }
 
 void start_thread_sampling(bool is_main, StackBounds stack) {
@@ -157,6 +163,7 @@ __attribute__((constructor(101))) void collector_start() {
   handler::wall_clock::start(rt.config.wall_clock_tsc);
   rt.start_mono_ns = monotonic_ns();
   rt.start_unix_ns = unix_ns();
+  note_machine_at_start();
   std::string journal_error;
   set_module_observer({writer::journal_module, writer::journal_unloaded});
   if (!writer::open_profile_journal(journal_error)) {
@@ -215,6 +222,9 @@ void shutdown_collector(ProcessEnding ending) {
     if (pthread_getcpuclockid(ts->handle, &cid) == 0 && clock_gettime(cid, &t) == 0)
       ts->cpu_ns_at_exit.store(handler::ns_of(t));
     ts->context_switches = context_switches_of(ts->tid);
+    const ThreadScheduling sched = scheduling_of(ts->tid);
+    ts->run_delay_ns = sched.run_delay_ns;
+    ts->involuntary_switches = sched.involuntary_switches;
     end_thread_sampling(ts, ts->cpu_ns_at_exit.load(), end);
   }
   note_task_clock_cost();

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "collector/handler/idle_workers.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/lifecycle.h"
 #include "collector/modules.h"
@@ -91,8 +92,10 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave
   // The wait table is this thread's own: OMPT callbacks, the only other writers, run on this
   // thread too and never during an MPI call. The call is recorded before it stops being in
   // progress, so that a journal never loses it.
-  ts->waits.add_site(c->site, ts->mpi_call_context, 1, now > c->start_ns ? now - c->start_ns : 0,
-                     cpu_now > c->cpu_start_ns ? cpu_now - c->cpu_start_ns : 0);
+  const uint64_t wall = now > c->start_ns ? now - c->start_ns : 0;
+  ts->waits.add_site(c->site, ts->mpi_call_context, 1, wall,
+                     cpu_now > c->cpu_start_ns ? cpu_now - c->cpu_start_ns : 0,
+                     handler::idle_blame_ns(ts, wall));
   ts->mpi_call.store(0, std::memory_order_release);
 }
 

@@ -59,6 +59,10 @@ constexpr uint32_t kOffCpuWaits = 34;
 constexpr uint32_t kWallClock = 35;
 constexpr uint32_t kWallClockDriftNs = 36;
 constexpr uint32_t kWallClockNote = 37;
+constexpr uint32_t kCpusOnline = 38;
+constexpr uint32_t kCpusAllowed = 39;
+constexpr uint32_t kStealPermille = 40;
+constexpr uint32_t kLoadAvgMilli = 41;
 }  // namespace Header
 
 namespace Ending {
@@ -121,6 +125,7 @@ constexpr uint32_t kOmpThreadNum = 6;
 constexpr uint32_t kRegionNode = 7;
 constexpr uint32_t kCpuNs = 8;
 constexpr uint32_t kTaskOriginId = 9;
+constexpr uint32_t kIdleWorkersNs = 10;
 }  // namespace Sample
 
 namespace ThreadProfile {
@@ -150,6 +155,8 @@ constexpr uint32_t kCpuClockFromNs = 23;
 constexpr uint32_t kSwitchesPerCpuSAtMove = 24;
 constexpr uint32_t kShortStackSamples = 25;
 constexpr uint32_t kParallelWallNs = 26;
+constexpr uint32_t kRunDelayNs = 27;
+constexpr uint32_t kInvoluntarySwitches = 28;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {

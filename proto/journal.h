@@ -14,8 +14,9 @@ namespace omprof::journal {
 // The first 8 bytes of a journal file.
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 2: SampleEntry.cpu_ns; 3: SampleContext.task_origin; 4: ThreadRecord.short_stack_samples;
-// 5: ThreadRecord.parallel_wall_ns
-constexpr uint32_t kVersion = 5;
+// 5: ThreadRecord.parallel_wall_ns; 6: SampleEntry.idle_blame_ns; 7: ThreadRecord.run_delay_ns,
+// involuntary_switches
+constexpr uint32_t kVersion = 7;
 constexpr uint64_t kPage = 4096;
 // File name suffix: <program>.<pid>[.<n>].ompjournal, next to the profiles.
 constexpr const char* kSuffix = ".ompjournal";
@@ -78,7 +79,8 @@ struct SampleEntry {
   SampleContext ctx;
   uint64_t count;  // 0 while the entry is being filled
   uint64_t weight_ns;
-  uint64_t cpu_ns;  // exact waits with a measured CPU time (MPI calls, OMPROF_MPI_CPU=1)
+  uint64_t cpu_ns;         // exact waits with a measured CPU time (MPI calls, OMPROF_MPI_CPU=1)
+  uint64_t idle_blame_ns;  // OpenMP workers' idle time blamed on it (handler/idle_workers.h)
 };
 
 // A sample table's memory: this header, SampleEntry[capacity], uint32_t order[capacity] (the
@@ -143,6 +145,9 @@ struct ThreadRecord {
   SampleContext mpi_call_context;
   // Wall time inside the parallel regions the thread forked, outermost ones (ompt/fork_walls.h).
   uint64_t parallel_wall_ns = 0;
+  // At the thread's end (collector/machine_load.h).
+  uint64_t run_delay_ns = 0;
+  uint64_t involuntary_switches = 0;
 };
 
 }  // namespace omprof::journal

@@ -346,6 +346,7 @@ void set_sample(v1::Sample* s, uint64_t stack_id, const SampleEntry& e, uint64_t
   s->set_count(e.count);
   s->set_weight_ns(e.weight_ns);
   s->set_cpu_ns(e.cpu_ns);
+  s->set_idle_workers_ns(e.idle_blame_ns);
   s->set_omp_state(e.ctx.omp_state);
   s->set_omp_thread_num(e.ctx.omp_thread_num);
   // A fork record or region node whose entry was lost is not referred to.
@@ -413,6 +414,8 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     t.set_unwind_failed(r->unwind_failed);
     t.set_short_stack_samples(r->short_stack_samples);
     t.set_parallel_wall_ns(r->parallel_wall_ns);
+    t.set_run_delay_ns(r->run_delay_ns);
+    t.set_involuntary_switches(r->involuntary_switches);
     t.set_timer_failed(r->timer_errno ? 1 : 0);
     t.set_timer_errno(r->timer_errno);
     t.set_is_omp_thread(flag(r->is_omp_thread));

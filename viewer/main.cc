@@ -175,6 +175,8 @@ static CLI::App* add_report_command(CLI::App& app, ReportCommand& r) {
   cmd->add_flag("--threads", rep.threads, "Per-thread totals");
   cmd->add_flag("--states", rep.states, "Time by OpenMP state, total and per thread");
   cmd->add_flag("--parallel-regions", rep.parallel_regions, "Parallel regions with work and wait");
+  cmd->add_flag("--idle-blame", rep.idle_blame,
+                "Idle OpenMP workers' time by the main thread's serial code that kept them idle");
   cmd->add_flag("--regions", rep.explicit_regions,
                 "Explicit regions (omprof/omprof.h): times, calls, work, wait, imbalance; over "
                 "MPI ranks: min/avg/max per region path");

@@ -369,6 +369,7 @@ Model build_model(const format::Profile& p, omp::View view) {
     v.task_origin = s.task_origin_id();
     v.omp_thread_num = s.omp_thread_num();
     v.region_node = s.region_node();
+    v.idle_blame_ns = s.idle_workers_ns();
     const v1::Stack& stack = p.stack(s.stack_id());
     v.truncated = stack.truncated();
     const bool machine_leaf = exact && view == omp::View::kMachine;
@@ -419,9 +420,10 @@ std::vector<StackTotal> stack_totals(const Model& m) {
   std::unordered_map<const void*, size_t> index;
   for (const ViewSample& s : m.samples) {
     auto [it, added] = index.emplace(s.stack.identity(), out.size());
-    if (added) out.push_back(StackTotal{s.stack, 0, 0, 0, 0});
+    if (added) out.push_back(StackTotal{s.stack, 0, 0, 0, 0, 0});
     StackTotal& t = out[it->second];
     (omp::is_wait(s.state) ? t.wait_ns : t.work_ns) += s.weight_ns;
+    t.idle_blame_ns += s.idle_blame_ns;
     if (!s.exact && s.count) {
       t.samples += s.count;
       t.var_ns2 += double(s.weight_ns) * double(s.weight_ns) / double(s.count);

@@ -57,7 +57,10 @@ struct ViewSample {
   uint64_t region_node = 0;  // explicit region (0: outside every region)
   bool truncated = false;
   bool exact = false;  // measured (exact wait, off-CPU time), not sampled; count is 0
-  StackRef stack;      // leaf first
+  // The OpenMP workers' idle time blamed on this sample (the main thread's serial code; format
+  // 1.14, collector/handler/idle_workers.h). Not part of weight_ns.
+  uint64_t idle_blame_ns = 0;
+  StackRef stack;  // leaf first
 };
 
 struct Model {
@@ -80,8 +83,9 @@ Model build_model(const format::Profile& profile, omp::View view);
 struct StackTotal {
   StackRef stack;
   uint64_t work_ns = 0, wait_ns = 0;
-  uint64_t samples = 0;  // sampled (not measured) samples behind the time
-  double var_ns2 = 0;    // variance of the sampled part (viewer/sampling_error.h)
+  uint64_t samples = 0;        // sampled (not measured) samples behind the time
+  double var_ns2 = 0;          // variance of the sampled part (viewer/sampling_error.h)
+  uint64_t idle_blame_ns = 0;  // idle workers' time blamed on the path (ViewSample)
   uint64_t ns() const { return work_ns + wait_ns; }
 };
 std::vector<StackTotal> stack_totals(const Model& m);

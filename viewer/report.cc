@@ -12,7 +12,9 @@
 #include "omp/states.h"
 #include "proto/coverage.h"
 #include "proto/text.h"
+#include "viewer/busy_machine.h"
 #include "viewer/call_views.h"
+#include "viewer/idle_blame.h"
 #include "viewer/path_tree.h"
 #include "viewer/regions_view.h"
 #include "viewer/report_output.h"
@@ -201,19 +203,34 @@ static uint64_t main_parallel_wall_ns(const format::Profile& p) {
 }
 
 // "Master: 0.421 s serial (59.9%), 0.282 s in parallel regions" (format 1.14).
-static void print_master_split(std::ostream& out, const format::Profile& p) {
+// And "Idle: 0.249 s of OpenMP workers, 0.245 s of it blamed on serial code (--idle-blame)".
+static void print_master_split(std::ostream& out, const Model& m) {
+  const format::Profile& p = *m.profile;
   const uint64_t parallel = main_parallel_wall_ns(p), duration = p.header.duration_ns();
   if (!parallel) return;
   out << fmt::format("Master:    {} s serial ({}%), {} s in parallel regions (fork to join)\n",
                      seconds(duration - parallel),
                      percent(double(duration - parallel), double(duration)), seconds(parallel));
+  const IdleTotals idle = idle_totals(m);
+  if (idle.idle_ns || idle.blamed_ns)
+    out << fmt::format(
+        "Idle:      {} s of OpenMP workers; {} s blamed on the main thread's serial code "
+        "(--idle-blame)\n",
+        seconds(idle.idle_ns), seconds(idle.blamed_ns));
 }
 
-void print_header(std::ostream& out, const Model& m) {
-  const format::Profile& p = *m.profile;
+// "Machine: ..." and, when it was busy, a warning that waits may be preemption (format 1.14).
+static void print_machine_lines(std::ostream& out, const Model& m) {
+  const BusyMachine busy = busy_machine(m);
+  if (!busy.known) return;
+  out << fmt::format("Machine:   {}\n", machine_text(*m.profile, busy));
+  if (std::string w = busy_warning(*m.profile, busy); !w.empty())
+    out << fmt::format("WARNING:   {}\n", w);
+}
+
+// "Lost: ..." (what the profile lacks, and why) and "Coverage: ...".
+static void print_lost_lines(std::ostream& out, const format::Profile& p) {
   const auto& h = p.header;
-  std::string cmd;
-  for (const auto& a : h.argv()) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
   uint64_t dropped = 0, dropped_ns = 0, truncated = 0, unwind_failed = 0, short_stack = 0;
   for (const auto& [i, t] : p.threads) {
     dropped += t.dropped_samples();
@@ -222,38 +239,6 @@ void print_header(std::ostream& out, const Model& m) {
     unwind_failed += t.unwind_failed();
     short_stack += t.short_stack_samples();
   }
-  out << fmt::format("Profile:   {}\n", text::printable(p.path));
-  out << fmt::format("Program:   {} (pid {}, host {})\n", text::printable(h.program()), h.pid(),
-                     text::printable(h.hostname()));
-  out << fmt::format("Command:   {}\n", text::printable(cmd));
-  if (h.mpi_rank() >= 0) print_mpi_lines(out, p);
-  out << fmt::format("Duration:  {} s wall\n", seconds(h.duration_ns()));
-  print_master_split(out, p);
-  if (h.has_ending() || h.recovered()) out << fmt::format("Ended:     {}\n", ending_text(h));
-  out << fmt::format("Sampling:  {} clock at {} Hz (period {} ms), max depth {}\n",
-                     h.clock() == v1::CLOCK_WALL   ? "wall"
-                     : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"
-                                                   : "thread CPU",
-                     h.rate_hz(), fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
-  print_clock_cost(out, p);
-  if (h.wall_clock() == "tsc")
-    out << fmt::format(
-        "Timing:    exact times read the TSC, {:+.1f} us from CLOCK_MONOTONIC at the end\n",
-        double(h.wall_clock_drift_ns()) * 1e-3);
-  else if (!h.wall_clock().empty())
-    out << fmt::format("Timing:    exact times read {}\n",
-                       h.wall_clock() == "clock_monotonic" ? "CLOCK_MONOTONIC" : h.wall_clock());
-  if (!h.wall_clock_note().empty()) out << fmt::format("WARNING:   {}\n", h.wall_clock_note());
-  if (h.exact_waits())
-    out << fmt::format(
-        "Samples:   {}, {} thread{}, {} s of thread time (sampled CPU, exact OpenMP waits, "
-        "off-CPU)\n",
-        m.total_samples, p.threads.size(), p.threads.size() == 1 ? "" : "s",
-        seconds(m.total_weight_ns));
-  else
-    out << fmt::format("Samples:   {} ({} s sampled), {} thread{}\n", m.total_samples,
-                       seconds(m.total_weight_ns), p.threads.size(),
-                       p.threads.size() == 1 ? "" : "s");
   out << fmt::format(
       "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
       dropped, seconds(dropped_ns), truncated, unwind_failed, p.trailer.threads_untracked());
@@ -278,6 +263,47 @@ void print_header(std::ostream& out, const Model& m) {
                        seconds(coverage.armed_ns));
     if (coverage.incomplete()) out << fmt::format("WARNING:   {}\n", coverage.describe());
   }
+}
+
+void print_header(std::ostream& out, const Model& m) {
+  const format::Profile& p = *m.profile;
+  const auto& h = p.header;
+  std::string cmd;
+  for (const auto& a : h.argv()) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
+  out << fmt::format("Profile:   {}\n", text::printable(p.path));
+  out << fmt::format("Program:   {} (pid {}, host {})\n", text::printable(h.program()), h.pid(),
+                     text::printable(h.hostname()));
+  out << fmt::format("Command:   {}\n", text::printable(cmd));
+  if (h.mpi_rank() >= 0) print_mpi_lines(out, p);
+  out << fmt::format("Duration:  {} s wall\n", seconds(h.duration_ns()));
+  if (h.has_ending() || h.recovered()) out << fmt::format("Ended:     {}\n", ending_text(h));
+  print_master_split(out, m);
+  print_machine_lines(out, m);
+  out << fmt::format("Sampling:  {} clock at {} Hz (period {} ms), max depth {}\n",
+                     h.clock() == v1::CLOCK_WALL   ? "wall"
+                     : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"
+                                                   : "thread CPU",
+                     h.rate_hz(), fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
+  print_clock_cost(out, p);
+  if (h.wall_clock() == "tsc")
+    out << fmt::format(
+        "Timing:    exact times read the TSC, {:+.1f} us from CLOCK_MONOTONIC at the end\n",
+        double(h.wall_clock_drift_ns()) * 1e-3);
+  else if (!h.wall_clock().empty())
+    out << fmt::format("Timing:    exact times read {}\n",
+                       h.wall_clock() == "clock_monotonic" ? "CLOCK_MONOTONIC" : h.wall_clock());
+  if (!h.wall_clock_note().empty()) out << fmt::format("WARNING:   {}\n", h.wall_clock_note());
+  if (h.exact_waits())
+    out << fmt::format(
+        "Samples:   {}, {} thread{}, {} s of thread time (sampled CPU, exact OpenMP waits, "
+        "off-CPU)\n",
+        m.total_samples, p.threads.size(), p.threads.size() == 1 ? "" : "s",
+        seconds(m.total_weight_ns));
+  else
+    out << fmt::format("Samples:   {} ({} s sampled), {} thread{}\n", m.total_samples,
+                       seconds(m.total_weight_ns), p.threads.size(),
+                       p.threads.size() == 1 ? "" : "s");
+  print_lost_lines(out, p);
   if (p.trailer.handler_calls_timed())
     out << fmt::format(
         "Handler:   {:.0f} ns per sample ({} samples timed)\n",
@@ -354,7 +380,7 @@ Table tree_table(const Model& m, double min_percent, Format format) {
   for (const StackTotal& t : stack_totals(m)) {
     path.clear();
     for (size_t i = t.stack.size(); i-- > 0;) path.push_back(t.stack[i].name);
-    tree.add(path, t.work_ns, t.wait_ns);
+    tree.add(path, t.work_ns, t.wait_ns, t.idle_blame_ns);
   }
   return tree.table(min_percent, m.total_weight_ns, format);
 }
@@ -366,9 +392,13 @@ Table thread_table(const Model& m, Format format) {
     per[s.thread].first += s.count;
     per[s.thread].second.add(s);
   }
+  const bool machine_known = p.header.cpus_online() > 0;  // format 1.14, not recovered
+  const std::string unknown = format == Format::kText ? "-" : "";
   Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%",
-           "wait_err%", "overhead_s", "overhead%", "dropped", "truncated", "<kind"});
-  t.last_in_csv(8, 3);  // appended: the sampling error, then the overhead part of wait
+           "wait_err%", "overhead_s", "overhead%", "dropped", "truncated", "runq_s", "invol_sw",
+           "<kind"});
+  t.last_in_csv(8, 3);   // appended: the sampling error, then the overhead part of wait
+  t.last_in_csv(13, 2);  // then the time waiting for a CPU, involuntary switches (1.14)
   for (const auto& [index, th] : p.threads) {
     const auto& agg = per[index];
     if (m.filtered && agg.second.work + agg.second.wait == 0) continue;  // filtered out
@@ -381,7 +411,9 @@ Table thread_table(const Model& m, Format format) {
            seconds(agg.second.wait), agg.second.share(agg.second.wait, sampled, format),
            agg.second.wait_error_percent(), seconds(agg.second.overhead),
            agg.second.share(agg.second.overhead, sampled, format),
-           std::to_string(th.dropped_samples()), std::to_string(th.truncated_samples()), kind});
+           std::to_string(th.dropped_samples()), std::to_string(th.truncated_samples()),
+           machine_known ? seconds(th.run_delay_ns()) : unknown,
+           machine_known ? std::to_string(th.involuntary_switches()) : unknown, kind});
   }
   return t;
 }
@@ -538,6 +570,19 @@ nlohmann::json header_json(const Model& m, const FilterOptions& filter) {
     j["master_parallel_s"] = double(parallel) * 1e-9;
     j["master_serial_s"] = double(h.duration_ns() - parallel) * 1e-9;
   }
+  if (const BusyMachine busy = busy_machine(m); busy.known) {
+    j["cpus_online"] = h.cpus_online();
+    j["cpus_allowed"] = h.cpus_allowed();
+    j["steal_percent"] = double(h.steal_permille()) / 10.0;
+    j["load_avg_end"] = double(h.load_avg_milli()) / 1000.0;
+    j["run_delay_s"] = double(busy.run_delay_ns) * 1e-9;
+    j["involuntary_switches"] = busy.involuntary;
+    j["busy_machine"] = busy.busy;
+    j["waits_up_to_preemption_s"] = double(busy.preemption_bound_ns) * 1e-9;
+  }
+  const IdleTotals idle = idle_totals(m);
+  j["idle_workers_s"] = double(idle.idle_ns) * 1e-9;
+  j["idle_blamed_s"] = double(idle.blamed_ns) * 1e-9;
   j["clock"] = h.clock() == v1::CLOCK_WALL ? "wall" : h.clock() == v1::CLOCK_TASK ? "task" : "cpu";
   j["rate_hz"] = h.rate_hz();
   j["samples"] = m.total_samples;
@@ -567,7 +612,17 @@ nlohmann::json header_json(const Model& m, const FilterOptions& filter) {
 
 bool any_view(const ReportOptions& opt) {
   return opt.flat || opt.tree || opt.threads || opt.states || opt.parallel_regions ||
-         opt.explicit_regions || opt.lines || !opt.callers.empty() || !opt.callees.empty();
+         opt.idle_blame || opt.explicit_regions || opt.lines || !opt.callers.empty() ||
+         !opt.callees.empty();
+}
+
+static void print_idle_blame(ReportOutput& out, const Model& m, const ReportOptions& opt) {
+  const IdleTotals idle = idle_totals(m);
+  out.section("idle_blame",
+              fmt::format("Idle workers blamed on the serial code that kept them idle ({} s of "
+                          "{} s of idle workers; idle%: of those {} s):",
+                          seconds(idle.blamed_ns), seconds(idle.idle_ns), seconds(idle.idle_ns)),
+              idle_blame_table(m, opt.top));
 }
 
 void print_report(ReportOutput& out, const format::Profile& p, const ReportOptions& asked) {
@@ -575,8 +630,8 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
   // header, the flat profile and the tree only).
   ReportOptions opt = asked;
   if (opt.format == Format::kJson && !any_view(opt))
-    opt.flat = opt.tree = opt.threads = opt.states = opt.parallel_regions = opt.explicit_regions =
-        opt.lines = true;
+    opt.flat = opt.tree = opt.threads = opt.states = opt.parallel_regions = opt.idle_blame =
+        opt.explicit_regions = opt.lines = true;
   Model m = build_model(p, opt.view);
   apply_filter(m, SampleFilter(opt.filter));
   const bool any = any_view(opt);
@@ -626,6 +681,7 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
                             "from sampling; ~: below {} samples, rough):",
                             kFewSamples),
                 parallel_region_table(m, opt.format));
+  if (opt.idle_blame) print_idle_blame(out, m, opt);
   if (opt.explicit_regions) {
     const RegionCpu cpu = region_cpu_source(p);
     out.section("regions",

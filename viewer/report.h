@@ -23,6 +23,7 @@ struct ReportOptions {
   double min_percent = 1.0;
   bool flat = false, tree = false, threads = false, states = false;
   bool parallel_regions = false;  // --parallel-regions: OpenMP constructs
+  bool idle_blame = false;        // --idle-blame: idle workers' time on the serial code
   bool explicit_regions = false;  // --regions: the annotation API's regions
   bool lines = false;             // --lines: time by source line
   std::string callers, callees;   // --callers FUNC, --callees FUNC (a name or a regex)

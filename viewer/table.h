@@ -34,6 +34,7 @@ class Table {
   // <mpi:...>) blue.
   void print(std::ostream& out, Format format, size_t max_width = 0, bool colour = false) const;
   size_t size() const { return rows_.size(); }
+  const std::vector<std::string>& columns() const { return columns_; }
   // Appends `other`'s rows (same columns) behind a first column `name` = `value` (a rank): the
   // per-rank tables of several profiles as one. The first call sets the columns.
   void append_with(const std::string& name, const std::string& value, const Table& other);

@@ -51,18 +51,18 @@ void SampleTable::clear() {
 }
 
 bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
-                      const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
-                      uint64_t cpu_ns) {
+                      const SampleContext& ctx, uint64_t count, uint64_t weight_ns, uint64_t cpu_ns,
+                      uint64_t idle_blame_ns) {
   if (!head_) return false;  // the state's page was lost (thread_states_lost)
   return add_hashed(hash_sample(frames, depth, ctx), frames, depth, flags, ctx, count, weight_ns,
-                    cpu_ns, nullptr);
+                    cpu_ns, idle_blame_ns, nullptr);
 }
 
 // Probes from the hash's slot for the entry (or a free slot for it); `used_slot`, when given,
 // receives the slot it ended at.
 bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth, uint16_t flags,
                              const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
-                             uint64_t cpu_ns, uint32_t* used_slot) {
+                             uint64_t cpu_ns, uint64_t idle_blame_ns, uint32_t* used_slot) {
   journal::TableHeader& t = *head_;
   const uint32_t capacity = t.capacity;
   const uint32_t mask = capacity - 1;
@@ -79,6 +79,7 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
       e.count = count;
       e.weight_ns = weight_ns;
       e.cpu_ns = cpu_ns;
+      e.idle_blame_ns = idle_blame_ns;
       e.hash = h;  // last: the slot is complete before it becomes visible
       t.frames_used += depth;
       order_[t.used] = i;
@@ -91,6 +92,7 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
       e.count += count;
       e.weight_ns += weight_ns;
       e.cpu_ns += cpu_ns;
+      e.idle_blame_ns += idle_blame_ns;
       if (used_slot) *used_slot = i;
       return true;
     }
@@ -101,7 +103,7 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
 }
 
 bool SampleTable::add_site(uint64_t site, const SampleContext& ctx, uint64_t count,
-                           uint64_t weight_ns, uint64_t cpu_ns) {
+                           uint64_t weight_ns, uint64_t cpu_ns, uint64_t idle_blame_ns) {
   if (!head_) return false;  // the state's page was lost (thread_states_lost)
   const uint32_t depth = site ? 1 : 0;
   RecentSite& r =
@@ -111,12 +113,13 @@ bool SampleTable::add_site(uint64_t site, const SampleContext& ctx, uint64_t cou
     e.count += count;
     e.weight_ns += weight_ns;
     e.cpu_ns += cpu_ns;
+    e.idle_blame_ns += idle_blame_ns;
     return true;
   }
   const uint64_t frames[1] = {site};
   uint32_t slot = 0;
   if (!add_hashed(hash_sample(frames, depth, ctx), frames, depth, 0, ctx, count, weight_ns, cpu_ns,
-                  &slot))
+                  idle_blame_ns, &slot))
     return false;
   r.site = site;
   r.ctx = ctx;

@@ -4,6 +4,7 @@
 
 #include "collector/handler/clock_fallback.h"
 #include "collector/handler/forward_signal.h"
+#include "collector/handler/idle_workers.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/reentrancy.h"
 #include "collector/handler/sampling_clock.h"
@@ -117,7 +118,7 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   read_context(ts, ctx);
   const uint16_t flags =
       (r.truncated ? kStackTruncated : 0) | (r.unwind_failed ? kStackUnwindFailed : 0);
-  ts->table.add(ts->frames, r.depth, flags, ctx, 1, weight_ns);
+  ts->table.add(ts->frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns));
   if (r.truncated) ts->truncated_samples += 1;
   if (r.unwind_failed) ts->unwind_failed += 1;
 }

@@ -196,6 +196,7 @@ struct ThreadState : journal::ThreadRecord {
   uint32_t fork_depth = 0;
   uint64_t wall_fork_id = 0;
   uint64_t wall_unflushed_ns = 0;
+  bool counted_worker = false;  // among the OpenMP workers alive (idle_workers.h)
   // Region instance numbers this thread may use, taken from the process's counter in blocks.
   uint64_t next_instance = 0;
   uint64_t instances_end = 0;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "collector/handler/idle_workers.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
@@ -339,9 +340,12 @@ void remember_value(ThreadState* ts, const ompt_data_t* parallel_data, uint64_t 
   ts->known_parallel_value = value;
 }
 
-void on_thread_begin(ompt_thread_t, ompt_data_t* thread_data) {
+void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
   thread_data->value = 1;
-  if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
+  if (ThreadState* ts = current_thread()) {
+    ts->is_omp_thread = true;
+    if (type == ompt_thread_worker) handler::count_omp_worker(ts);
+  }
 }
 
 void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,

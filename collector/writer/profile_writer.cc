@@ -216,6 +216,7 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   facts.ending_kind = ending.kind;
   facts.exit_status = ending.exit_status;
   facts.wall_clock = check_wall_clock(duration_ns);
+  facts.machine = machine_load_at_end();
   wire::RecordStream head, tail;
   head.add(R::kHeader, writer::header_record(facts));
   writer::add_string_records(head, strings);

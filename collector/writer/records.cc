@@ -46,6 +46,7 @@ wire::Encoder sample_message(uint64_t stack_id, const SampleEntry& e) {
   s.u64(S::kRegionNode, e.ctx.region_node);
   s.u64(S::kCpuNs, e.cpu_ns);
   s.u64(S::kTaskOriginId, e.ctx.task_origin);
+  s.u64(S::kIdleWorkersNs, e.idle_blame_ns);
   return s;
 }
 
@@ -68,6 +69,8 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kSwitchesPerCpuSAtMove, ts->switches_per_cpu_s_at_move);
   th.u64(T::kShortStackSamples, ts->short_stack_samples);
   th.u64(T::kParallelWallNs, ts->parallel_wall_ns);
+  th.u64(T::kRunDelayNs, ts->run_delay_ns);
+  th.u64(T::kInvoluntarySwitches, ts->involuntary_switches);
 }
 
 }  // namespace
@@ -116,6 +119,10 @@ wire::Encoder header_record(const HeaderFacts& facts) {
     h.i64(H::kWallClockDriftNs, facts.wall_clock.drift_ns);
     h.str_nonempty(H::kWallClockNote, facts.wall_clock.note);
   }
+  h.u64(H::kCpusOnline, facts.machine.cpus_online);
+  h.u64(H::kCpusAllowed, facts.machine.cpus_allowed);
+  h.u64(H::kStealPermille, facts.machine.steal_permille);
+  h.u64(H::kLoadAvgMilli, facts.machine.load_avg_milli);
   if (facts.ending_kind) {
     wire::Encoder e;
     e.u64(fields::Ending::kKind, facts.ending_kind);

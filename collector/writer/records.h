@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "collector/clocks/wall_clock_check.h"
+#include "collector/machine_load.h"
 #include "collector/ompt/ompt_tool.h"
 #include "collector/region_context.h"
 #include "collector/thread_registry.h"
@@ -42,6 +43,7 @@ struct HeaderFacts {
   bool taskwait_sampled = false;
   ompt::RuntimeStatus omp;
   WallClockCheck wall_clock;
+  MachineLoad machine;
   uint32_t ending_kind = 0;  // Ending.Kind; 0: not written
   int exit_status = 0;
 };

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   const int threads = argc > 1 ? atoi(argv[1]) : 2;
   const int rounds = argc > 2 ? atoi(argv[2]) : 4;
   double setup_s = 0, between_s = 0, between_cpu_s = 0, imbalanced_s = 0, balanced_s = 0;
+  double between_idle_cpu_s = 0; /* between()'s CPU time once the workers exist */
   double t0 = wall_seconds();
   setup();
   setup_s = wall_seconds() - t0;
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     const double c0 = thread_cpu_seconds();
     between();
     between_cpu_s += thread_cpu_seconds() - c0;
+    if (round > 0) between_idle_cpu_s += thread_cpu_seconds() - c0;
     between_s += wall_seconds() - t0;
     t0 = wall_seconds();
 #pragma omp parallel num_threads(threads)
@@ -43,7 +45,9 @@ int main(int argc, char** argv) {
     spin_cpu(0.03);
     balanced_s += wall_seconds() - t0;
   }
-  printf("setup_s %.6f between_s %.6f between_cpu_s %.6f imbalanced_s %.6f balanced_s %.6f\n",
-         setup_s, between_s, between_cpu_s, imbalanced_s, balanced_s);
+  printf(
+      "setup_s %.6f between_s %.6f between_cpu_s %.6f imbalanced_s %.6f balanced_s %.6f "
+      "between_idle_cpu_s %.6f\n",
+      setup_s, between_s, between_cpu_s, imbalanced_s, balanced_s, between_idle_cpu_s);
   return 0;
 }
