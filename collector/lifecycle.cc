@@ -55,6 +55,7 @@ void on_thread_exit(void* p) {
   const ThreadScheduling sched = own_scheduling();
   ts->run_delay_ns = sched.run_delay_ns;
   ts->involuntary_switches = sched.involuntary_switches;
+  affinity_of(0, ts->cpu_mask);
   end_thread_sampling(ts, cpu, now);
   ts->cpu_ns_at_exit.store(cpu);
   ts->end_ns.store(now - runtime().start_mono_ns);
@@ -225,6 +226,7 @@ void shutdown_collector(ProcessEnding ending) {
     const ThreadScheduling sched = scheduling_of(ts->tid);
     ts->run_delay_ns = sched.run_delay_ns;
     ts->involuntary_switches = sched.involuntary_switches;
+    affinity_of(ts->tid, ts->cpu_mask);
     end_thread_sampling(ts, ts->cpu_ns_at_exit.load(), end);
   }
   note_task_clock_cost();

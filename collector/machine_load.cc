@@ -64,6 +64,11 @@ CpuTimes cpu_times() {
 CpuTimes g_start_times;
 uint32_t g_cpus_allowed = 0;
 
+std::vector<std::string>& settings() {
+  static auto* s = new std::vector<std::string>;  // never destroyed: read at shutdown
+  return *s;
+}
+
 }  // namespace
 
 ThreadScheduling own_scheduling() {
@@ -85,7 +90,23 @@ ThreadScheduling scheduling_of(pid_t tid) {
   return s;
 }
 
+void affinity_of(pid_t tid, uint64_t (&mask)[16]) {
+  for (uint64_t& word : mask) word = 0;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(tid, sizeof set, &set) != 0) return;
+  for (int cpu = 0; cpu < 1024 && cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set)) mask[cpu / 64] |= uint64_t(1) << (cpu % 64);
+}
+
+const std::vector<std::string>& omp_settings() {
+  return settings();
+}
+
 void note_machine_at_start() {
+  for (char** e = environ; e && *e; ++e)
+    for (const char* prefix : {"OMP_", "KMP_", "GOMP_"})
+      if (std::strncmp(*e, prefix, std::strlen(prefix)) == 0) settings().emplace_back(*e);
   g_start_times = cpu_times();
   cpu_set_t set;
   CPU_ZERO(&set);

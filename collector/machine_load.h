@@ -8,6 +8,8 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace omprof {
 
@@ -19,6 +21,14 @@ struct ThreadScheduling {
 ThreadScheduling own_scheduling();
 // Another live thread's of this process.
 ThreadScheduling scheduling_of(pid_t tid);
+
+// The CPUs thread `tid` may run on (0: the calling thread), as a bit mask of the first 1,024
+// CPUs (journal::ThreadRecord::cpu_mask); all zero when unknown.
+void affinity_of(pid_t tid, uint64_t (&mask)[16]);
+
+// The runtime's settings in the environment at start (OMP_*, KMP_*, GOMP_*), "NAME=value".
+// Read once, at collector start (note_machine_at_start).
+const std::vector<std::string>& omp_settings();
 
 struct MachineLoad {
   uint32_t cpus_online = 0;

@@ -63,6 +63,8 @@ constexpr uint32_t kCpusOnline = 38;
 constexpr uint32_t kCpusAllowed = 39;
 constexpr uint32_t kStealPermille = 40;
 constexpr uint32_t kLoadAvgMilli = 41;
+constexpr uint32_t kOmpSetting = 42;
+constexpr uint32_t kOmpRuntimeVersion = 43;
 }  // namespace Header
 
 namespace Ending {
@@ -157,6 +159,7 @@ constexpr uint32_t kShortStackSamples = 25;
 constexpr uint32_t kParallelWallNs = 26;
 constexpr uint32_t kRunDelayNs = 27;
 constexpr uint32_t kInvoluntarySwitches = 28;
+constexpr uint32_t kCpus = 29;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {

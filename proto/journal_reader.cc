@@ -21,6 +21,7 @@
 #include "proto/journal.h"
 #include "proto/mpi_calls.h"
 #include "proto/profile_reader.h"
+#include "proto/text.h"
 
 namespace omprof::format {
 
@@ -416,6 +417,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     t.set_parallel_wall_ns(r->parallel_wall_ns);
     t.set_run_delay_ns(r->run_delay_ns);
     t.set_involuntary_switches(r->involuntary_switches);
+    t.set_cpus(text::cpu_list(r->cpu_mask, 16));
     t.set_timer_failed(r->timer_errno ? 1 : 0);
     t.set_timer_errno(r->timer_errno);
     t.set_is_omp_thread(flag(r->is_omp_thread));

@@ -3,6 +3,8 @@
 // Header-only and pure.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -60,6 +62,25 @@ inline std::string printable(const std::string& s) {
 }
 
 // The last component of a path ("/a/b/c.so" -> "c.so").
+// "0-3,8": the CPUs of a bit mask of `words` 64-bit words (bit k: CPU k); "" when empty.
+inline std::string cpu_list(const uint64_t* mask, size_t words) {
+  std::string out;
+  const size_t bits = words * 64;
+  auto set = [&](size_t cpu) { return (mask[cpu / 64] >> (cpu % 64) & 1) != 0; };
+  for (size_t cpu = 0; cpu < bits;) {
+    if (!set(cpu)) {
+      ++cpu;
+      continue;
+    }
+    size_t last = cpu;
+    while (last + 1 < bits && set(last + 1)) ++last;
+    out += (out.empty() ? "" : ",") + std::to_string(cpu);
+    if (last > cpu) out += "-" + std::to_string(last);
+    cpu = last + 1;
+  }
+  return out;
+}
+
 inline std::string base_name(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);

@@ -35,6 +35,7 @@
 #include "viewer/ranks.h"
 #include "viewer/recover.h"
 #include "viewer/report.h"
+#include "viewer/run_configuration.h"
 #include "viewer/summary_reader.h"
 #include "viewer/symbolize.h"
 
@@ -580,6 +581,7 @@ static int export_profiles(const ExportCommand& e) {
   const std::vector<std::string> files = expand_profile_arguments(e.files, status);
   auto exporter = viewer::make_exporter(opt);
   viewer::SymbolCache symbols;
+  viewer::MergeGuard guard;
   size_t exported = 0;
   for (const std::string& f : files) {
     if (viewer::is_summary_path(f)) {
@@ -590,6 +592,10 @@ static int export_profiles(const ExportCommand& e) {
     try {
       const format::Profile p = viewer::load_profile(f, symbols);
       if (e.rank >= 0 && p.header.mpi_rank() != e.rank) continue;
+      if (std::string error; !guard.admit(p, error)) {
+        std::cerr << "omprof: export: " << error << "\n";
+        return 2;
+      }
       viewer::Model m = viewer::build_model(p, opt.view);
       viewer::apply_filter(m, filter);
       exporter->add(p, m);
@@ -648,11 +654,16 @@ static int view(const ViewCommand& v) {
   const std::vector<std::string> files = expand_profile_arguments(v.files, status);
   viewer::HtmlView page;
   viewer::SymbolCache symbols;
+  viewer::MergeGuard guard;
   for (const std::string& f : files) {
     if (viewer::is_summary_path(f)) continue;  // the job summary: the rank profiles hold it all
     try {
       const format::Profile p = viewer::load_profile(f, symbols);
       if (v.rank >= 0 && p.header.mpi_rank() != v.rank) continue;
+      if (std::string error; !guard.admit(p, error)) {
+        std::cerr << "omprof: view: " << error << "\n";
+        return 2;
+      }
       viewer::Model m = viewer::build_model(p, model_view);
       viewer::apply_filter(m, filter);
       page.add(p, m);

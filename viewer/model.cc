@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -333,6 +334,33 @@ std::unordered_map<uint64_t, omp::ForkInfo> fork_infos(ProfileFrames& frames) {
 }
 }  // namespace
 
+// A sample's stack in `view`: built from its raw stack (an unwind failure's is kept as is).
+static omp::FrameStack view_stack(const omp::FrameStack& raw, const v1::Stack& stack,
+                                  uint32_t state, uint64_t context, omp::View view,
+                                  bool machine_leaf,
+                                  const std::function<const omp::ForkInfo*(uint64_t)>& fork_of) {
+  omp::FrameStack frames = stack.unwind_failed()
+                               ? raw  // only the pc is known: nothing to cut or splice
+                               : omp::build_stack(raw, state, context, view, fork_of);
+  // The machine view shows samples as taken; a measured wait names its state at the leaf.
+  if (machine_leaf) {
+    if (const char* name = omp::describe_state(state).pseudo_frame) {
+      omp::Frame f;
+      f.name = name;
+      f.pseudo = true;
+      frames.insert(frames.begin(), f);
+    }
+  }
+  // Say at the root what is missing, rather than let a partial stack pass for a whole one.
+  if (stack.unwind_failed() || stack.truncated()) {
+    omp::Frame marker;
+    marker.name = stack.unwind_failed() ? "<unwind failed>" : "<truncated>";
+    marker.pseudo = true;
+    frames.push_back(marker);
+  }
+  return frames;
+}
+
 Model build_model(const format::Profile& p, omp::View view) {
   Model m;
   m.profile = &p;
@@ -363,7 +391,10 @@ Model build_model(const format::Profile& p, omp::View view) {
     // So does omprof on libgomp, of the samples too: the wait for the fork to complete.
     if ((exact || p.header.off_cpu_waits()) && v.state == format::kOverhead)
       v.state = format::kOverheadFork;
-    if (!exact && repeats_a_measured_wait(p, v.state)) return uint64_t(0);
+    if (!exact && repeats_a_measured_wait(p, v.state)) {
+      m.replaced_samples += s.count();
+      return uint64_t(0);
+    }
     v.exact = exact;
     v.fork_id = s.fork_id();
     v.task_origin = s.task_origin_id();
@@ -375,28 +406,9 @@ Model build_model(const format::Profile& p, omp::View view) {
     const bool machine_leaf = exact && view == omp::View::kMachine;
     const uint64_t context = v.task_origin ? v.task_origin : v.fork_id;
     auto& shared = view_stacks[std::make_tuple(s.stack_id(), v.state, context, machine_leaf)];
-    if (!shared) {
-      omp::FrameStack frames = stack.unwind_failed()
-                                   ? raw  // only the pc is known: nothing to cut or splice
-                                   : omp::build_stack(raw, v.state, context, view, fork_of);
-      // The machine view shows samples as taken; a measured wait names its state at the leaf.
-      if (machine_leaf) {
-        if (const char* name = omp::describe_state(v.state).pseudo_frame) {
-          omp::Frame f;
-          f.name = name;
-          f.pseudo = true;
-          frames.insert(frames.begin(), f);
-        }
-      }
-      // Say at the root what is missing, rather than let a partial stack pass for a whole one.
-      if (stack.unwind_failed() || stack.truncated()) {
-        omp::Frame marker;
-        marker.name = stack.unwind_failed() ? "<unwind failed>" : "<truncated>";
-        marker.pseudo = true;
-        frames.push_back(marker);
-      }
-      shared = std::make_shared<const omp::FrameStack>(std::move(frames));
-    }
+    if (!shared)
+      shared = std::make_shared<const omp::FrameStack>(
+          view_stack(raw, stack, v.state, context, view, machine_leaf, fork_of));
     v.stack = StackRef(shared);
     m.total_weight_ns += v.weight_ns;
     m.total_samples += v.count;

@@ -70,6 +70,9 @@ struct Model {
   std::unordered_map<uint64_t, omp::ForkInfo> forks;
   uint64_t total_weight_ns = 0;
   uint64_t total_samples = 0;
+  // Samples of waits that were also timed exactly: the exact times replace them, so they are
+  // not in total_samples (omprof run's count has them).
+  uint64_t replaced_samples = 0;
   // After a filter (viewer/filter.h): what the kept samples weigh. The totals above stay the
   // whole profile's.
   bool filtered = false;

@@ -328,7 +328,10 @@ Table region_table_of(const Model& m, const std::vector<RegionRow>& rows, Format
                              : std::string(size_t(2 * std::min(x.depth + 1, 20)), ' ') +
                                    regions::escape_name(x.name) + (x.active ? " [active]" : "");
     t.row(
-        {root ? "" : std::to_string(x.calls), root ? "" : std::to_string(x.threads),
+        // thr: the threads that ran in the region, its callers or team members sampled in it
+        // (cpu_s counts both: a region around a parallel loop has more CPU than wall time).
+        {root ? "" : std::to_string(x.calls),
+         root ? "" : std::to_string(std::max<uint32_t>(uint32_t(x.threads), r.sampled_threads)),
          root ? "" : seconds(uint64_t(x.wall_max_ns)),
          root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), cpu_text(r),
          err_text(r), root ? "" : percent(double(x.wall_max_ns), window), seconds(r.work_ns),

@@ -212,7 +212,8 @@ static void print_master_split(std::ostream& out, const Model& m) {
                      seconds(duration - parallel),
                      percent(double(duration - parallel), double(duration)), seconds(parallel));
   const IdleTotals idle = idle_totals(m);
-  if (idle.idle_ns || idle.blamed_ns)
+  constexpr uint64_t kShown = 500000;  // what prints as 0.000 s is not worth a line
+  if (idle.idle_ns >= kShown || idle.blamed_ns >= kShown)
     out << fmt::format(
         "Idle:      {} s of OpenMP workers; {} s blamed on the main thread's serial code "
         "(--idle-blame)\n",
@@ -258,7 +259,7 @@ static void print_lost_lines(std::ostream& out, const format::Profile& p) {
     for (const auto& [i, t] : p.threads)
       coverage.add_thread(t.armed_clock_ns(), t.periods_sampled(), t.sampling_lost());
     const double missing = coverage.missing_ns(), armed = double(coverage.armed_ns);
-    out << fmt::format("Coverage:  {:.1f}% of {} s of sampled clock time has samples\n",
+    out << fmt::format("Coverage:  {:.1f}% of the {} s the sampling clocks ran has samples\n",
                        armed > 0 ? 100.0 * (armed - missing) / armed : 100.0,
                        seconds(coverage.armed_ns));
     if (coverage.incomplete()) out << fmt::format("WARNING:   {}\n", coverage.describe());
@@ -293,14 +294,18 @@ void print_header(std::ostream& out, const Model& m) {
     out << fmt::format("Timing:    exact times read {}\n",
                        h.wall_clock() == "clock_monotonic" ? "CLOCK_MONOTONIC" : h.wall_clock());
   if (!h.wall_clock_note().empty()) out << fmt::format("WARNING:   {}\n", h.wall_clock_note());
+  const std::string replaced =
+      m.replaced_samples
+          ? fmt::format(" (and {} in waits timed exactly instead)", m.replaced_samples)
+          : "";
   if (h.exact_waits())
     out << fmt::format(
-        "Samples:   {}, {} thread{}, {} s of thread time (sampled CPU, exact OpenMP waits, "
+        "Samples:   {}{}, {} thread{}, {} s of thread time (sampled CPU, exact OpenMP waits, "
         "off-CPU)\n",
-        m.total_samples, p.threads.size(), p.threads.size() == 1 ? "" : "s",
+        m.total_samples, replaced, p.threads.size(), p.threads.size() == 1 ? "" : "s",
         seconds(m.total_weight_ns));
   else
-    out << fmt::format("Samples:   {} ({} s sampled), {} thread{}\n", m.total_samples,
+    out << fmt::format("Samples:   {}{} ({} s sampled), {} thread{}\n", m.total_samples, replaced,
                        seconds(m.total_weight_ns), p.threads.size(),
                        p.threads.size() == 1 ? "" : "s");
   print_lost_lines(out, p);
@@ -309,9 +314,18 @@ void print_header(std::ostream& out, const Model& m) {
         "Handler:   {:.0f} ns per sample ({} samples timed)\n",
         double(p.trailer.handler_ns_total()) / double(p.trailer.handler_calls_timed()),
         p.trailer.handler_calls_timed());
-  if (!h.omp_runtime().empty())
+  if (!h.omp_runtime().empty()) {
+    std::string about = text::printable(h.omp_runtime_version());
+    if (h.ompt_active())
+      about += (about.empty() ? "" : ", ") + std::string("OMPT states and user-model stacks");
     out << fmt::format("OpenMP:    {}{}\n", h.omp_runtime(),
-                       h.ompt_active() ? " (OMPT states and user-model stacks)" : "");
+                       about.empty() ? "" : " (" + about + ")");
+  }
+  if (h.omp_setting_size() > 0) {
+    std::string settings;
+    for (const auto& s : h.omp_setting()) settings += (settings.empty() ? "" : " ") + s;
+    out << fmt::format("Settings:  {}\n", text::printable(settings));
+  }
   if (!h.omp_note().empty()) out << fmt::format("WARNING:   {}\n", h.omp_note());
   for (const auto& note : p.notes) out << fmt::format("Symbols:   {}\n", text::printable(note));
   out << fmt::format("View:      {}\n", view_name(m.view));
@@ -396,9 +410,9 @@ Table thread_table(const Model& m, Format format) {
   const std::string unknown = format == Format::kText ? "-" : "";
   Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%",
            "wait_err%", "overhead_s", "overhead%", "dropped", "truncated", "runq_s", "invol_sw",
-           "<kind"});
+           "<cpus", "<kind"});
   t.last_in_csv(8, 3);   // appended: the sampling error, then the overhead part of wait
-  t.last_in_csv(13, 2);  // then the time waiting for a CPU, involuntary switches (1.14)
+  t.last_in_csv(13, 3);  // then the time waiting for a CPU, involuntary switches, CPUs (1.14)
   for (const auto& [index, th] : p.threads) {
     const auto& agg = per[index];
     if (m.filtered && agg.second.work + agg.second.wait == 0) continue;  // filtered out
@@ -413,12 +427,13 @@ Table thread_table(const Model& m, Format format) {
            agg.second.share(agg.second.overhead, sampled, format),
            std::to_string(th.dropped_samples()), std::to_string(th.truncated_samples()),
            machine_known ? seconds(th.run_delay_ns()) : unknown,
-           machine_known ? std::to_string(th.involuntary_switches()) : unknown, kind});
+           machine_known ? std::to_string(th.involuntary_switches()) : unknown,
+           th.cpus().empty() ? unknown : th.cpus(), kind});
   }
   return t;
 }
 
-Table state_table(const Model& m) {
+Table state_table(const Model& m, Format format) {
   // state name -> (is wait, thread (-1 = all) -> ns)
   std::map<std::string, std::pair<bool, std::map<int64_t, uint64_t>>> per;
   std::map<int64_t, uint64_t> thread_total;
@@ -431,10 +446,13 @@ Table state_table(const Model& m) {
     thread_total[s.thread] += s.weight_ns;
   }
   Table t({"<state", "<class", "<thread", "time_s", "pct"});
+  constexpr uint64_t kPrintsAsZero = 500000;
   for (const auto& [name, entry] : per)
-    for (const auto& [thread, ns] : entry.second)
+    for (const auto& [thread, ns] : entry.second) {
+      if (format == Format::kText && ns < kPrintsAsZero) continue;
       t.row({name, entry.first ? "wait" : "work", thread < 0 ? "all" : std::to_string(thread),
              seconds(ns), percent(ns, thread_total[thread])});
+    }
   return t;
 }
 
@@ -580,6 +598,8 @@ nlohmann::json header_json(const Model& m, const FilterOptions& filter) {
     j["busy_machine"] = busy.busy;
     j["waits_up_to_preemption_s"] = double(busy.preemption_bound_ns) * 1e-9;
   }
+  if (!h.omp_runtime_version().empty()) j["omp_runtime_version"] = h.omp_runtime_version();
+  j["omp_settings"] = std::vector<std::string>(h.omp_setting().begin(), h.omp_setting().end());
   const IdleTotals idle = idle_totals(m);
   j["idle_workers_s"] = double(idle.idle_ns) * 1e-9;
   j["idle_blamed_s"] = double(idle.blamed_ns) * 1e-9;
@@ -616,6 +636,30 @@ bool any_view(const ReportOptions& opt) {
          !opt.callees.empty();
 }
 
+// "; 3 of 5 constructs, omprof run --rate 1000 takes 5 times as many samples" when some
+// constructs rest on fewer than kFewSamples samples.
+static std::string rough_rows_note(const Model& m) {
+  size_t rough = 0, all = 0;
+  for (const auto& [key, r] : parallel_regions_of(m)) {
+    ++all;
+    rough += r.ww.samples() < kFewSamples;
+  }
+  if (!rough) return "";
+  const uint32_t rate = m.profile->header.rate_hz();
+  const uint32_t more = std::min<uint32_t>(std::max<uint32_t>(rate, 1) * 5, 10000);
+  return fmt::format(": {} of {} construct{}; omprof run --rate {} takes {:.0f} times as many",
+                     rough, all, all == 1 ? "" : "s", more,
+                     double(more) / double(std::max<uint32_t>(rate, 1)));
+}
+
+// "; %: of all thread time, 41.2% of it idle workers (<omp:idle>)" where idle time weighs.
+static std::string idle_share_note(const Model& m) {
+  const uint64_t idle = idle_totals(m).idle_ns;
+  if (m.total_weight_ns == 0 || double(idle) < 0.01 * double(m.total_weight_ns)) return "";
+  return fmt::format("; %: of all thread time, {}% of it idle workers (<omp:idle>)",
+                     percent(double(idle), double(m.total_weight_ns)));
+}
+
 static void print_idle_blame(ReportOutput& out, const Model& m, const ReportOptions& opt) {
   const IdleTotals idle = idle_totals(m);
   out.section("idle_blame",
@@ -646,8 +690,8 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
   if (flat)
     out.section("flat",
                 fmt::format("Flat profile ({} by {} time; total_err_s: one standard error of "
-                            "total_s from sampling):",
-                            top, sort_key_name(opt.sort)),
+                            "total_s from sampling{}):",
+                            top, sort_key_name(opt.sort), idle_share_note(m)),
                 flat_table(m, opt.top, opt.format, opt.sort));
   if (tree)
     out.section("tree", fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent),
@@ -674,12 +718,12 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
     out.section("threads",
                 "Threads (wait_err%: one standard error of wait% from sampling; ~: rough):",
                 thread_table(m, opt.format));
-  if (opt.states) out.section("states", "OpenMP states:", state_table(m));
+  if (opt.states) out.section("states", "OpenMP states:", state_table(m, opt.format));
   if (opt.parallel_regions)
     out.section("parallel_regions",
                 fmt::format("Parallel regions (eff_err%: one standard error of the efficiency "
-                            "from sampling; ~: below {} samples, rough):",
-                            kFewSamples),
+                            "from sampling; ~: below {} samples, rough{}):",
+                            kFewSamples, rough_rows_note(m)),
                 parallel_region_table(m, opt.format));
   if (opt.idle_blame) print_idle_blame(out, m, opt);
   if (opt.explicit_regions) {

@@ -52,7 +52,8 @@ std::unordered_map<omp::Name, FlatRow> flat_rows(const Model& m);
 Table flat_table(const Model& m, size_t top, Format format, SortKey sort = SortKey::kSelf);
 Table tree_table(const Model& m, double min_percent, Format format);
 Table thread_table(const Model& m, Format format);
-Table state_table(const Model& m);
+// Text leaves out the rows that print as 0.000 s (a thread's trace of a state).
+Table state_table(const Model& m, Format format = Format::kCsv);
 Table parallel_region_table(const Model& m, Format format);
 // A parallel construct's totals (its call paths merged): what `omprof diff` compares.
 struct ParallelRegionTotals {

@@ -735,6 +735,17 @@ void add_fork_wall(uint64_t fork_id, uint64_t wall_ns) {
   if (ForkRecord* rec = record_by_id(fork_id)) rec->wall_ns.fetch_add(wall_ns);
 }
 
+namespace {
+std::string& version_text() {
+  static auto* v = new std::string;  // never destroyed: read at shutdown
+  return *v;
+}
+}  // namespace
+
+void note_runtime_version(const char* version) {
+  if (version) version_text() = version;
+}
+
 bool ompt_ever() {
   return g_ompt_ever.load(std::memory_order_relaxed);
 }
@@ -754,6 +765,7 @@ bool is_runtime_module(const std::string& path) {
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
   RuntimeStatus s;
   s.ompt_active = g_ompt_ever.load();
+  s.version = version_text();
   s.off_cpu_waits = !s.ompt_active && g_gomp_wrappers.load();
   for (const auto& m : modules) {
     std::string f = text::base_name(m.path);
@@ -836,9 +848,10 @@ uint64_t fork_records_dropped() {
 
 extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
     unsigned int /*omp_version: libomp 14 passes 201611 although it implements 5.0*/,
-    const char* /*runtime_version*/) {
+    const char* runtime_version) {
   using namespace omprof;
   if (!runtime().active.load()) return nullptr;  // decline: this process is not profiled
+  ompt::note_runtime_version(runtime_version);
   static ompt_start_tool_result_t result = {ompt::tool_initialize, ompt::tool_finalize, {0}};
   return &result;
 }

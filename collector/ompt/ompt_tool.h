@@ -18,6 +18,7 @@ struct RuntimeStatus {
   std::string runtime;         // file name of the OpenMP runtime loaded, "" if none
   std::string note;            // why attribution is unavailable, when it is
   bool off_cpu_waits = false;  // libgomp under omprof's wrappers (collector/gomp_bridge.h)
+  std::string version;         // what the runtime said of itself to OMPT ("" without OMPT)
 };
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules);
 
@@ -38,6 +39,8 @@ uint32_t record_task_creation(const void* codeptr_ra, const void* enter_frame, u
 void begin_team_member(uint64_t value, unsigned index, unsigned team_size);
 // Adds `wall_ns` of fork-to-join time to fork record `fork_id` (fork_walls.h).
 void add_fork_wall(uint64_t fork_id, uint64_t wall_ns);
+// The runtime_version string the OpenMP runtime passed to ompt_start_tool.
+void note_runtime_version(const char* version);
 // Whether OMPT started omprof's tool in this process.
 bool ompt_ever();
 // The program runs on GNU libgomp with omprof's wrappers of its entry points preloaded.

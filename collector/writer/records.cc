@@ -10,6 +10,7 @@
 #include "collector/sampling.h"
 #include "proto/fields.h"
 #include "proto/format.h"
+#include "proto/text.h"
 
 namespace omprof::writer {
 
@@ -71,6 +72,7 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kParallelWallNs, ts->parallel_wall_ns);
   th.u64(T::kRunDelayNs, ts->run_delay_ns);
   th.u64(T::kInvoluntarySwitches, ts->involuntary_switches);
+  th.str_nonempty(T::kCpus, text::cpu_list(ts->cpu_mask, 16));
 }
 
 }  // namespace
@@ -123,6 +125,8 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.u64(H::kCpusAllowed, facts.machine.cpus_allowed);
   h.u64(H::kStealPermille, facts.machine.steal_permille);
   h.u64(H::kLoadAvgMilli, facts.machine.load_avg_milli);
+  for (const std::string& s : omp_settings()) h.str(H::kOmpSetting, s);
+  h.str_nonempty(H::kOmpRuntimeVersion, facts.omp.version);
   if (facts.ending_kind) {
     wire::Encoder e;
     e.u64(fields::Ending::kKind, facts.ending_kind);

@@ -444,6 +444,43 @@ TEST_P(Omp, ABusyMachineIsSaidWithEachThreadsWaitForACpu) {
   EXPECT_NE(viewer::busy_warning(p, busy).find("the machine was busy"), std::string::npos);
 }
 
+// The run's conditions are in the profile (issue 37): the runtime's settings from the
+// environment, its version where OMPT gives one, each thread's CPUs (bound by OMP_PROC_BIND).
+TEST_P(Omp, TheRunsConditionsAreInTheProfile) {
+  const std::string dir = fresh_dir("omp_conditions_" + GetParam());
+  std::vector<std::string> argv = omprof_run(dir);
+  argv.insert(argv.end(), {"--", program("omp_phases_" + compiler()), "2", "1"});
+  const RunResult r = run(argv, {{"OMP_PROC_BIND", "true"}, {"OMP_WAIT_POLICY", "passive"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const format::Profile p = only_profile(dir);
+  std::set<std::string> settings(p.header.omp_setting().begin(), p.header.omp_setting().end());
+  EXPECT_TRUE(settings.count("OMP_PROC_BIND=true")) << p.header.DebugString();
+  EXPECT_TRUE(settings.count("OMP_WAIT_POLICY=passive"));
+  if (!on_libgomp()) {
+    EXPECT_NE(p.header.omp_runtime_version().find("LLVM"), std::string::npos)
+        << p.header.omp_runtime_version();
+  }
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  for (const auto& [index, t] : p.threads) {
+    if (!t.is_omp_thread()) continue;
+    ASSERT_FALSE(t.cpus().empty()) << "thread " << index;
+    // "0-3,8": each CPU listed is one the process may use; bound threads have one each.
+    std::istringstream list(t.cpus());
+    int cpus = 0;
+    for (std::string range; std::getline(list, range, ',');) {
+      const size_t dash = range.find('-');
+      const int lo = std::stoi(range.substr(0, dash));
+      const int hi = dash == std::string::npos ? lo : std::stoi(range.substr(dash + 1));
+      for (int c = lo; c <= hi; ++c, ++cpus) EXPECT_TRUE(CPU_ISSET(c, &allowed)) << t.cpus();
+    }
+    if (CPU_COUNT(&allowed) >= 2) {
+      EXPECT_EQ(cpus, 1) << "thread " << index << " bound by OMP_PROC_BIND: " << t.cpus();
+    }
+  }
+}
+
 TEST_P(Omp, NestedRegionsSpliceRecursively) {
   format::Profile p = profile("omp_nested");
   viewer::Model m = viewer::build_model(p, omp::View::kUser);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -349,6 +350,30 @@ TEST(Diff, ParallelRegionsChangeByTheDesignedWork) {
   EXPECT_GT(step.at("delta_work_s").get<double>(), designed_delta_work - tolerance) << r.out;
   EXPECT_GT(step.at("base_wait%").get<double>(), 0.0);
   EXPECT_GT(step.at("new_wait%").get<double>(), 0.0);
+}
+
+// view and export merge the profiles they are given: runs of one command (repeated runs, the
+// ranks of a job) merge; runs of different commands are refused in one line pointing to diff
+// (issue 37: two configurations were summed into one flame graph without a word).
+TEST(Merge, DifferentRunsAreRefusedAndRepeatedRunsMerge) {
+  const std::string a = fresh_dir("merge_a"), b = fresh_dir("merge_b");
+  for (const auto& [dir, heavy] : {std::pair{a, "20"}, {a, "20"}, {b, "40"}}) {
+    const RunResult r =
+        run({OMPROF_BIN, "run", "-o", dir, "--", program("heavy_light"), heavy, "10"});
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const std::string html = fresh_dir("merge_out") + "/page.html";
+  RunResult same = run({OMPROF_BIN, "view", a, "-o", html});
+  EXPECT_EQ(same.status, 0) << same.err;
+  EXPECT_NE(same.err.find("(2 profiles)"), std::string::npos) << same.err;
+  for (const char* command : {"view", "export"}) {
+    RunResult r = run({OMPROF_BIN, command, a, b, "-o", html + ".2"});
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("different configurations (the command:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("omprof diff"), std::string::npos) << r.err;
+    EXPECT_NE(access((html + ".2").c_str(), F_OK), 0) << "nothing is written";
+  }
 }
 
 TEST(Diff, BadInputIsOneLine) {

@@ -135,11 +135,11 @@ TEST(Report, ThreadAndStateViews) {
   std::string threads = csv(thread_table(m, Format::kCsv));
   EXPECT_NE(
       threads.find("thread,tid,samples,sampled_s,cpu_s,work_s,wait_s,wait%,dropped,truncated,kind,"
-                   "wait_err%,overhead_s,overhead%,runq_s,invol_sw\n"),
+                   "wait_err%,overhead_s,overhead%,runq_s,invol_sw,cpus\n"),
       std::string::npos);
   // 200 of 400 samples wait: the binomial error sqrt(0.5 * 0.5 / 400) = 2.5 points.
-  // No machine facts in this profile (as before format 1.14): runq_s and invol_sw are empty.
-  EXPECT_NE(threads.find("0,0,400,2.000,0.000,1.000,1.000,50.0,0,0,main,2.5,0.000,0.0,,\n"),
+  // No machine facts in this profile (as before format 1.14): runq_s, invol_sw, cpus are empty.
+  EXPECT_NE(threads.find("0,0,400,2.000,0.000,1.000,1.000,50.0,0,0,main,2.5,0.000,0.0,,,\n"),
             std::string::npos)
       << threads;
   std::string states = csv(state_table(m));
