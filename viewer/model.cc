@@ -181,10 +181,14 @@ std::vector<v1::Sample> spread_mpi_wait(ProfileFrames& frames, const v1::Sample&
   weights.reserve(donors.size());
   for (const v1::Sample* d : donors) weights.push_back(d->weight_ns());
   const std::vector<uint64_t> parts = regions::proportional_parts(wait.weight_ns(), weights);
+  // The idle workers' time the call is blamed for goes with its time (a donor's own is that of
+  // a sample, which the exact call replaces).
+  const std::vector<uint64_t> blame = regions::proportional_parts(wait.idle_workers_ns(), weights);
   std::vector<v1::Sample> out;
   for (size_t k = 0; k < donors.size(); ++k) {
     v1::Sample share = *donors[k];
     share.set_weight_ns(parts[k]);
+    share.set_idle_workers_ns(blame[k]);
     share.set_count(0);
     out.push_back(std::move(share));
   }

@@ -324,6 +324,7 @@ Table region_table_of(const Model& m, const std::vector<RegionRow>& rows, Format
   for (const auto& r : rows) {
     const auto& x = r.timing;
     const bool root = x.node == 0;
+    if (root && r.work_ns + r.wait_ns == 0) continue;  // every sample is in some region
     std::string label = root ? x.name
                              : std::string(size_t(2 * std::min(x.depth + 1, 20)), ' ') +
                                    regions::escape_name(x.name) + (x.active ? " [active]" : "");

@@ -436,22 +436,26 @@ Table thread_table(const Model& m, Format format) {
 Table state_table(const Model& m, Format format) {
   // state name -> (is wait, thread (-1 = all) -> ns)
   std::map<std::string, std::pair<bool, std::map<int64_t, uint64_t>>> per;
+  std::map<std::string, std::string> frame_of;  // the pseudo-frame the views show the state as
   std::map<int64_t, uint64_t> thread_total;
   for (const auto& s : m.samples) {
-    auto& entry = per[omp::describe_state(s.state).name];
+    const omp::StateInfo info = omp::describe_state(s.state);
+    auto& entry = per[info.name];
+    if (info.pseudo_frame) frame_of[info.name] = info.pseudo_frame;
     entry.first = omp::is_wait(s.state);
     entry.second[-1] += s.weight_ns;
     entry.second[s.thread] += s.weight_ns;
     thread_total[-1] += s.weight_ns;
     thread_total[s.thread] += s.weight_ns;
   }
-  Table t({"<state", "<class", "<thread", "time_s", "pct"});
+  // frame: the name the call tree and flat views give the state (<omp:region-end-barrier>).
+  Table t({"<state", "<class", "<thread", "time_s", "pct", "<frame"});
   constexpr uint64_t kPrintsAsZero = 500000;
   for (const auto& [name, entry] : per)
     for (const auto& [thread, ns] : entry.second) {
       if (format == Format::kText && ns < kPrintsAsZero) continue;
       t.row({name, entry.first ? "wait" : "work", thread < 0 ? "all" : std::to_string(thread),
-             seconds(ns), percent(ns, thread_total[thread])});
+             seconds(ns), percent(ns, thread_total[thread]), frame_of[name]});
     }
   return t;
 }

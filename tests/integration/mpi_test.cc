@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "proto/journal_reader.h"
 #include "proto/mpi_calls.h"
+#include "viewer/model.h"
 #include "viewer/mpi_sites.h"
 #include "viewer/ranks.h"
 #include "viewer/symbolize.h"
@@ -469,6 +470,23 @@ TEST_P(Hybrid, OpenMPWaitAndMpiWaitAreBothRight) {
   }
   EXPECT_GT(ranks[0].split.mpi_wait_ns, ranks[1].split.mpi_wait_ns);
   expect_in_job_summary_equals_offline(dir, 2);
+  // The worker idles while the main thread waits in MPI_Allreduce outside the region: its idle
+  // time is blamed on the call (issue 37, item 5), exactly: the call's wall time, 1 worker.
+  viewer::SymbolCache symbols;
+  for (const std::string& f : profiles_in(dir)) {
+    const format::Profile p = viewer::load_profile(f, symbols);
+    const viewer::Model m = viewer::build_model(p, omp::View::kUser);
+    uint64_t blamed = 0;
+    for (const auto& s : m.samples)
+      for (const auto& frame : s.stack)
+        if (frame.name.str().find("MPI_Allreduce") != std::string::npos) {
+          blamed += s.idle_blame_ns;
+          break;
+        }
+    const double mpi_s = truth.at(p.header.mpi_rank()).step_mpi;
+    EXPECT_NEAR(double(blamed) * 1e-9, mpi_s, 0.03 * mpi_s + 0.002)
+        << "rank " << p.header.mpi_rank();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(WaitPolicies, Hybrid, testing::Values("active", "passive"));
