@@ -82,19 +82,25 @@ Table CallTree::table(double min_percent, uint64_t total_ns, Format format) cons
   return tree_.table(min_percent, total_ns, format, callers_ ? "callers" : "callees", label);
 }
 
+// "file.c:42", else where the code is without a line table, else "(no line)"; "" for a
+// pseudo-frame.
+static std::string place_of(const omp::Frame& f) {
+  if (!f.file.empty() && f.line > 0) return fmt::format("{}:{}", text::base_name(f.file), f.line);
+  if (!f.code_place.empty()) return f.code_place;
+  if (!f.pseudo) return "(no line)";  // no line table: the row stands for the function's lines
+  return "";
+}
+
 void LineTotals::add(const Model& m) {
   std::vector<LineRow*> seen;  // this stack's rows: a line counts once per stack
   for (const StackTotal& s : stack_totals(m)) {
     seen.clear();
     for (size_t i = 0; i < s.stack.size(); ++i) {
       const omp::Frame& f = s.stack[i];
-      std::string place;
-      if (!f.file.empty() && f.line > 0)
-        place = fmt::format("{}:{}", text::base_name(f.file), f.line);
-      else if (!f.code_place.empty())
-        place = f.code_place;
-      else if (!f.pseudo)
-        place = "(no line)";  // no line table: the row stands for the function's lines
+      std::string place = place_of(f);
+      // A wait or overhead frame is where its caller entered the runtime: the barrier's, the
+      // construct's or the lock call's line.
+      if (place.empty() && f.pseudo && i + 1 < s.stack.size()) place = place_of(s.stack[i + 1]);
       LineRow& r = rows_[place + "\t" + f.name];
       if (r.function.empty()) {
         r.place = place;

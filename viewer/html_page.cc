@@ -208,17 +208,18 @@ document.getElementById("title").textContent = document.title;
 (function header() {
   const h = D.headers;
   table("header", h, [...(h.length > 1 ? ["rank"] : []), "command", "host", "duration_s", "samples", "sampled_s", "rate_hz",
-                      "threads", "omp_runtime", "profile"]);
+                      "threads", "omp_runtime", "master_serial_s", "idle_workers_s", "idle_blamed_s",
+                      "run_delay_s", "busy_machine", "profile"]);
 })();
 const several = D.headers.length > 1;
 table("regions", D.regions, ["rank", "name", "depth", "calls", "threads", "incl_s", "self_s",
       "cpu_s", "work_s", "wait_s", "efficiency", "imbalance", "mpi_wait_s"].filter(c => several || c !== "rank"),
       ["work_s", "wait_s"]);
-table("parallel", D.parallel_regions, ["rank", "region", "function", "instances", "teams", "incl_s",
+table("parallel", D.parallel_regions, ["rank", "region", "function", "instances", "wall_s", "teams", "incl_s",
       "work_s", "wait_s", "efficiency%", "barrier_s", "lock_s", "overhead_s", "other_wait_s"]
       .filter(c => several || c !== "rank"), ["work_s", "wait_s"]);
 table("threads", D.threads, ["rank", "thread", "tid", "kind", "samples", "sampled_s", "cpu_s",
-      "work_s", "wait_s", "wait%", "overhead_s", "dropped", "truncated"]
+      "work_s", "wait_s", "wait%", "overhead_s", "runq_s", "invol_sw", "cpus", "dropped", "truncated"]
       .filter(c => several || c !== "rank"), ["work_s", "wait_s"]);
 table("ranks", D.ranks, ["rank", "threads", "elapsed_s", "computation_s", "work_s", "omp_wait_s",
       "mpi_wait_s", "work%", "omp_wait%", "mpi_wait%"], ["work_s", "omp_wait_s"]);

@@ -37,6 +37,11 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
   h["rate_hz"] = p.header.rate_hz();
   h["threads"] = p.threads.size();
   h["omp_runtime"] = p.header.omp_runtime();
+  // The report header's facts of issue 37 (format 1.14), where the profile has them.
+  const nlohmann::json full = header_json(m, FilterOptions{});
+  for (const char* key : {"master_serial_s", "master_parallel_s", "idle_workers_s", "idle_blamed_s",
+                          "run_delay_s", "busy_machine"})
+    if (full.contains(key)) h[key] = full[key];
   headers_.push_back(std::move(h));
 
   for (const StackTotal& s : stack_totals(m)) {
