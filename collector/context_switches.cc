@@ -1,12 +1,6 @@
 #include "collector/context_switches.h"
 
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "collector/clocks/clocks.h"
@@ -15,30 +9,6 @@
 #include "proto/manifest.h"
 
 namespace omprof {
-
-uint64_t own_context_switches() {
-  rusage u{};
-  if (getrusage(RUSAGE_THREAD, &u) != 0) return 0;
-  return uint64_t(u.ru_nvcsw) + uint64_t(u.ru_nivcsw);
-}
-
-uint64_t context_switches_of(pid_t tid) {
-  // open/read into the stack: nothing from the program's heap (stdio would allocate).
-  char path[64], text[4096];
-  std::snprintf(path, sizeof path, "/proc/self/task/%d/status", int(tid));
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t got = 0, n;
-  while (got < ssize_t(sizeof text) - 1 && (n = read(fd, text + got, sizeof text - 1 - got)) > 0)
-    got += n;
-  close(fd);
-  text[got > 0 ? got : 0] = 0;
-  uint64_t total = 0;
-  for (const char* key : {"\nvoluntary_ctxt_switches:", "\nnonvoluntary_ctxt_switches:"})
-    if (const char* at = std::strstr(text, key))
-      total += std::strtoull(at + std::strlen(key), nullptr, 10);
-  return total;
-}
 
 void note_task_clock_cost() {
   uint64_t switches = 0, cpu_ns = 0, moved = 0, max_rate = 0;

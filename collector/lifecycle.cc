@@ -4,10 +4,12 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <iterator>
 #include <new>
 
 #include "collector/context_switches.h"
@@ -46,16 +48,20 @@ uint64_t unix_ns() {
   return handler::ns_of(t);
 }
 
+// A thread's scheduling at its end, in its state (the profile and the journal read it there).
+void keep_scheduling(ThreadState* ts, const ThreadScheduling& s) {
+  ts->context_switches = s.voluntary_switches + s.involuntary_switches;
+  ts->involuntary_switches = s.involuntary_switches;
+  ts->run_delay_ns = s.run_delay_ns;
+  std::copy(std::begin(s.cpu_mask), std::end(s.cpu_mask), std::begin(ts->cpu_mask));
+}
+
 // Runs at thread exit (pthread_exit or return from the start routine): the timer must go,
 // since timers outlive their thread and count against RLIMIT_SIGPENDING.
 void on_thread_exit(void* p) {
   auto* ts = static_cast<ThreadState*>(p);
   const uint64_t cpu = thread_cpu_ns(), now = monotonic_ns();
-  ts->context_switches = own_context_switches();
-  const ThreadScheduling sched = own_scheduling();
-  ts->run_delay_ns = sched.run_delay_ns;
-  ts->involuntary_switches = sched.involuntary_switches;
-  affinity_of(0, ts->cpu_mask);
+  keep_scheduling(ts, own_scheduling());
   end_thread_sampling(ts, cpu, now);
   ts->cpu_ns_at_exit.store(cpu);
   ts->end_ns.store(now - runtime().start_mono_ns);
@@ -222,11 +228,7 @@ void shutdown_collector(ProcessEnding ending) {
     timespec t;
     if (pthread_getcpuclockid(ts->handle, &cid) == 0 && clock_gettime(cid, &t) == 0)
       ts->cpu_ns_at_exit.store(handler::ns_of(t));
-    ts->context_switches = context_switches_of(ts->tid);
-    const ThreadScheduling sched = scheduling_of(ts->tid);
-    ts->run_delay_ns = sched.run_delay_ns;
-    ts->involuntary_switches = sched.involuntary_switches;
-    affinity_of(ts->tid, ts->cpu_mask);
+    keep_scheduling(ts, scheduling_of(ts->tid));
     end_thread_sampling(ts, ts->cpu_ns_at_exit.load(), end);
   }
   note_task_clock_cost();

@@ -71,32 +71,39 @@ std::vector<std::string>& settings() {
 
 }  // namespace
 
-ThreadScheduling own_scheduling() {
-  ThreadScheduling s;
-  s.run_delay_ns = run_delay_in("/proc/thread-self/schedstat");
-  rusage u{};
-  if (getrusage(RUSAGE_THREAD, &u) == 0) s.involuntary_switches = uint64_t(u.ru_nivcsw);
-  return s;
-}
-
-ThreadScheduling scheduling_of(pid_t tid) {
-  ThreadScheduling s;
-  char path[64], text[4096];
-  std::snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", int(tid));
-  s.run_delay_ns = run_delay_in(path);
-  std::snprintf(path, sizeof path, "/proc/self/task/%d/status", int(tid));
-  read_text(path, text, sizeof text);
-  s.involuntary_switches = field_after(text, "\nnonvoluntary_ctxt_switches:");
-  return s;
-}
-
-void affinity_of(pid_t tid, uint64_t (&mask)[16]) {
+// The CPUs thread `tid` (0: the calling thread) may run on.
+static void affinity_of(pid_t tid, uint64_t (&mask)[16]) {
   for (uint64_t& word : mask) word = 0;
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(tid, sizeof set, &set) != 0) return;
   for (int cpu = 0; cpu < 1024 && cpu < CPU_SETSIZE; ++cpu)
     if (CPU_ISSET(cpu, &set)) mask[cpu / 64] |= uint64_t(1) << (cpu % 64);
+}
+
+ThreadScheduling own_scheduling() {
+  ThreadScheduling s;
+  rusage u{};
+  if (getrusage(RUSAGE_THREAD, &u) == 0) {
+    s.voluntary_switches = uint64_t(u.ru_nvcsw);
+    s.involuntary_switches = uint64_t(u.ru_nivcsw);
+  }
+  s.run_delay_ns = run_delay_in("/proc/thread-self/schedstat");
+  affinity_of(0, s.cpu_mask);
+  return s;
+}
+
+ThreadScheduling scheduling_of(pid_t tid) {
+  ThreadScheduling s;
+  char path[64], text[4096];
+  std::snprintf(path, sizeof path, "/proc/self/task/%d/status", int(tid));
+  read_text(path, text, sizeof text);
+  s.voluntary_switches = field_after(text, "\nvoluntary_ctxt_switches:");
+  s.involuntary_switches = field_after(text, "\nnonvoluntary_ctxt_switches:");
+  std::snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", int(tid));
+  s.run_delay_ns = run_delay_in(path);
+  affinity_of(tid, s.cpu_mask);
+  return s;
 }
 
 const std::vector<std::string>& omp_settings() {

@@ -13,18 +13,19 @@
 
 namespace omprof {
 
+// A thread's scheduling at its end (0 when unknown): its context switches, the time it was
+// runnable but waited for a CPU, and the CPUs it may run on, a bit mask of the first 1,024
+// (journal::ThreadRecord::cpu_mask).
 struct ThreadScheduling {
-  uint64_t run_delay_ns = 0;  // time runnable but waiting for a CPU
+  uint64_t voluntary_switches = 0;
   uint64_t involuntary_switches = 0;
+  uint64_t run_delay_ns = 0;
+  uint64_t cpu_mask[16] = {};
 };
-// The calling thread's.
+// The calling thread's (getrusage, its schedstat).
 ThreadScheduling own_scheduling();
-// Another live thread's of this process.
+// Another live thread's of this process (/proc/self/task/TID/).
 ThreadScheduling scheduling_of(pid_t tid);
-
-// The CPUs thread `tid` may run on (0: the calling thread), as a bit mask of the first 1,024
-// CPUs (journal::ThreadRecord::cpu_mask); all zero when unknown.
-void affinity_of(pid_t tid, uint64_t (&mask)[16]);
 
 // The runtime's settings in the environment at start (OMP_*, KMP_*, GOMP_*), "NAME=value".
 // Read once, at collector start (note_machine_at_start).

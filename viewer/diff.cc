@@ -172,19 +172,17 @@ Table diff_parallel_regions_table(const DiffSide& base, const DiffSide& now, For
   // The wait share in percent of the time inside: how the construct's balance changed.
   auto wait_share = [&](const DiffParallelRegion& r) {
     return r.incl ? fmt::format("{:.1f}", 100.0 * double(r.wait) / double(r.incl))
-                  : std::string(format == Format::kText ? "-" : "");
+                  : unknown_cell(format);
   };
   Table t({"base_wall_s", "new_wall_s", "delta_wall%", "base_incl_s", "new_incl_s", "delta_incl_s",
            "delta_incl%", "base_instances", "new_instances", "base_wait%", "new_wait%",
            "delta_work_s", "delta_wait_s", "<parallel region"});
   t.last_in_csv(0, 3);  // appended (format 1.14)
-  auto wall = [&](double ns) {
-    return ns > 0 ? secs(ns) : std::string(format == Format::kText ? "-" : "");
-  };
+  auto wall = [&](double ns) { return ns > 0 ? secs(ns) : unknown_cell(format); };
   for (const Row& r : rows)
     t.row({wall(r.b.wall_ns), wall(r.n.wall_ns),
            r.b.wall_ns > 0 && r.n.wall_ns > 0 ? change_percent(r.b.wall_ns, r.n.wall_ns, format)
-                                              : wall(0),
+                                              : unknown_cell(format),
            secs(double(r.b.incl)), secs(double(r.n.incl)),
            delta(double(r.b.incl), double(r.n.incl)),
            change_percent(double(r.b.incl), double(r.n.incl), format),

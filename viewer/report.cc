@@ -407,7 +407,7 @@ Table thread_table(const Model& m, Format format) {
     per[s.thread].second.add(s);
   }
   const bool machine_known = p.header.cpus_online() > 0;  // format 1.14, not recovered
-  const std::string unknown = format == Format::kText ? "-" : "";
+  const std::string unknown = unknown_cell(format);
   Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%",
            "wait_err%", "overhead_s", "overhead%", "dropped", "truncated", "runq_s", "invol_sw",
            "<cpus", "<kind"});
@@ -464,8 +464,7 @@ namespace {
 // A construct's fork-to-join wall time, "-" in text where the profile does not have it (before
 // format 1.14, a recovered profile).
 std::string wall_seconds(uint64_t ns, Format format) {
-  if (ns) return seconds(ns);
-  return format == Format::kText ? "-" : "";
+  return ns ? seconds(ns) : unknown_cell(format);
 }
 
 // A parallel construct: its fork records merged by source location, so that the call paths of

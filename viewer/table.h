@@ -58,6 +58,10 @@ class Table {
 using text::csv_quote;
 std::string seconds(uint64_t ns);  // "1.234"
 std::string seconds(double ns);    // the same from a double (sums over ranks: any size)
+// A value the profile does not have: "-" in text, empty in CSV (null in JSON).
+inline std::string unknown_cell(Format format) {
+  return format == Format::kText ? "-" : "";
+}
 std::string percent(double part, double whole);  // "12.3"
 // Too long for `width`: the middle gives way, so that both the start of a name and its end (a
 // region frame's file:line, a signature's last parameters) stay readable.
