@@ -21,45 +21,6 @@
 
 namespace omprof::viewer {
 
-// An argument as a shell would need it: as is when plain, else in $'...' with C escapes, so
-// spaces, newlines and bytes that are not UTF-8 text (a Latin-1 file name) stay unambiguous.
-// Valid UTF-8 without control characters: printable as it is.
-bool printable_text(const std::string& s) {
-  for (size_t i = 0; i < s.size();) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > s.size() || (n == 1 && (c < 0x20 || c == 0x7f))) return false;
-    for (size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-    i += n;
-  }
-  return true;
-}
-
-std::string shell_quote(const std::string& arg) {
-  bool plain = !arg.empty();
-  for (unsigned char c : arg)
-    plain = plain && (std::isalnum(c) || std::strchr("_./:=+-,@%", c) != nullptr);
-  if (plain) return arg;
-  if (printable_text(arg) && arg.find('\'') == std::string::npos) return "'" + arg + "'";
-  std::string out = "$'";
-  for (unsigned char c : arg) {
-    if (c == '\'' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c < 0x20 || c >= 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "'";
-}
-
 namespace {
 
 struct WorkWait {
@@ -94,251 +55,7 @@ std::string short_file(const std::string& f) {
   return text::base_name(f);
 }
 
-const char* view_name(omp::View v) {
-  switch (v) {
-    case omp::View::kUser:
-      return "user";
-    case omp::View::kExpert:
-      return "expert";
-    default:
-      return "machine";
-  }
-}
-
-const char* thread_level_name(int level) {
-  static const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
-                                "MPI_THREAD_MULTIPLE"};
-  return level >= 0 && level < 4 ? names[level] : "thread level unknown";
-}
-
-// Threads that left the task clock (collector/handler/clock_fallback.h); as `omprof run` notes
-// (collector/context_switches.h), the task clock pays for each switch.
-void print_clock_cost(std::ostream& out, const format::Profile& p) {
-  const auto& h = p.header;
-  uint64_t switches = 0, cpu_ns = 0, moved = 0, max_rate = 0;
-  for (const auto& [i, t] : p.threads) {
-    switches += t.context_switches();
-    cpu_ns += t.cpu_time_ns();
-    if (t.cpu_clock_from_ns() > 0) {
-      ++moved;
-      max_rate = std::max<uint64_t>(max_rate, t.switches_per_cpu_s_at_move());
-    }
-  }
-  if (moved > 0)
-    out << fmt::format(
-        "           {} of {} threads moved to the cpu clock (kernel ticks) when they switched "
-        "up to {} times per CPU-second\n",
-        moved, p.threads.size(), max_rate);
-  else if (h.clock() == v1::CLOCK_TASK && cpu_ns > 0 && double(switches) >= 2000.0 * cpu_ns * 1e-9)
-    out << fmt::format(
-        "           {} context switches ({:.0f} per CPU-second), each one a cost of the task "
-        "clock: --clock cpu avoids it\n",
-        switches, double(switches) / (cpu_ns * 1e-9));
-}
-
-void print_mpi_lines(std::ostream& out, const format::Profile& p) {
-  const auto& h = p.header;
-  out << fmt::format("MPI rank:  {}{}\n", h.mpi_rank(),
-                     h.mpi_size() > 0 ? fmt::format(" of {}", h.mpi_size()) : "");
-  // The library's version string up to its first comma or line ("Open MPI v4.1.4, package:
-  // ...", "MPICH Version:<TAB>4.0.2<LF>MPICH Release date: ..."), tabs as spaces.
-  std::string library = h.mpi_library().substr(0, h.mpi_library().find_first_of(",\n"));
-  std::replace(library.begin(), library.end(), '\t', ' ');
-  if (!library.empty())
-    out << fmt::format("MPI:       {}, {}; {}\n", library, thread_level_name(h.mpi_thread_level()),
-                       h.mpi_calls_exact() ? "time in MPI calls measured exactly (state mpi)"
-                                           : "no MPI call was intercepted");
-  uint32_t helpers = 0;
-  uint64_t helper_cpu = 0;
-  for (const auto& [i, t] : p.threads)
-    if (t.mpi_library_thread()) {
-      ++helpers;
-      helper_cpu += t.cpu_time_ns();
-    }
-  if (helpers)
-    out << fmt::format(
-        "           {} threads of the MPI library ({} s CPU) not counted as the program's\n",
-        helpers, seconds(helper_cpu));
-  if (!h.mpi_note().empty()) out << fmt::format("           {}\n", h.mpi_note());
-}
-
 }  // namespace
-
-// How the process ended, and whether the profile holds everything (format 1.4).
-std::string ending_text(const v1::Header& h) {
-  const v1::Ending& e = h.ending();
-  std::string s;
-  switch (e.kind()) {
-    case v1::Ending::ENDING_EXITED:
-      s = fmt::format("exit status {}", e.exit_status());
-      break;
-    case v1::Ending::ENDING_SIGNALED:
-      s = fmt::format("killed by signal {} ({}){}", e.signal(), strsignal(int(e.signal())),
-                      e.core_dumped() ? ", core dumped" : "");
-      break;
-    case v1::Ending::ENDING_NOT_OBSERVED:
-      s = "not observed (the process left its journal and nobody saw it end)";
-      break;
-    case v1::Ending::ENDING_RUNNING:
-      s = "still running: a snapshot of its journal";
-      break;
-    case v1::Ending::ENDING_EXEC:
-      s = "the process image was replaced by exec()";
-      break;
-    default:
-      s = "unknown";
-  }
-  if (h.recovered())
-    s += "; incomplete: recovered from the journal (samples and waits up to the end; no exact "
-         "region statistics or fork counts)";
-  return s;
-}
-
-// The main thread's wall time inside the outermost parallel regions it forked (format 1.14;
-// 0: none, or not measured).
-static uint64_t main_parallel_wall_ns(const format::Profile& p) {
-  for (const auto& [i, t] : p.threads)
-    if (t.is_main()) return std::min(t.parallel_wall_ns(), p.header.duration_ns());
-  return 0;
-}
-
-// "Master: 0.421 s serial (59.9%), 0.282 s in parallel regions" (format 1.14).
-// And "Idle: 0.249 s of OpenMP workers, 0.245 s of it blamed on serial code (--idle-blame)".
-static void print_master_split(std::ostream& out, const Model& m) {
-  const format::Profile& p = *m.profile;
-  const uint64_t parallel = main_parallel_wall_ns(p), duration = p.header.duration_ns();
-  if (!parallel) return;
-  out << fmt::format("Master:    {} s serial ({}%), {} s in parallel regions (fork to join)\n",
-                     seconds(duration - parallel),
-                     percent(double(duration - parallel), double(duration)), seconds(parallel));
-  const IdleTotals idle = idle_totals(m);
-  constexpr uint64_t kShown = 500000;  // what prints as 0.000 s is not worth a line
-  if (idle.idle_ns >= kShown || idle.blamed_ns >= kShown)
-    out << fmt::format(
-        "Idle:      {} s of OpenMP workers; {} s blamed on the main thread's serial code "
-        "(--idle-blame)\n",
-        seconds(idle.idle_ns), seconds(idle.blamed_ns));
-}
-
-// "Machine: ..." and, when it was busy, a warning that waits may be preemption (format 1.14).
-static void print_machine_lines(std::ostream& out, const Model& m) {
-  const BusyMachine busy = busy_machine(m);
-  if (!busy.known) return;
-  out << fmt::format("Machine:   {}\n", machine_text(*m.profile, busy));
-  if (std::string w = busy_warning(*m.profile, busy); !w.empty())
-    out << fmt::format("WARNING:   {}\n", w);
-}
-
-// "Lost: ..." (what the profile lacks, and why) and "Coverage: ...".
-static void print_lost_lines(std::ostream& out, const format::Profile& p) {
-  const auto& h = p.header;
-  uint64_t dropped = 0, dropped_ns = 0, truncated = 0, unwind_failed = 0, short_stack = 0;
-  for (const auto& [i, t] : p.threads) {
-    dropped += t.dropped_samples();
-    dropped_ns += t.dropped_weight_ns();
-    truncated += t.truncated_samples();
-    unwind_failed += t.unwind_failed();
-    short_stack += t.short_stack_samples();
-  }
-  out << fmt::format(
-      "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
-      dropped, seconds(dropped_ns), truncated, unwind_failed, p.trailer.threads_untracked());
-  if (short_stack)
-    out << fmt::format(
-        "           {} of the unwind failures: too little of the thread's stack was left to "
-        "unwind (only the pc is kept)\n",
-        short_stack);
-  if (p.trailer.fork_records_dropped())
-    out << fmt::format(
-        "           {} parallel-region or task creation paths not recorded (their samples sit "
-        "under the enclosing region)\n",
-        p.trailer.fork_records_dropped());
-  if (h.format_major() > 1 || h.format_minor() >= 3) {
-    format::Coverage coverage;
-    coverage.period_ns = h.period_ns();
-    for (const auto& [i, t] : p.threads)
-      coverage.add_thread(t.armed_clock_ns(), t.periods_sampled(), t.sampling_lost());
-    const double missing = coverage.missing_ns(), armed = double(coverage.armed_ns);
-    out << fmt::format("Coverage:  {:.1f}% of the {} s the sampling clocks ran has samples\n",
-                       armed > 0 ? 100.0 * (armed - missing) / armed : 100.0,
-                       seconds(coverage.armed_ns));
-    if (coverage.incomplete()) out << fmt::format("WARNING:   {}\n", coverage.describe());
-  }
-}
-
-void print_header(std::ostream& out, const Model& m) {
-  const format::Profile& p = *m.profile;
-  const auto& h = p.header;
-  std::string cmd;
-  for (const auto& a : h.argv()) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
-  out << fmt::format("Profile:   {}\n", text::printable(p.path));
-  out << fmt::format("Program:   {} (pid {}, host {})\n", text::printable(h.program()), h.pid(),
-                     text::printable(h.hostname()));
-  out << fmt::format("Command:   {}\n", text::printable(cmd));
-  if (h.mpi_rank() >= 0) print_mpi_lines(out, p);
-  out << fmt::format("Duration:  {} s wall\n", seconds(h.duration_ns()));
-  if (h.has_ending() || h.recovered()) out << fmt::format("Ended:     {}\n", ending_text(h));
-  print_master_split(out, m);
-  print_machine_lines(out, m);
-  out << fmt::format("Sampling:  {} clock at {} Hz (period {} ms), max depth {}\n",
-                     h.clock() == v1::CLOCK_WALL   ? "wall"
-                     : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"
-                                                   : "thread CPU",
-                     h.rate_hz(), fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
-  print_clock_cost(out, p);
-  if (h.wall_clock() == "tsc")
-    out << fmt::format(
-        "Timing:    exact times read the TSC, {:+.1f} us from CLOCK_MONOTONIC at the end\n",
-        double(h.wall_clock_drift_ns()) * 1e-3);
-  else if (!h.wall_clock().empty())
-    out << fmt::format("Timing:    exact times read {}\n",
-                       h.wall_clock() == "clock_monotonic" ? "CLOCK_MONOTONIC" : h.wall_clock());
-  if (!h.wall_clock_note().empty()) out << fmt::format("WARNING:   {}\n", h.wall_clock_note());
-  const std::string replaced =
-      m.replaced_samples
-          ? fmt::format(" (and {} in waits timed exactly instead)", m.replaced_samples)
-          : "";
-  if (h.exact_waits())
-    out << fmt::format(
-        "Samples:   {}{}, {} thread{}, {} s of thread time (sampled CPU, exact OpenMP waits, "
-        "off-CPU)\n",
-        m.total_samples, replaced, p.threads.size(), p.threads.size() == 1 ? "" : "s",
-        seconds(m.total_weight_ns));
-  else
-    out << fmt::format("Samples:   {}{} ({} s sampled), {} thread{}\n", m.total_samples, replaced,
-                       seconds(m.total_weight_ns), p.threads.size(),
-                       p.threads.size() == 1 ? "" : "s");
-  print_lost_lines(out, p);
-  if (p.trailer.handler_calls_timed())
-    out << fmt::format(
-        "Handler:   {:.0f} ns per sample ({} samples timed)\n",
-        double(p.trailer.handler_ns_total()) / double(p.trailer.handler_calls_timed()),
-        p.trailer.handler_calls_timed());
-  if (!h.omp_runtime().empty()) {
-    std::string about = text::printable(h.omp_runtime_version());
-    if (h.ompt_active())
-      about += (about.empty() ? "" : ", ") + std::string("OMPT states and user-model stacks");
-    out << fmt::format("OpenMP:    {}{}\n", h.omp_runtime(),
-                       about.empty() ? "" : " (" + about + ")");
-  }
-  if (h.omp_setting_size() > 0) {
-    std::string settings;
-    for (const auto& s : h.omp_setting()) settings += (settings.empty() ? "" : " ") + s;
-    out << fmt::format("Settings:  {}\n", text::printable(settings));
-  }
-  if (!h.omp_note().empty()) out << fmt::format("WARNING:   {}\n", h.omp_note());
-  for (const auto& note : p.notes) out << fmt::format("Symbols:   {}\n", text::printable(note));
-  out << fmt::format("View:      {}\n", view_name(m.view));
-}
-
-void print_filter_line(std::ostream& out, const Model& m, const FilterOptions& filter) {
-  if (!m.filtered) return;
-  out << fmt::format(
-      "Filter:    {} keeps {} samples, {} s of {} s ({}%); shares are of the "
-      "whole profile\n",
-      filter.describe(), m.kept_samples, seconds(m.kept_weight_ns), seconds(m.total_weight_ns),
-      percent(m.kept_weight_ns, m.total_weight_ns));
-}
 
 std::unordered_map<omp::Name, FlatRow> flat_rows(const Model& m) {
   std::unordered_map<omp::Name, FlatRow> rows;
@@ -577,62 +294,6 @@ Table parallel_region_table(const Model& m, Format format) {
   return t;
 }
 
-nlohmann::json header_json(const Model& m, const FilterOptions& filter) {
-  const format::Profile& p = *m.profile;
-  const auto& h = p.header;
-  nlohmann::json j;
-  j["profile"] = p.path;
-  j["program"] = h.program();
-  j["argv"] = std::vector<std::string>(h.argv().begin(), h.argv().end());
-  j["pid"] = h.pid();
-  j["host"] = h.hostname();
-  j["duration_s"] = double(h.duration_ns()) * 1e-9;
-  if (const uint64_t parallel = main_parallel_wall_ns(p)) {
-    j["master_parallel_s"] = double(parallel) * 1e-9;
-    j["master_serial_s"] = double(h.duration_ns() - parallel) * 1e-9;
-  }
-  if (const BusyMachine busy = busy_machine(m); busy.known) {
-    j["cpus_online"] = h.cpus_online();
-    j["cpus_allowed"] = h.cpus_allowed();
-    j["steal_percent"] = double(h.steal_permille()) / 10.0;
-    j["load_avg_end"] = double(h.load_avg_milli()) / 1000.0;
-    j["run_delay_s"] = double(busy.run_delay_ns) * 1e-9;
-    j["involuntary_switches"] = busy.involuntary;
-    j["busy_machine"] = busy.busy;
-    j["waits_up_to_preemption_s"] = double(busy.preemption_bound_ns) * 1e-9;
-  }
-  if (!h.omp_runtime_version().empty()) j["omp_runtime_version"] = h.omp_runtime_version();
-  j["omp_settings"] = std::vector<std::string>(h.omp_setting().begin(), h.omp_setting().end());
-  const IdleTotals idle = idle_totals(m);
-  j["idle_workers_s"] = double(idle.idle_ns) * 1e-9;
-  j["idle_blamed_s"] = double(idle.blamed_ns) * 1e-9;
-  j["clock"] = h.clock() == v1::CLOCK_WALL ? "wall" : h.clock() == v1::CLOCK_TASK ? "task" : "cpu";
-  j["rate_hz"] = h.rate_hz();
-  j["samples"] = m.total_samples;
-  j["sampled_s"] = double(m.total_weight_ns) * 1e-9;
-  j["threads"] = p.threads.size();
-  uint64_t dropped = 0, truncated = 0;
-  for (const auto& [i, t] : p.threads) {
-    dropped += t.dropped_samples();
-    truncated += t.truncated_samples();
-  }
-  j["dropped_samples"] = dropped;
-  j["truncated_samples"] = truncated;
-  j["mpi_rank"] = h.mpi_rank();
-  if (!h.wall_clock().empty()) {  // format 1.12
-    j["wall_clock"] = h.wall_clock();
-    j["wall_clock_drift_s"] = double(h.wall_clock_drift_ns()) * 1e-9;
-    if (!h.wall_clock_note().empty()) j["wall_clock_note"] = h.wall_clock_note();
-  }
-  j["view"] = view_name(m.view);
-  if (m.filtered) {
-    j["filter"] = filter.describe();
-    j["kept_samples"] = m.kept_samples;
-    j["kept_s"] = double(m.kept_weight_ns) * 1e-9;
-  }
-  return j;
-}
-
 bool any_view(const ReportOptions& opt) {
   return opt.flat || opt.tree || opt.threads || opt.states || opt.parallel_regions ||
          opt.idle_blame || opt.explicit_regions || opt.lines || !opt.callers.empty() ||
@@ -656,15 +317,15 @@ static std::string rough_rows_note(const Model& m) {
 }
 
 // "; %: of all thread time, 41.2% of it idle workers (<omp:idle>)" where idle time weighs.
-static std::string idle_share_note(const Model& m) {
-  const uint64_t idle = idle_totals(m).idle_ns;
+static std::string idle_share_note(const Model& m, const IdleTotals& totals) {
+  const uint64_t idle = totals.idle_ns;
   if (m.total_weight_ns == 0 || double(idle) < 0.01 * double(m.total_weight_ns)) return "";
   return fmt::format("; %: of all thread time, {}% of it idle workers (<omp:idle>)",
                      percent(double(idle), double(m.total_weight_ns)));
 }
 
-static void print_idle_blame(ReportOutput& out, const Model& m, const ReportOptions& opt) {
-  const IdleTotals idle = idle_totals(m);
+static void print_idle_blame(ReportOutput& out, const Model& m, const IdleTotals& idle,
+                             const ReportOptions& opt) {
   out.section("idle_blame",
               fmt::format("Idle workers blamed on the serial code that kept them idle ({} s of "
                           "{} s of idle workers; idle%: of those {} s):",
@@ -685,16 +346,17 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
   const bool flat = opt.flat || !any;
   const bool tree = opt.tree || (!any && opt.format != Format::kCsv);
   const std::string top = opt.top ? "top " + std::to_string(opt.top) : std::string("all");
+  const HeaderFacts facts = header_facts(m);
   if (opt.header) {
-    print_header(out.text_out(), m);
+    print_header(out.text_out(), m, facts);
     print_filter_line(out.text_out(), m, opt.filter);
-    out.value("header", header_json(m, opt.filter));
+    out.value("header", header_json(m, facts, opt.filter));
   }
   if (flat)
     out.section("flat",
                 fmt::format("Flat profile ({} by {} time; total_err_s: one standard error of "
                             "total_s from sampling{}):",
-                            top, sort_key_name(opt.sort), idle_share_note(m)),
+                            top, sort_key_name(opt.sort), idle_share_note(m, facts.idle)),
                 flat_table(m, opt.top, opt.format, opt.sort));
   if (tree)
     out.section("tree", fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent),
@@ -728,7 +390,7 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
                             "from sampling; ~: below {} samples, rough{}):",
                             kFewSamples, rough_rows_note(m)),
                 parallel_region_table(m, opt.format));
-  if (opt.idle_blame) print_idle_blame(out, m, opt);
+  if (opt.idle_blame) print_idle_blame(out, m, facts.idle, opt);
   if (opt.explicit_regions) {
     const RegionCpu cpu = region_cpu_source(p);
     out.section("regions",

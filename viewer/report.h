@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "viewer/filter.h"
+#include "viewer/header_facts.h"
 #include "viewer/model.h"
 #include "viewer/report_output.h"
 #include "viewer/sampling_error.h"
@@ -35,8 +36,6 @@ struct ReportOptions {
 
 // Throws FilterError when --callers/--callees name no function of the profile.
 void print_report(ReportOutput& out, const format::Profile& p, const ReportOptions& opt);
-// The header's facts for JSON output.
-nlohmann::json header_json(const Model& m, const FilterOptions& filter);
 bool any_view(const ReportOptions& opt);  // a view was asked for (else the default ones)
 
 // Individual views (also used by tests).
@@ -63,10 +62,5 @@ struct ParallelRegionTotals {
 };
 // By "function @ file:line".
 std::map<std::string, ParallelRegionTotals> parallel_region_totals(const Model& m);
-void print_header(std::ostream& out, const Model& m);
-// How the process ended (format 1.4), and whether the profile holds everything.
-std::string ending_text(const v1::Header& h);
-// "Filter: ... keeps N samples, X s of Y s" when the model was filtered.
-void print_filter_line(std::ostream& out, const Model& m, const FilterOptions& filter);
 
 }  // namespace omprof::viewer

@@ -1,0 +1,24 @@
+// `omprof report` of several MPI ranks' profiles: the job's header (the cross-rank summary and
+// the master, idle and machine facts summed over ranks), the ranks table, the region summary
+// and the sample views merged over ranks. Each profile is reduced as it is read: memory grows
+// with ranks x region paths and the merged views, not with ranks x samples.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "viewer/report.h"
+#include "viewer/report_output.h"
+#include "viewer/symbolize.h"
+
+namespace omprof::viewer {
+
+// `show_ranks`: the ranks table even when --regions is asked for. Returns the exit status:
+// `status`, or 1 when a file could not be read or is not a rank's profile.
+int report_job(const std::vector<std::string>& files, const ReportOptions& options, bool show_ranks,
+               SymbolCache& symbols, ReportOutput& out, int status);
+
+// Whether the files are several MPI ranks' profiles (the first one says).
+bool several_ranks(const std::vector<std::string>& files, SymbolCache& symbols);
+
+}  // namespace omprof::viewer
