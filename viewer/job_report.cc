@@ -115,8 +115,100 @@ bool wants_sample_views(const ReportOptions& o) {
          !o.callers.empty() || !o.callees.empty();
 }
 
+// The header facts of the job's ranks (header_facts.h), summed: the master's serial time, the
+// idle workers and the machine's load, with the ranks that stand out.
+struct JobFacts {
+  int ranks = 0, ranks_timed = 0;  // ranks, and those with fork-to-join times (format 1.14)
+  uint64_t duration_ns = 0, parallel_ns = 0;  // of the ranks timed
+  double min_serial = 2, max_serial = -1;     // serial shares of the main thread
+  int min_serial_rank = -1, max_serial_rank = -1;
+  IdleTotals idle;
+  BusyMachine busy;  // sums; `busy` if any rank was
+  std::vector<int> busy_ranks;
+  void add(int rank, const HeaderFacts& f);
+  void print(std::ostream& out) const;
+  nlohmann::json json() const;
+};
+
+void JobFacts::add(int rank, const HeaderFacts& f) {
+  ++ranks;
+  if (f.master_parallel_ns && f.duration_ns) {
+    ++ranks_timed;
+    duration_ns += f.duration_ns;
+    parallel_ns += f.master_parallel_ns;
+    const double serial = double(f.duration_ns - f.master_parallel_ns) / double(f.duration_ns);
+    if (serial < min_serial) min_serial = serial, min_serial_rank = rank;
+    if (serial > max_serial) max_serial = serial, max_serial_rank = rank;
+  }
+  idle.idle_ns += f.idle.idle_ns;
+  idle.blamed_ns += f.idle.blamed_ns;
+  if (!f.busy.known) return;
+  busy.known = true;
+  busy.run_delay_ns += f.busy.run_delay_ns;
+  busy.thread_life_ns += f.busy.thread_life_ns;
+  busy.involuntary += f.busy.involuntary;
+  busy.omp_wait_ns += f.busy.omp_wait_ns;
+  busy.preemption_bound_ns += f.busy.preemption_bound_ns;
+  if (f.busy.busy) busy_ranks.push_back(rank);
+}
+
+std::string rank_list(std::vector<int> ranks) {
+  std::sort(ranks.begin(), ranks.end());
+  std::string list;
+  for (const int r : ranks) list += (list.empty() ? "" : ", ") + std::to_string(r);
+  return list;
+}
+
+void JobFacts::print(std::ostream& out) const {
+  if (ranks_timed) {
+    const double n = double(ranks_timed);
+    out << fmt::format(
+        "Master:    {} s serial on average per rank ({}% of its run; {}% on rank {} to {}% on "
+        "rank {}), {} s in parallel regions\n",
+        seconds(double(duration_ns - parallel_ns) / n),
+        percent(double(duration_ns - parallel_ns), double(duration_ns)), percent(min_serial, 1.0),
+        min_serial_rank, percent(max_serial, 1.0), max_serial_rank,
+        seconds(double(parallel_ns) / n));
+    const std::string line = idle_line(idle);
+    if (!line.empty()) out << line.substr(0, line.size() - 1) << ", summed over ranks\n";
+  }
+  if (!busy.known) return;
+  out << fmt::format(
+      "Machine:   the ranks' threads waited {} s for a CPU ({}% of their lifetime), {} "
+      "involuntary switches{}\n",
+      seconds(busy.run_delay_ns), percent(double(busy.run_delay_ns), double(busy.thread_life_ns)),
+      busy.involuntary,
+      busy_ranks.empty() ? std::string() : "; busy on ranks " + rank_list(busy_ranks));
+  if (!busy_ranks.empty())
+    out << fmt::format(
+        "WARNING:   the machine was busy on {} of {} ranks: up to {} s of the {} s of OpenMP "
+        "waits can be team members waiting for a preempted one, not imbalance (each rank: "
+        "--rank N)\n",
+        busy_ranks.size(), ranks, seconds(busy.preemption_bound_ns), seconds(busy.omp_wait_ns));
+}
+
+nlohmann::json JobFacts::json() const {
+  nlohmann::json j;
+  if (ranks_timed) {
+    j["master_serial_avg_s"] = double(duration_ns - parallel_ns) * 1e-9 / ranks_timed;
+    j["master_parallel_avg_s"] = double(parallel_ns) * 1e-9 / ranks_timed;
+    j["master_serial_min_rank"] = min_serial_rank;
+    j["master_serial_max_rank"] = max_serial_rank;
+  }
+  j["idle_workers_s"] = double(idle.idle_ns) * 1e-9;
+  j["idle_blamed_s"] = double(idle.blamed_ns) * 1e-9;
+  if (busy.known) {
+    j["run_delay_s"] = double(busy.run_delay_ns) * 1e-9;
+    j["involuntary_switches"] = busy.involuntary;
+    j["busy_ranks"] = busy_ranks;
+    j["waits_up_to_preemption_s"] = double(busy.preemption_bound_ns) * 1e-9;
+  }
+  return j;
+}
+
 // What the job's profiles say, each reduced as it is read.
 struct JobReading {
+  JobFacts facts;
   std::vector<RankNumbers> ranks;
   std::map<std::string, std::vector<int64_t>> unusual_endings;  // how -> ranks
   int64_t size = 0;
@@ -130,10 +222,10 @@ void read_rank(const format::Profile& p, const ReportOptions& o, RankViews& view
       ending.exit_status() != 0)
     job.unusual_endings[ending_text(p.header)].push_back(p.header.mpi_rank());
   job.ranks.push_back(rank_numbers(p));
-  if (!wants_sample_views(o)) return;
   Model m = build_model(p, o.view);
   apply_filter(m, SampleFilter(o.filter));
-  views.add(p.header.mpi_rank(), m);
+  job.facts.add(p.header.mpi_rank(), header_facts(m));
+  if (wants_sample_views(o)) views.add(p.header.mpi_rank(), m);
 }
 
 // Ranks that did not end normally (killed, recovered from their journals) are named: their
@@ -181,7 +273,9 @@ int report_job(const std::vector<std::string>& files, const ReportOptions& o, bo
   std::ostringstream text;
   ranks::write_header(text, job);
   print_endings(text, reading.unusual_endings);
+  reading.facts.print(text);
   out.text_out() << text.str();
+  out.value("job", reading.facts.json());
   if (show_ranks || !o.explicit_regions) out.section("ranks", "Ranks:", ranks_table(reading.ranks));
   if (o.explicit_regions) print_job_regions(out, job);
   views.print(out);

@@ -441,6 +441,34 @@ INSTANTIATE_TEST_SUITE_P(Builds, RankImbalance, testing::Values("clang", "gcc"))
 // waits at the join, and rank 0 waits in MPI_Allreduce for rank 1.
 class Hybrid : public testing::TestWithParam<std::string> {};
 
+// The report over a job's directory gives the master, idle and machine facts of its ranks
+// (issue 37): the sums and averages of what each rank's own report says.
+static void expect_job_header_sums_the_ranks(const std::string& dir) {
+  const RunResult job = run({OMPROF_BIN, "report", "--json", dir});
+  ASSERT_EQ(job.status, 0) << job.err;
+  const nlohmann::json facts = nlohmann::json::parse(job.out).at("job");
+  double serial = 0, parallel = 0, idle = 0, blamed = 0, delay = 0;
+  const std::vector<std::string> files = profiles_in(dir);
+  for (const std::string& f : files) {
+    const RunResult one = run({OMPROF_BIN, "report", "--json", "--flat", f});
+    ASSERT_EQ(one.status, 0) << one.err;
+    const nlohmann::json h = nlohmann::json::parse(one.out).at("header");
+    serial += h.at("master_serial_s").get<double>() / double(files.size());
+    parallel += h.at("master_parallel_s").get<double>() / double(files.size());
+    idle += h.at("idle_workers_s").get<double>();
+    blamed += h.at("idle_blamed_s").get<double>();
+    delay += h.at("run_delay_s").get<double>();
+  }
+  EXPECT_NEAR(facts.at("master_serial_avg_s").get<double>(), serial, 1e-6);
+  EXPECT_NEAR(facts.at("master_parallel_avg_s").get<double>(), parallel, 1e-6);
+  EXPECT_NEAR(facts.at("idle_workers_s").get<double>(), idle, 1e-6);
+  EXPECT_NEAR(facts.at("idle_blamed_s").get<double>(), blamed, 1e-6);
+  EXPECT_NEAR(facts.at("run_delay_s").get<double>(), delay, 1e-6);
+  const RunResult text = run({OMPROF_BIN, "report", dir});
+  for (const char* line : {"\nMaster:    ", "\nIdle:      ", "\nMachine:   "})
+    EXPECT_NE(text.out.find(line), std::string::npos) << line << " in\n" << text.out;
+}
+
 TEST_P(Hybrid, OpenMPWaitAndMpiWaitAreBothRight) {
   const std::string dir = fresh_dir("mpi_hybrid_" + GetParam());
   const RunResult r = run(mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_ranks_clang"),
@@ -487,6 +515,7 @@ TEST_P(Hybrid, OpenMPWaitAndMpiWaitAreBothRight) {
     EXPECT_NEAR(double(blamed) * 1e-9, mpi_s, 0.03 * mpi_s + 0.002)
         << "rank " << p.header.mpi_rank();
   }
+  expect_job_header_sums_the_ranks(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(WaitPolicies, Hybrid, testing::Values("active", "passive"));
