@@ -22,7 +22,7 @@ ProfileFrames::ProfileFrames(const format::Profile& p)
     const std::string base = text::base_name(file);
     MappingKind& k = mappings_[id];
     k.runtime = p.mappings[id - 1].is_omp_runtime();
-    k.omprof = base.rfind("libomprof", 0) == 0;
+    k.omprof = unwind::is_omprof_module(file);
     k.system = unwind::is_system_module(file);
     k.module = base.empty() ? "??" : base[0] == '[' ? base : "[" + base + "]";
   }

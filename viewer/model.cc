@@ -48,87 +48,51 @@ std::map<uint64_t, uint64_t> self_wall_of(const format::Profile& p, uint32_t thr
 }
 
 // CPU-time samples and exact waits leave out the thread's time off the CPU outside waits:
-// preempted (a busy machine), blocked in a system call, sleeping. Explicit regions know their
-// self wall time, so each region first gets what its samples and waits do not account for
-// (regions/off_cpu.h); the rest goes outside regions. Each part is spread over the thread's
-// sampled work and sampled waits in that part, in proportion, under an <off-cpu> leaf for work
-// (on the assumption that a thread loses the CPU evenly over what it does there); a part
-// without such samples gets it at the root. A thread with no explicit region of its own (an
-// OpenMP worker, which only inherits its master's) has all of it "outside": it is spread over
-// all of its samples, wherever they are, not over the few it took outside every region (one
-// sample there took a whole run's preemption). Off the CPU in a sampled wait stays that wait;
-// in the runtime's bookkeeping (overhead states) it is <off-cpu> like work. The same placement
-// is made by mpi/summary/rank_numbers.cc.
+// preempted (a busy machine), blocked in a system call, sleeping. It is placed and spread by
+// omp/accounting.h (place_thread_off_cpu), as the MPI rank numbers do: a part on a sample
+// goes under an <off-cpu> leaf of its stack (or stays its sampled wait, a taskwait), a part
+// without one at the root.
 void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uint64_t duration_ns,
                       uint64_t accounted_ns) {
   const uint64_t end = t.end_ns() ? t.end_ns() : duration_ns;
   const uint64_t life = end > t.start_ns() ? end - t.start_ns() : 0;
   if (life <= accounted_ns) return;
+  const omp::Measurement measured = measurement_of(m.profile->header);
   std::map<uint64_t, uint64_t> accounted_by_node;
-  for (const ViewSample& s : m.samples)
-    if (s.thread == thread) accounted_by_node[s.region_node] += s.weight_ns;
-  const std::map<uint64_t, uint64_t> self_wall = self_wall_of(*m.profile, thread);
-  const regions::OffCpuShares shares =
-      regions::place_off_cpu(life - accounted_ns, self_wall, accounted_by_node);
+  std::vector<omp::OffCpuDonor> donors;
+  std::vector<size_t> donor_samples;  // indices into m.samples (which grows below)
+  for (size_t i = 0; i < m.samples.size(); ++i) {
+    const ViewSample& s = m.samples[i];
+    if (s.thread != thread) continue;
+    accounted_by_node[s.region_node] += s.weight_ns;
+    if (s.exact || !omp::takes_off_cpu_time(measured, s.state)) continue;
+    donors.push_back({s.region_node, s.state, s.weight_ns});
+    donor_samples.push_back(i);
+  }
   omp::Frame leaf;
   leaf.name = omp::describe_state(omp::kStateOffCpu).pseudo_frame;
   leaf.pseudo = true;
-  auto add = [&](const ViewSample* like, uint64_t node, uint64_t ns) {
+  for (const omp::OffCpuPart& part : omp::place_thread_off_cpu(
+           life - accounted_ns, self_wall_of(*m.profile, thread), accounted_by_node, donors)) {
     ViewSample v;
     v.thread = thread;
-    v.weight_ns = ns;
-    v.state = omp::kStateOffCpu;
+    v.weight_ns = part.ns;
+    v.state = part.state;
     v.exact = true;
-    v.region_node = node;
-    if (like) {
-      v.fork_id = like->fork_id;
-      v.omp_thread_num = like->omp_thread_num;
-      v.region_node = like->region_node;
-      v.stack = like->stack;
+    v.region_node = part.node;
+    if (part.donor != omp::OffCpuPart::kNoDonor) {
+      const ViewSample& like = m.samples[donor_samples[part.donor]];
+      v.fork_id = like.fork_id;
+      v.omp_thread_num = like.omp_thread_num;
+      v.stack = like.stack;
     }
-    // Off the CPU in a sampled wait (a taskwait) is still that wait; elsewhere it is <off-cpu>.
-    if (like && omp::keeps_off_cpu_time(like->state)) {
-      v.state = like->state;
-    } else {
+    if (v.state == omp::kStateOffCpu) {
       omp::FrameStack frames = v.stack.frames();
       frames.insert(frames.begin(), leaf);
       v.stack = StackRef(std::move(frames));
     }
-    m.total_weight_ns += ns;
+    m.total_weight_ns += part.ns;
     m.samples.push_back(std::move(v));
-  };
-  // The thread's sampled work and sampled waits (a taskwait), by region node: what it did on
-  // the CPU (indices: `add` grows m.samples).
-  std::map<uint64_t, std::vector<size_t>> work;
-  std::vector<size_t> all_work;
-  for (size_t i = 0; i < m.samples.size(); ++i) {
-    const ViewSample& s = m.samples[i];
-    if (s.thread != thread || s.exact) continue;
-    // On libgomp the waits whose time off the CPU was measured had none left over.
-    if (m.profile->header.off_cpu_waits() && omp::off_cpu_measured_on_libgomp(s.state)) continue;
-    work[s.region_node].push_back(i);
-    all_work.push_back(i);
-  }
-  auto spread = [&](const std::vector<size_t>& over, uint64_t node, uint64_t ns) {
-    std::vector<uint64_t> weights;
-    uint64_t over_ns = 0;
-    for (size_t i : over) {
-      weights.push_back(m.samples[i].weight_ns);
-      over_ns += m.samples[i].weight_ns;
-    }
-    if (over_ns == 0) {
-      add(nullptr, node, ns);
-      return;
-    }
-    const std::vector<uint64_t> parts = regions::proportional_parts(ns, weights);
-    for (size_t k = 0; k < over.size(); ++k)
-      if (parts[k]) add(&m.samples[over[k]], node, parts[k]);
-  };
-  for (const auto& [node, ns] : shares.by_node) spread(work[node], node, ns);
-  if (shares.outside_ns) {
-    const auto outside = work.find(0);
-    const bool own_outside = !self_wall.empty() && outside != work.end();
-    spread(own_outside ? outside->second : all_work, 0, shares.outside_ns);
   }
 }
 
@@ -201,7 +165,7 @@ template <typename Add>
 uint64_t add_thread(ProfileFrames& frames, uint32_t index, const v1::ThreadProfile& t,
                     bool mpi_exact, std::unordered_map<uint64_t, omp::FrameStack>& raw_cache,
                     Add& add) {
-  const format::Profile& p = frames.profile();
+  const omp::Measurement measured = measurement_of(frames.profile().header);
   std::vector<const v1::Sample*> mpi_samples;
   uint64_t accounted = 0;
   for (const auto& s : t.sample()) {
@@ -214,7 +178,7 @@ uint64_t add_thread(ProfileFrames& frames, uint32_t index, const v1::ThreadProfi
     if (omp::is_mpi(s.omp_state())) {
       for (const v1::Sample& share : spread_mpi_wait(frames, s, mpi_samples, raw_cache))
         accounted += add(index, share, true);
-    } else if (p.header.exact_waits() || p.header.off_cpu_waits()) {
+    } else if (omp::measured_interval_counts(measured, s.omp_state())) {
       accounted += add(index, s, true);
     }
   }
@@ -228,12 +192,6 @@ uint64_t add_thread(ProfileFrames& frames, uint32_t index, const v1::ThreadProfi
 // barrier has the construct's code pointer (the master: the fork's) or none (a worker's join);
 // an exact barrier wait at any other code pointer inside the region ends a worksharing
 // construct.
-// Exact waits replace the samples that saw the same waits spinning.
-static bool repeats_a_measured_wait(const format::Profile& p, uint32_t state) {
-  if (p.header.exact_waits()) return omp::is_measured_exactly(state, !p.header.taskwait_sampled());
-  return p.header.off_cpu_waits() && omp::is_measured_whole_on_libgomp(state);
-}
-
 static uint32_t refine_implicit_barrier(const format::Profile& p, const v1::Sample& s,
                                         uint32_t state) {
   if (state != format::kWaitBarrierImplicit || s.stack_id() == 0 || s.fork_id() == 0 ||
@@ -369,6 +327,7 @@ Model build_model(const format::Profile& p, omp::View view) {
   Model m;
   m.profile = &p;
   m.view = view;
+  const omp::Measurement measured = measurement_of(p.header);
   ProfileFrames frames(p);
   m.forks = fork_infos(frames);
   const omp::TaskConstructLines constructs = task_construct_lines(frames);
@@ -391,11 +350,10 @@ Model build_model(const format::Profile& p, omp::View view) {
     v.state = exact ? s.omp_state()
                     : omp::resolve_state(raw, s.omp_state(), p.header.off_cpu_waits(), &constructs);
     if (exact) v.state = refine_implicit_barrier(p, s, v.state);
-    // The collector measures exactly only fork and join bookkeeping as overhead.
-    // So does omprof on libgomp, of the samples too: the wait for the fork to complete.
-    if ((exact || p.header.off_cpu_waits()) && v.state == format::kOverhead)
-      v.state = format::kOverheadFork;
-    if (!exact && repeats_a_measured_wait(p, v.state)) {
+    v.state = omp::accounted_state(measured, v.state, exact);
+    // Exact waits replace the samples that saw the same waits spinning (add_thread keeps the
+    // samples inside exact MPI calls apart: they lend their call paths to the calls).
+    if (!exact && omp::repeats_measured_time(measured, v.state, false)) {
       m.replaced_samples += s.count();
       return uint64_t(0);
     }
@@ -420,14 +378,22 @@ Model build_model(const format::Profile& p, omp::View view) {
     m.samples.push_back(std::move(v));
     return w;
   };
-  const bool cpu_clock = p.header.clock() != v1::CLOCK_WALL;
   for (const auto& [index, t] : p.threads) {
     if (t.mpi_library_thread()) continue;  // not the program's thread (print_header counts it)
     const bool mpi_exact = has_mpi_waits(t);
     const uint64_t accounted = add_thread(frames, index, t, mpi_exact, raw_cache, add);
-    if (cpu_clock && (p.header.exact_waits() || p.header.off_cpu_waits() || mpi_exact))
+    if (omp::places_off_cpu_time(measured, mpi_exact))
       add_off_cpu_time(m, index, t, p.header.duration_ns(), accounted);
   }
+  return m;
+}
+
+omp::Measurement measurement_of(const v1::Header& h) {
+  omp::Measurement m;
+  m.exact_waits = h.exact_waits();
+  m.off_cpu_waits = h.off_cpu_waits();
+  m.taskwait_exact = !h.taskwait_sampled();
+  m.cpu_clock = h.clock() != v1::CLOCK_WALL;
   return m;
 }
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "omp/accounting.h"
 #include "omp/user_model.h"
 #include "proto/profile_reader.h"
 #include "viewer/frames.h"
@@ -80,6 +81,8 @@ struct Model {
 };
 
 Model build_model(const format::Profile& profile, omp::View view);
+// How the profile measured its threads' time, as the accounting rules take it.
+omp::Measurement measurement_of(const v1::Header& h);
 
 // The model's samples merged per distinct view stack: what the call-path views need (time per
 // path, split into work and wait), in a fraction of the samples' number. In first-seen order.

@@ -12,11 +12,8 @@
 namespace omprof::viewer {
 
 RankNumbers rank_numbers(const format::Profile& p) {
-  ranks::RankBuilder b(p.header.exact_waits(), p.header.clock() != v1::CLOCK_WALL,
-                       p.header.duration_ns());
+  ranks::RankBuilder b(measurement_of(p.header), p.header.duration_ns());
   b.set_window(p.header.mpi_init_end_ns(), p.header.mpi_finalize_start_ns());
-  b.set_taskwait_exact(!p.header.taskwait_sampled());
-  b.set_off_cpu_waits(p.header.off_cpu_waits());
   // "In taskwait" and runtime overhead depend on the stack (omp::resolve_state), as in the
   // other views; each (stack, state) is resolved once.
   std::map<std::pair<uint64_t, uint32_t>, uint32_t> resolved;

@@ -26,6 +26,7 @@
 #include "collector/thread_registry.h"
 #include "proto/fields.h"
 #include "proto/text.h"
+#include "unwind/module_kind.h"
 
 namespace omprof::ompt {
 
@@ -755,21 +756,14 @@ void note_gomp_wrappers() {
   journal_runtime_status(recorded_modules());
 }
 
-bool is_runtime_module(const std::string& path) {
-  std::string f = text::base_name(path);
-  return f.rfind("libomp.so", 0) == 0 || f.rfind("libomp-", 0) == 0 ||
-         f.rfind("libgomp.so", 0) == 0 || f.rfind("libiomp5.so", 0) == 0 ||
-         f.rfind("libomprof", 0) == 0;
-}
-
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
   RuntimeStatus s;
   s.ompt_active = g_ompt_ever.load();
   s.version = version_text();
   s.off_cpu_waits = !s.ompt_active && g_gomp_wrappers.load();
   for (const auto& m : modules) {
-    std::string f = text::base_name(m.path);
-    if (f.rfind("libomprof", 0) == 0 || !is_runtime_module(m.path)) continue;
+    if (unwind::is_omprof_module(m.path) || !unwind::is_omp_runtime_module(m.path)) continue;
+    const std::string f = text::base_name(m.path);
     s.runtime = f;
     char resolved[4096];
     if (realpath(m.path.c_str(), resolved)) {

@@ -22,8 +22,6 @@ struct RuntimeStatus {
 };
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules);
 
-bool is_runtime_module(const std::string& path);
-
 // What a fork does for omprof, shared by the OMPT callbacks and the libgomp wrappers
 // (collector/gomp_bridge.h), in the encountering thread: records the construct's call path
 // (`enter_frame`: where the runtime was entered, the memo's key) and returns the region's

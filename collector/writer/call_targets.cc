@@ -39,7 +39,9 @@ std::unordered_map<uint64_t, std::string> runtime_call_targets(
       if (m.contains(pc)) return &m;
     return nullptr;
   };
-  auto in_runtime = [&](const unwind::Module* m) { return m && ompt::is_runtime_module(m->path); };
+  auto in_runtime = [&](const unwind::Module* m) {
+    return m && unwind::is_omp_runtime_module(m->path);
+  };
   std::unordered_map<uint64_t, std::string> targets;
   for (size_t s = 0; s < stacks.size(); ++s) {
     const std::vector<uint64_t> frames = stacks.frames(s);

@@ -14,6 +14,7 @@
 #include "collector/writer/records.h"
 #include "proto/fields.h"
 #include "proto/text.h"
+#include "unwind/module_kind.h"
 
 namespace omprof::writer {
 
@@ -134,7 +135,7 @@ void journal_module(const unwind::Module& m) {
     e.message(J::kSegment, g);
   }
   e.boolean(J::kIsVdso, m.is_vdso);
-  e.boolean(J::kIsOmpRuntime, ompt::is_runtime_module(m.path));
+  e.boolean(J::kIsOmpRuntime, unwind::is_omp_runtime_module(m.path));
   journal::append_entry(fields::JournalEntry::kModule, e);
 }
 

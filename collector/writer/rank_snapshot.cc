@@ -56,7 +56,7 @@ class TaskwaitResolver {
         },
         [&](size_t i) {
           const unwind::Module* m = module_of(frames[i]);
-          return m && text::base_name(m->path).rfind("libomprof", 0) == 0;
+          return m && unwind::is_omprof_module(m->path);
         },
         tasks_in_waits_);
   }
@@ -64,7 +64,7 @@ class TaskwaitResolver {
  private:
   bool is_runtime(uint64_t pc) const {
     const unwind::Module* m = module_of(pc);
-    return m && ompt::is_runtime_module(m->path);
+    return m && unwind::is_omp_runtime_module(m->path);
   }
   // The runtime entry point that the PLT stub at `pc` jumps to, read from its module's file as
   // the viewer reads it (unwind/plt.h); "" when `pc` is in no such stub.
@@ -123,10 +123,13 @@ ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
   const bool exact_waits = omp_status.ompt_active;
   const TaskwaitResolver taskwait(std::move(modules), omp_status.off_cpu_waits);
   const RegionData region_snapshot = region_data(int64_t(duration_ns));
-  ranks::RankBuilder b(exact_waits, runtime().config.clock != ClockKind::kWall, duration_ns);
+  omp::Measurement measured;
+  measured.exact_waits = exact_waits;
+  measured.off_cpu_waits = omp_status.off_cpu_waits;
+  measured.taskwait_exact = ompt::taskwait_exact();
+  measured.cpu_clock = runtime().config.clock != ClockKind::kWall;
+  ranks::RankBuilder b(measured, duration_ns);
   b.set_window(mpi_facts().init_end_ns, duration_ns);
-  b.set_taskwait_exact(ompt::taskwait_exact());
-  b.set_off_cpu_waits(omp_status.off_cpu_waits);
   for (uint32_t i = 0; i < thread_count(); ++i) {
     const ThreadState* ts = thread_at(i);
     if (!ts || ts->mpi_library_thread) continue;

@@ -4,7 +4,6 @@
 
 #include "omp/states.h"
 #include "proto/mpi_calls.h"
-#include "regions/off_cpu.h"
 
 namespace omprof::ranks {
 
@@ -41,11 +40,8 @@ double TimeSplit::outside_mpi_ns(double elapsed_ns) const {
   return total_ns() ? elapsed_ns * double(total_ns() - mpi_wait_ns) / double(total_ns()) : 0;
 }
 
-RankBuilder::RankBuilder(bool exact_waits, bool cpu_clock, uint64_t duration_ns)
-    : exact_waits_(exact_waits),
-      cpu_clock_(cpu_clock),
-      duration_ns_(duration_ns),
-      window_end_ns_(duration_ns) {}
+RankBuilder::RankBuilder(const omp::Measurement& measurement, uint64_t duration_ns)
+    : measurement_(measurement), duration_ns_(duration_ns), window_end_ns_(duration_ns) {}
 
 void RankBuilder::set_window(uint64_t start_ns, uint64_t end_ns) {
   window_start_ns_ = std::min(start_ns, duration_ns_);
@@ -84,70 +80,46 @@ void RankBuilder::end_thread() {
       std::any_of(waits_.begin(), waits_.end(), [](const Item& w) { return omp::is_mpi(w.state); });
   uint64_t accounted = 0;
   std::map<uint64_t, uint64_t> accounted_by_node;
-  std::map<uint64_t, std::vector<const Item*>> work;  // by region node
-  std::vector<const Item*> all_work;
+  std::vector<omp::OffCpuDonor> donors;
   auto account = [&](const Item& x) {
     accounted += x.weight_ns;
     accounted_by_node[x.node] += x.weight_ns;
   };
   for (const Item& s : samples_) {
-    if (mpi_exact && omp::is_mpi(s.state)) continue;  // repeats an exact MPI wait
-    if (is_setup(s.state)) {
-      setup_ns_ += s.weight_ns;
-      sample_count_ += s.count;
-      account(s);
-      continue;
-    }
-    if (exact_waits_ && omp::is_measured_exactly(s.state, taskwait_exact_))
-      continue;  // repeats an exact wait
-    if (off_cpu_waits_ && omp::is_measured_whole_on_libgomp(s.state)) continue;  // the same
-    add(s.node, s.state, s.weight_ns);
+    const uint32_t state = omp::accounted_state(measurement_, s.state, false);
+    if (omp::repeats_measured_time(measurement_, state, mpi_exact)) continue;
     sample_count_ += s.count;
     account(s);
-    // Off-CPU time spreads over what the thread was doing on the CPU: work, and sampled waits
-    // (a taskwait, sampled since format 1.7), which stay waits off the CPU; on libgomp not over
-    // the waits whose time off the CPU was measured.
-    if (off_cpu_waits_ && omp::off_cpu_measured_on_libgomp(s.state)) continue;
-    work[s.node].push_back(&s);
-    all_work.push_back(&s);
+    if (is_setup(state)) {
+      setup_ns_ += s.weight_ns;
+      continue;
+    }
+    add(s.node, state, s.weight_ns);
+    if (omp::takes_off_cpu_time(measurement_, state))
+      donors.push_back({s.node, state, s.weight_ns});
   }
   for (const Item& w : waits_) {
-    if (!omp::is_mpi(w.state) && !exact_waits_ && !off_cpu_waits_) continue;
+    if (!omp::measured_interval_counts(measurement_, w.state)) continue;
     account(w);
     if (is_setup(w.state))
       setup_ns_ += w.weight_ns;
     else
-      add(w.node, w.state, w.weight_ns);
+      add(w.node, omp::accounted_state(measurement_, w.state, true), w.weight_ns);
   }
-  if (!cpu_clock_ || !(exact_waits_ || off_cpu_waits_ || mpi_exact)) return;
+  if (omp::places_off_cpu_time(measurement_, mpi_exact))
+    add_off_cpu_time(accounted, accounted_by_node, donors);
+}
+
+// Placed and split as the viewer's model does: omp/accounting.h.
+void RankBuilder::add_off_cpu_time(uint64_t accounted_ns,
+                                   const std::map<uint64_t, uint64_t>& by_node,
+                                   const std::vector<omp::OffCpuDonor>& donors) {
   const uint64_t end = end_ns_ ? end_ns_ : duration_ns_;
   const uint64_t life = end > start_ns_ ? end - start_ns_ : 0;
-  if (life <= accounted) return;
-  // Placed and split exactly as the viewer's model does (viewer/model.cc, add_off_cpu_time).
-  const regions::OffCpuShares shares =
-      regions::place_off_cpu(life - accounted, self_wall_, accounted_by_node);
-  auto spread = [&](const std::vector<const Item*>& over, uint64_t node, uint64_t ns) {
-    std::vector<uint64_t> weights;
-    uint64_t over_ns = 0;
-    for (const Item* x : over) {
-      weights.push_back(x->weight_ns);
-      over_ns += x->weight_ns;
-    }
-    if (over_ns == 0) {
-      add(node, omp::kStateOffCpu, ns);
-      return;
-    }
-    const std::vector<uint64_t> parts = regions::proportional_parts(ns, weights);
-    for (size_t k = 0; k < over.size(); ++k)
-      add(over[k]->node,
-          omp::keeps_off_cpu_time(over[k]->state) ? over[k]->state : omp::kStateOffCpu, parts[k]);
-  };
-  for (const auto& [node, ns] : shares.by_node) spread(work[node], node, ns);
-  if (shares.outside_ns) {
-    const auto outside = work.find(0);
-    const bool own_outside = !self_wall_.empty() && outside != work.end();
-    spread(own_outside ? outside->second : all_work, 0, shares.outside_ns);
-  }
+  if (life <= accounted_ns) return;
+  for (const omp::OffCpuPart& part :
+       omp::place_thread_off_cpu(life - accounted_ns, self_wall_, by_node, donors))
+    add(part.node, part.state, part.ns);
 }
 
 RankNumbers RankBuilder::finish(int rank, const std::vector<regions::SummaryRow>& rows) const {

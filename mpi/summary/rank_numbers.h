@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "omp/accounting.h"
 #include "regions/summary.h"
 
 namespace omprof::ranks {
@@ -52,7 +53,7 @@ struct RankNumbers {
 class RankBuilder {
  public:
   // `duration_ns`: the end of the run, or of the snapshot (threads still running end there).
-  RankBuilder(bool exact_waits, bool cpu_clock, uint64_t duration_ns);
+  RankBuilder(const omp::Measurement& measurement, uint64_t duration_ns);
   // The POP window, ns since the run start (default: the whole run). Time inside MPI_Init and
   // MPI_Finalize is left out of the time split (it is `setup_ns`).
   void set_window(uint64_t start_ns, uint64_t end_ns);
@@ -65,11 +66,6 @@ class RankBuilder {
   // in the regions first (regions/off_cpu.h).
   void region_self_wall(uint64_t region_node, uint64_t ns);
   void end_thread();
-  // Whether the profile measured taskwait waits exactly (before format 1.7) or sampled them.
-  void set_taskwait_exact(bool exact) { taskwait_exact_ = exact; }
-  // Whether the waits are the off-CPU part of OpenMP waits (libgomp, Header.off_cpu_waits),
-  // added to the samples.
-  void set_off_cpu_waits(bool off_cpu) { off_cpu_waits_ = off_cpu; }
   // `rows`: the region summary (regions::summarize: preorder, parents first).
   RankNumbers finish(int rank, const std::vector<regions::SummaryRow>& rows) const;
 
@@ -79,10 +75,10 @@ class RankBuilder {
     uint64_t node, count, weight_ns;
   };
   void add(uint64_t node, uint32_t state, uint64_t ns);
+  void add_off_cpu_time(uint64_t accounted_ns, const std::map<uint64_t, uint64_t>& by_node,
+                        const std::vector<omp::OffCpuDonor>& donors);
 
-  bool exact_waits_, cpu_clock_;
-  bool taskwait_exact_ = false;
-  bool off_cpu_waits_ = false;
+  omp::Measurement measurement_;
   uint64_t duration_ns_, window_start_ns_ = 0, window_end_ns_;
   uint64_t setup_ns_ = 0;
   uint64_t start_ns_ = 0, end_ns_ = 0;

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "mpi/summary/job_summary.h"
+#include "mpi/summary/rank_numbers.h"
 #include "mpi/summary/summary_file.h"
 #include "proto/mpi_calls.h"
 #include "proto/state_codes.h"
@@ -33,10 +34,18 @@ regions::SummaryRow row(uint32_t node, uint32_t parent, const std::string& name,
   return r;
 }
 
+// A profile's measurement: OMPT's exact waits or not, a CPU clock or the wall clock.
+omp::Measurement measured(bool exact_waits, bool cpu_clock) {
+  omp::Measurement m;
+  m.exact_waits = exact_waits;
+  m.cpu_clock = cpu_clock;
+  return m;
+}
+
 TEST(RankBuilder, ExactWaitsReplaceTheirSamplesAndOffCpuTimeIsSpreadOverWork) {
   // CPU clock, exact waits: a thread alive 100 ms with 40 ms of work samples in region 1,
   // 20 ms of barrier samples (repeated by a 30 ms exact barrier wait) and a 10 ms MPI wait.
-  RankBuilder b(true, true, 100);
+  RankBuilder b(measured(true, true), 100);
   b.begin_thread(0, 100);
   b.sample(kWork, 1, 4, 40);
   b.sample(kBarrier, 1, 2, 20);
@@ -59,7 +68,7 @@ TEST(RankBuilder, ThePopWindowLeavesMpiInitAndFinalizeOut) {
   // 30 ms in MPI_Init (returns at 31), work to 90, MPI_Finalize from 90 to 100.
   constexpr uint32_t kInit = format::kMpiFirst + format::kMpi_Init_thread;
   constexpr uint32_t kFinalize = format::kMpiFirst + format::kMpi_Finalize;
-  RankBuilder b(true, true, 100);
+  RankBuilder b(measured(true, true), 100);
   b.set_window(31, 90);
   b.begin_thread(0, 100);
   b.sample(kWork, 0, 5, 50);
@@ -74,7 +83,7 @@ TEST(RankBuilder, ThePopWindowLeavesMpiInitAndFinalizeOut) {
   EXPECT_EQ(r.split.mpi_wait_ns, 9u) << "MPI_Init and MPI_Finalize are not MPI wait";
   EXPECT_EQ(r.split.work_ns, 51u) << "50 sampled + 1 off the CPU, none of the setup";
   // A window past the end of the run is clipped to it.
-  RankBuilder c(true, true, 100);
+  RankBuilder c(measured(true, true), 100);
   c.set_window(120, 0);
   EXPECT_EQ(c.finish(0, {}).elapsed_ns, 0u);
 }
@@ -82,7 +91,7 @@ TEST(RankBuilder, ThePopWindowLeavesMpiInitAndFinalizeOut) {
 TEST(RankBuilder, OffCpuTimeGoesToTheRegionThatSpentIt) {
   // Region 1 computes (40 sampled, 40 self wall), region 2 sleeps (30 self wall, no samples):
   // the 30 unaccounted go to region 2, none to region 1.
-  RankBuilder b(true, true, 70);
+  RankBuilder b(measured(true, true), 70);
   b.begin_thread(0, 70);
   b.sample(kWork, 1, 4, 40);
   b.region_self_wall(1, 40);
@@ -94,7 +103,7 @@ TEST(RankBuilder, OffCpuTimeGoesToTheRegionThatSpentIt) {
 }
 
 TEST(RankBuilder, NestedRegionsAreInclusiveAndNamedByPath) {
-  RankBuilder b(false, false, 100);
+  RankBuilder b(measured(false, false), 100);
   b.begin_thread(0, 0);
   b.sample(kWork, 1, 1, 10);
   b.sample(kWork, 2, 1, 5);

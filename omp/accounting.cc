@@ -1,0 +1,79 @@
+#include "omp/accounting.h"
+
+#include "omp/states.h"
+#include "regions/off_cpu.h"
+
+namespace omprof::omp {
+
+uint32_t accounted_state(const Measurement& m, uint32_t state, bool interval) {
+  if ((interval || m.off_cpu_waits) && state == format::kOverhead) return format::kOverheadFork;
+  return state;
+}
+
+bool repeats_measured_time(const Measurement& m, uint32_t state, bool mpi_exact) {
+  if (is_mpi(state)) return mpi_exact;
+  if (m.exact_waits) return is_measured_exactly(state, m.taskwait_exact);
+  return m.off_cpu_waits && is_measured_whole_on_libgomp(state);
+}
+
+bool measured_interval_counts(const Measurement& m, uint32_t state) {
+  return is_mpi(state) || m.exact_waits || m.off_cpu_waits;
+}
+
+bool takes_off_cpu_time(const Measurement& m, uint32_t state) {
+  return !(m.off_cpu_waits && off_cpu_measured_on_libgomp(state));
+}
+
+bool places_off_cpu_time(const Measurement& m, bool mpi_exact) {
+  return m.cpu_clock && (m.exact_waits || m.off_cpu_waits || mpi_exact);
+}
+
+namespace {
+
+void spread(const std::vector<size_t>& over, const std::vector<OffCpuDonor>& donors, uint64_t node,
+            uint64_t ns, std::vector<OffCpuPart>& parts) {
+  std::vector<uint64_t> weights;
+  uint64_t over_ns = 0;
+  for (size_t i : over) {
+    weights.push_back(donors[i].weight_ns);
+    over_ns += donors[i].weight_ns;
+  }
+  if (over_ns == 0) {
+    parts.push_back({OffCpuPart::kNoDonor, node, kStateOffCpu, ns});
+    return;
+  }
+  const std::vector<uint64_t> shares = regions::proportional_parts(ns, weights);
+  for (size_t k = 0; k < over.size(); ++k) {
+    if (!shares[k]) continue;
+    const OffCpuDonor& d = donors[over[k]];
+    parts.push_back(
+        {over[k], d.node, keeps_off_cpu_time(d.state) ? d.state : kStateOffCpu, shares[k]});
+  }
+}
+
+}  // namespace
+
+std::vector<OffCpuPart> place_thread_off_cpu(uint64_t off_cpu_ns,
+                                             const std::map<uint64_t, uint64_t>& self_wall_ns,
+                                             const std::map<uint64_t, uint64_t>& accounted_ns,
+                                             const std::vector<OffCpuDonor>& donors) {
+  std::vector<OffCpuPart> parts;
+  if (off_cpu_ns == 0) return parts;
+  std::map<uint64_t, std::vector<size_t>> by_node;
+  std::vector<size_t> all;
+  for (size_t i = 0; i < donors.size(); ++i) {
+    by_node[donors[i].node].push_back(i);
+    all.push_back(i);
+  }
+  const regions::OffCpuShares shares =
+      regions::place_off_cpu(off_cpu_ns, self_wall_ns, accounted_ns);
+  for (const auto& [node, ns] : shares.by_node) spread(by_node[node], donors, node, ns, parts);
+  if (shares.outside_ns) {
+    const auto outside = by_node.find(0);
+    const bool own_outside = !self_wall_ns.empty() && outside != by_node.end();
+    spread(own_outside ? outside->second : all, donors, 0, shares.outside_ns, parts);
+  }
+  return parts;
+}
+
+}  // namespace omprof::omp

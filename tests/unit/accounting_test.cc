@@ -1,0 +1,124 @@
+// The accounting rules of omp/accounting.h on designed threads: which samples measured
+// intervals replace, and where a thread's time off the CPU goes.
+#include "omp/accounting.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "omp/states.h"
+#include "proto/mpi_calls.h"
+#include "proto/state_codes.h"
+
+namespace omprof::omp {
+namespace {
+
+constexpr uint32_t kWork = format::kWorkParallel;
+constexpr uint32_t kBarrier = format::kWaitBarrierImplicitParallel;
+constexpr uint32_t kLock = format::kWaitMutex;
+constexpr uint32_t kTaskwait = format::kWaitTaskwait;
+constexpr uint32_t kAllreduce = format::kMpiFirst + format::kMpi_Allreduce;
+constexpr size_t kNone = OffCpuPart::kNoDonor;
+
+Measurement ompt() {
+  Measurement m;
+  m.exact_waits = true;
+  return m;
+}
+
+Measurement libgomp() {
+  Measurement m;
+  m.off_cpu_waits = true;
+  return m;
+}
+
+uint64_t sum(const std::vector<OffCpuPart>& parts) {
+  return std::accumulate(parts.begin(), parts.end(), uint64_t(0),
+                         [](uint64_t s, const OffCpuPart& p) { return s + p.ns; });
+}
+
+TEST(Accounting, MeasuredIntervalsReplaceTheSamplesThatSawThem) {
+  EXPECT_TRUE(repeats_measured_time(ompt(), kBarrier, false)) << "timed exactly by OMPT";
+  EXPECT_TRUE(repeats_measured_time(ompt(), kLock, false));
+  EXPECT_FALSE(repeats_measured_time(ompt(), kWork, false));
+  EXPECT_TRUE(repeats_measured_time(libgomp(), kLock, false)) << "a lock is measured whole";
+  EXPECT_FALSE(repeats_measured_time(libgomp(), kBarrier, false))
+      << "libgomp's barrier samples count; its wrappers measure only the time off the CPU";
+  EXPECT_FALSE(repeats_measured_time(Measurement{}, kBarrier, false)) << "nothing measured";
+  EXPECT_TRUE(repeats_measured_time(Measurement{}, kAllreduce, true));
+  EXPECT_FALSE(repeats_measured_time(ompt(), kAllreduce, false)) << "MPI calls not measured";
+  Measurement sampled_taskwait = ompt();
+  sampled_taskwait.taskwait_exact = false;  // format 1.7 on
+  EXPECT_TRUE(repeats_measured_time(ompt(), kTaskwait, false));
+  EXPECT_FALSE(repeats_measured_time(sampled_taskwait, kTaskwait, false));
+}
+
+TEST(Accounting, UnnamedBookkeepingIsTheForksWhereItWasMeasuredSo) {
+  EXPECT_EQ(accounted_state(ompt(), format::kOverhead, true), format::kOverheadFork);
+  EXPECT_EQ(accounted_state(ompt(), format::kOverhead, false), format::kOverhead)
+      << "an OMPT sample in overhead repeats an exact interval, and is dropped as such";
+  EXPECT_EQ(accounted_state(libgomp(), format::kOverhead, false), format::kOverheadFork);
+  EXPECT_EQ(accounted_state(ompt(), kWork, true), kWork);
+}
+
+TEST(Accounting, OffCpuTimeIsPlacedOnlyWhereSamplesMissIt) {
+  EXPECT_TRUE(places_off_cpu_time(ompt(), false));
+  EXPECT_TRUE(places_off_cpu_time(Measurement{}, true)) << "exact MPI calls";
+  EXPECT_FALSE(places_off_cpu_time(Measurement{}, false)) << "samples only: nothing to place";
+  Measurement wall = ompt();
+  wall.cpu_clock = false;
+  EXPECT_FALSE(places_off_cpu_time(wall, true)) << "wall-clock samples see off-CPU time";
+  EXPECT_FALSE(takes_off_cpu_time(libgomp(), kBarrier)) << "its time off the CPU was measured";
+  EXPECT_TRUE(takes_off_cpu_time(libgomp(), kWork));
+  EXPECT_TRUE(takes_off_cpu_time(ompt(), kBarrier));
+}
+
+TEST(Accounting, ARegionGetsItsUnsampledSelfTimeFirstAndTheRestGoesOverTheOthers) {
+  // Region 1 ran 40 ns on the CPU and 70 ns of self wall time: 30 ns off the CPU there. The
+  // thread had 50 unaccounted: the other 20 go outside regions, over its samples there.
+  const std::vector<OffCpuDonor> donors = {{1, kWork, 40}, {0, kWork, 10}, {0, kWork, 30}};
+  const auto parts = place_thread_off_cpu(50, {{1, 70}}, {{1, 40}, {0, 40}}, donors);
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[0].donor, 0u);
+  EXPECT_EQ(parts[0].ns, 30u);
+  EXPECT_EQ(parts[0].node, 1u);
+  EXPECT_EQ(parts[1].donor, 1u);
+  EXPECT_EQ(parts[1].ns, 5u) << "20 in proportion 10:30";
+  EXPECT_EQ(parts[2].ns, 15u);
+  EXPECT_EQ(parts[2].state, kStateOffCpu);
+  EXPECT_EQ(sum(parts), 50u);
+}
+
+TEST(Accounting, AWorkerWithoutRegionsSpreadsItsOffCpuTimeOverAllItsSamples) {
+  // A worker inherits its master's region nodes and has no self wall time of its own: one
+  // sample taken outside them must not take all of its preemption.
+  const std::vector<OffCpuDonor> donors = {{3, kWork, 90}, {0, kWork, 10}};
+  const auto parts = place_thread_off_cpu(100, {}, {{3, 90}, {0, 10}}, donors);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].ns, 90u);
+  EXPECT_EQ(parts[0].node, 3u) << "a part keeps its sample's node";
+  EXPECT_EQ(parts[1].ns, 10u);
+}
+
+TEST(Accounting, ASampledTaskwaitKeepsItsOffCpuTimeAndNoSampleMeansTheRoot) {
+  const auto parts = place_thread_off_cpu(9, {}, {}, {{0, kTaskwait, 1}, {0, kWork, 2}});
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].state, kTaskwait) << "off the CPU in a taskwait is still waiting";
+  EXPECT_EQ(parts[1].state, kStateOffCpu);
+  EXPECT_EQ(sum(parts), 9u);
+  const auto alone = place_thread_off_cpu(7, {}, {}, {});
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_EQ(alone[0].donor, kNone);
+  EXPECT_EQ(alone[0].ns, 7u);
+  EXPECT_TRUE(place_thread_off_cpu(0, {}, {}, {{0, kWork, 1}}).empty());
+}
+
+TEST(Accounting, PartsAddUpToTheNanosecondWhateverTheWeights) {
+  std::vector<OffCpuDonor> donors;
+  for (uint64_t w = 1; w < 50; w += 7) donors.push_back({0, kWork, w * 1000003});
+  for (uint64_t off : {1ull, 999ull, 123456789ull, 1ull << 40})
+    EXPECT_EQ(sum(place_thread_off_cpu(off, {}, {}, donors)), off) << off;
+}
+
+}  // namespace
+}  // namespace omprof::omp
