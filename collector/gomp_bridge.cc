@@ -88,7 +88,7 @@ bool measured_off_cpu(uint32_t state) {
 // clock reads per wait cost more than the program: fib(38) on gcc ran 3x longer measuring
 // every wait) and whose waits spent under 10% of it off the CPU stops the measuring for the
 // next 16,384 waits (more after trips in a row, below), which are sampled only (counted in
-// ThreadState::gomp_unmeasured_waits, not yet written out); then a new window measures again. Only
+// Thread.unmeasured_waits, shown in the report's Lost line); then a new window measures again. Only
 // the time off the CPU that measuring records counts (waits inside which tasks waited are not
 // recorded). So at most about 10% of such a thread's time, asleep in unmeasured waits, is counted
 // as work (spread as <off-cpu>). Waits that mostly sleep (a passive wait policy: 60% and more of
@@ -105,7 +105,7 @@ bool measures_off_cpu(ThreadState* ts) {
     ++ts->gomp_measured_waits;
     return true;
   }
-  ++ts->gomp_unmeasured_waits;
+  ++ts->unmeasured_waits;
   if (--ts->gomp_guard_pause_left == 0) ts->gomp_measure_off = false;  // the next wait measures
   return false;
 }

@@ -160,6 +160,7 @@ constexpr uint32_t kParallelWallNs = 26;
 constexpr uint32_t kRunDelayNs = 27;
 constexpr uint32_t kInvoluntarySwitches = 28;
 constexpr uint32_t kCpus = 29;
+constexpr uint32_t kUnmeasuredWaits = 30;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {

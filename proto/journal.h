@@ -15,8 +15,8 @@ namespace omprof::journal {
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 2: SampleEntry.cpu_ns; 3: SampleContext.task_origin; 4: ThreadRecord.short_stack_samples;
 // 5: ThreadRecord.parallel_wall_ns; 6: SampleEntry.idle_blame_ns; 7: ThreadRecord.run_delay_ns,
-// involuntary_switches; 8: ThreadRecord.cpu_mask
-constexpr uint32_t kVersion = 8;
+// involuntary_switches; 8: ThreadRecord.cpu_mask; 9: ThreadRecord.unmeasured_waits
+constexpr uint32_t kVersion = 9;
 constexpr uint64_t kPage = 4096;
 // File name suffix: <program>.<pid>[.<n>].ompjournal, next to the profiles.
 constexpr const char* kSuffix = ".ompjournal";
@@ -149,6 +149,8 @@ struct ThreadRecord {
   uint64_t run_delay_ns = 0;
   uint64_t involuntary_switches = 0;
   uint64_t cpu_mask[16] = {};  // the CPUs it may run on (bit k: CPU k), at its end
+  // libgomp: waits the cost guard left unmeasured (collector/gomp_bridge.cc).
+  uint64_t unmeasured_waits = 0;
 };
 
 }  // namespace omprof::journal

@@ -415,6 +415,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     t.set_unwind_failed(r->unwind_failed);
     t.set_short_stack_samples(r->short_stack_samples);
     t.set_parallel_wall_ns(r->parallel_wall_ns);
+    t.set_unmeasured_waits(r->unmeasured_waits);
     t.set_run_delay_ns(r->run_delay_ns);
     t.set_involuntary_switches(r->involuntary_switches);
     t.set_cpus(text::cpu_list(r->cpu_mask, 16));

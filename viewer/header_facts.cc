@@ -165,6 +165,7 @@ HeaderFacts header_facts(const Model& m) {
     f.truncated += t.truncated_samples();
     f.unwind_failed += t.unwind_failed();
     f.short_stack += t.short_stack_samples();
+    f.unmeasured_waits += t.unmeasured_waits();
   }
   f.idle = idle_totals(m);
   f.busy = busy_machine(m);
@@ -233,6 +234,12 @@ void print_lost_lines(std::ostream& out, const format::Profile& p, const HeaderF
         "           {} of the unwind failures: too little of the thread's stack was left to "
         "unwind (only the pc is kept)\n",
         f.short_stack);
+  if (f.unmeasured_waits)
+    out << fmt::format(
+        "           {} waits not measured off the CPU (libgomp, over 16,000 waits a second: "
+        "measuring them would cost more than they wait); their time off the CPU counts as "
+        "<off-cpu> work\n",
+        f.unmeasured_waits);
   if (p.trailer.fork_records_dropped())
     out << fmt::format(
         "           {} parallel-region or task creation paths not recorded (their samples sit "
@@ -372,6 +379,7 @@ nlohmann::json header_json(const Model& m, const HeaderFacts& f, const FilterOpt
   j["threads"] = p.threads.size();
   j["dropped_samples"] = f.dropped;
   j["truncated_samples"] = f.truncated;
+  if (f.unmeasured_waits) j["unmeasured_waits"] = f.unmeasured_waits;
   j["mpi_rank"] = h.mpi_rank();
   if (!h.wall_clock().empty()) {  // format 1.12
     j["wall_clock"] = h.wall_clock();

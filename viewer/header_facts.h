@@ -21,7 +21,8 @@ struct HeaderFacts {
   IdleTotals idle;
   BusyMachine busy;
   uint64_t dropped = 0, dropped_ns = 0, truncated = 0, unwind_failed = 0, short_stack = 0;
-  const char* clock = "cpu";  // "wall", "task" or "cpu"
+  uint64_t unmeasured_waits = 0;  // libgomp: waits the cost guard did not measure (1.15)
+  const char* clock = "cpu";      // "wall", "task" or "cpu"
   const char* view = "user";
 };
 HeaderFacts header_facts(const Model& m);

@@ -147,14 +147,13 @@ struct ThreadState : journal::ThreadRecord {
   SampleContext gomp_join_ctx;
   // The cost guard on off-CPU measurement (gomp_bridge.cc): the current window's measured
   // waits, since when and the time off the CPU they recorded; whether the thread stopped measuring,
-  // for how many more waits, and the waits it left unmeasured.
+  // for how many more waits (the waits it left unmeasured: ThreadRecord::unmeasured_waits).
   uint64_t gomp_measured_waits = 0;
   uint64_t gomp_guard_start_ns = 0;  // when the window's first measured wait ended
   uint64_t gomp_guard_off_ns = 0;
   bool gomp_measure_off = false;
   uint32_t gomp_guard_pause_left = 0;
   uint32_t gomp_guard_trips = 0;  // windows in a row that stopped the measuring
-  uint64_t gomp_unmeasured_waits = 0;
 
   // Samples that landed while the thread unwound itself (reentrancy.h, Section::kUnwinding).
   struct {

@@ -11,6 +11,7 @@
 #include "proto/fields.h"
 #include "proto/format.h"
 #include "proto/text.h"
+#include "unwind/module_kind.h"
 
 namespace omprof::writer {
 
@@ -70,6 +71,7 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kSwitchesPerCpuSAtMove, ts->switches_per_cpu_s_at_move);
   th.u64(T::kShortStackSamples, ts->short_stack_samples);
   th.u64(T::kParallelWallNs, ts->parallel_wall_ns);
+  th.u64(T::kUnmeasuredWaits, ts->unmeasured_waits);
   th.u64(T::kRunDelayNs, ts->run_delay_ns);
   th.u64(T::kInvoluntarySwitches, ts->involuntary_switches);
   th.str_nonempty(T::kCpus, text::cpu_list(ts->cpu_mask, 16));
@@ -155,7 +157,7 @@ namespace {
 std::string file_to_read(const std::string& path) {
   struct stat st;
   if (path.empty() || path[0] != '/' || lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode) ||
-      !ompt::is_runtime_module(path))
+      !unwind::is_omp_runtime_module(path))
     return path;
   char resolved[PATH_MAX];
   return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
@@ -177,7 +179,7 @@ void add_mapping_records(wire::RecordStream& out, const std::vector<unwind::Modu
     mp.u64(M::kBuildId, strings.index(m.build_id));
     mp.u64(M::kLoadBias, m.load_bias);
     mp.boolean(M::kUnloaded, m.unloaded);
-    mp.boolean(M::kIsOmpRuntime, ompt::is_runtime_module(m.path));
+    mp.boolean(M::kIsOmpRuntime, unwind::is_omp_runtime_module(m.path));
     out.add(fields::Record::kMapping, mp);
   }
 }
