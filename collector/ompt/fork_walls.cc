@@ -1,6 +1,6 @@
 #include "collector/ompt/fork_walls.h"
 
-#include "collector/ompt/ompt_tool.h"
+#include "collector/ompt/fork_records.h"
 
 namespace omprof::ompt {
 

@@ -4,7 +4,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "collector/ompt/ompt_tool.h"
 #include "unwind/module_kind.h"
 
 namespace omprof::writer {

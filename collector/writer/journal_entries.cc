@@ -7,7 +7,7 @@
 
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
-#include "collector/ompt/ompt_tool.h"
+#include "collector/ompt/runtime_status.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "collector/writer/mpi_facts.h"

@@ -11,7 +11,7 @@
 
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
-#include "collector/ompt/ompt_tool.h"
+#include "collector/ompt/runtime_status.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"

@@ -10,7 +10,8 @@
 
 #include "collector/clocks/wall_clock_check.h"
 #include "collector/machine_load.h"
-#include "collector/ompt/ompt_tool.h"
+#include "collector/ompt/fork_records.h"
+#include "collector/ompt/runtime_status.h"
 #include "collector/region_context.h"
 #include "collector/thread_registry.h"
 #include "collector/writer/stack_table.h"

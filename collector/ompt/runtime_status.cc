@@ -1,0 +1,86 @@
+#include "collector/ompt/runtime_status.h"
+
+#include <atomic>
+#include <climits>
+#include <cstdlib>
+
+#include "collector/journal_writer.h"
+#include "collector/modules.h"
+#include "proto/fields.h"
+#include "proto/text.h"
+#include "unwind/module_kind.h"
+
+namespace omprof::ompt {
+
+namespace {
+std::atomic<bool> g_ompt_ever{false};
+std::atomic<bool> g_gomp_wrappers{false};  // note_gomp_wrappers
+
+std::string& version_text() {
+  static auto* v = new std::string;  // never destroyed: read at shutdown
+  return *v;
+}
+}  // namespace
+
+void note_runtime_version(const char* version) {
+  if (version) version_text() = version;
+}
+
+void note_ompt_started() {
+  g_ompt_ever.store(true);
+}
+
+bool ompt_ever() {
+  return g_ompt_ever.load(std::memory_order_relaxed);
+}
+
+void note_gomp_wrappers() {
+  g_gomp_wrappers.store(true);
+  journal_runtime_status(recorded_modules());
+}
+
+RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
+  RuntimeStatus s;
+  s.ompt_active = g_ompt_ever.load();
+  s.version = version_text();
+  s.off_cpu_waits = !s.ompt_active && g_gomp_wrappers.load();
+  for (const auto& m : modules) {
+    if (unwind::is_omprof_module(m.path) || !unwind::is_omp_runtime_module(m.path)) continue;
+    const std::string f = text::base_name(m.path);
+    s.runtime = f;
+    char resolved[4096];
+    if (realpath(m.path.c_str(), resolved)) {
+      std::string real = text::base_name(resolved);
+      if (real != f) s.runtime += " -> " + real;
+    }
+    break;
+  }
+  if (!s.runtime.empty() && !s.ompt_active) {
+    const bool gnu =
+        s.runtime.rfind("libgomp", 0) == 0 && s.runtime.find("libomp") == std::string::npos;
+    if (gnu && g_gomp_wrappers.load())
+      s.note =
+          "GNU libgomp has no OMPT: states and user-model stacks come from omprof's wrappers "
+          "of its entry points; waits are sampled on the CPU and measured off it; taskloop "
+          "tasks are not placed under their creation path";
+    else
+      s.note = gnu ? "GNU libgomp has no OMPT: OpenMP states and user-model stacks are unavailable"
+                   : "the OpenMP runtime did not start omprof's OMPT tool (OMP_TOOL disabled, or "
+                     "the program defines its own ompt_start_tool)";
+  }
+  return s;
+}
+
+void journal_runtime_status(const std::vector<unwind::Module>& modules) {
+  namespace J = format::fields::JournalOmp;
+  const RuntimeStatus st = runtime_status(modules);
+  wire::Encoder e;
+  e.str_nonempty(J::kOmpRuntime, st.runtime);
+  e.boolean(J::kOmptActive, st.ompt_active);
+  e.str_nonempty(J::kOmpNote, st.note);
+  e.boolean(J::kExactWaits, st.ompt_active);
+  e.boolean(J::kOffCpuWaits, st.off_cpu_waits);
+  journal::append_entry(format::fields::JournalEntry::kOmp, e);
+}
+
+}  // namespace omprof::ompt

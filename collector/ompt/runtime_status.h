@@ -1,0 +1,33 @@
+// Which OpenMP runtime the program runs on and what omprof can see of it: OMPT started omprof's
+// tool (libomp), or omprof's wrappers of GNU libgomp's entry points are in place, or neither.
+// Written to the journal when it changes, and into the profile's header.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "unwind/module.h"
+
+namespace omprof::ompt {
+
+struct RuntimeStatus {
+  bool ompt_active = false;
+  std::string runtime;         // file name of the OpenMP runtime loaded, "" if none
+  std::string note;            // why attribution is unavailable, when it is
+  bool off_cpu_waits = false;  // libgomp under omprof's wrappers (collector/gomp_bridge.h)
+  std::string version;         // what the runtime said of itself to OMPT ("" without OMPT)
+};
+RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules);
+
+// The runtime_version string the OpenMP runtime passed to ompt_start_tool.
+void note_runtime_version(const char* version);
+// OMPT initialized omprof's tool (ompt_tool.cc).
+void note_ompt_started();
+// Whether OMPT started omprof's tool in this process.
+bool ompt_ever();
+// The program runs on GNU libgomp with omprof's wrappers of its entry points preloaded.
+void note_gomp_wrappers();
+// Records the runtime status in the journal (at start, and again once OMPT is initialized).
+void journal_runtime_status(const std::vector<unwind::Module>& modules);
+
+}  // namespace omprof::ompt
