@@ -19,6 +19,7 @@
 
 #include "proto/format.h"
 #include "proto/journal.h"
+#include "proto/journal_file.h"
 #include "proto/mpi_calls.h"
 #include "proto/profile_reader.h"
 #include "proto/text.h"
@@ -34,115 +35,6 @@ using journal::ThreadRecord;
 
 [[noreturn]] void fail(const std::string& name, const std::string& what) {
   throw ProfileError(name + ": " + what);
-}
-
-// Copies the file's data (not its holes) into `dest`, which holds `size` zero bytes. Read, not
-// mapped: a mapping of the file faults with SIGBUS where another process truncates it while it
-// is read, or where a full tmpfs cannot back a hole; read() gives zeros and short counts.
-bool copy_data(int fd, char* dest, uint64_t size) {
-  off_t at = 0;
-  while (uint64_t(at) < size) {
-    const off_t data = lseek(fd, at, SEEK_DATA);
-    if (data < 0) return errno == ENXIO;  // no data after `at`: the rest is a hole
-    off_t hole = lseek(fd, data, SEEK_HOLE);
-    if (hole < 0 || uint64_t(hole) > size) hole = off_t(size);
-    for (off_t p = data; p < hole;) {
-      const ssize_t n = pread(fd, dest + p, size_t(hole - p), p);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return n == 0;  // truncated meanwhile: what was read stands
-      p += n;
-    }
-    at = hole;
-  }
-  return true;
-}
-
-// The journal's bytes in memory (holes stay untouched zero pages); every offset is checked
-// against its size before use.
-class Mapped {
- public:
-  explicit Mapped(const std::string& path) : path_(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st {};
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd);
-      fail(path, "not a regular file");
-    }
-    size_ = uint64_t(st.st_size);
-    mtime_ns_ = uint64_t(st.st_mtim.tv_sec) * 1000000000ULL + uint64_t(st.st_mtim.tv_nsec);
-    if (size_ < sizeof(FileHeader)) {
-      ::close(fd);
-      fail(path, size_ == 0 ? "empty journal" : "truncated journal (no header)");
-    }
-    void* m = mmap(nullptr, size_, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    const bool read = m != MAP_FAILED && copy_data(fd, static_cast<char*>(m), size_);
-    const int read_errno = errno;
-    ::close(fd);
-    if (m == MAP_FAILED) fail(path, std::string("cannot map: ") + std::strerror(read_errno));
-    if (!read) {
-      munmap(m, size_);
-      fail(path, std::string("cannot read: ") + std::strerror(read_errno));
-    }
-    base_ = static_cast<const char*>(m);
-  }
-  ~Mapped() { munmap(const_cast<char*>(base_), size_); }
-  Mapped(const Mapped&) = delete;
-  Mapped& operator=(const Mapped&) = delete;
-
-  bool holds(uint64_t offset, uint64_t bytes) const {
-    return offset <= size_ && bytes <= size_ - offset;
-  }
-  // A T at `offset`, if the file holds it there, aligned (offsets come from the file).
-  template <typename T>
-  const T* at(uint64_t offset) const {
-    return holds(offset, sizeof(T)) && offset % alignof(T) == 0
-               ? reinterpret_cast<const T*>(base_ + offset)
-               : nullptr;
-  }
-  const char* bytes(uint64_t offset) const { return base_ + offset; }
-  uint64_t size() const { return size_; }
-  uint64_t mtime_ns() const { return mtime_ns_; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  const char* base_ = nullptr;
-  uint64_t size_ = 0;
-  uint64_t mtime_ns_ = 0;
-};
-
-// A bool stored in the file, read as its byte: a damaged file's 8 is not a valid bool.
-bool flag(const bool& stored) {
-  uint8_t byte = 0;
-  std::memcpy(&byte, &stored, 1);
-  return byte != 0;
-}
-
-// The thread blocks to read: those handed out, bounded by what the file can hold (a damaged
-// count of 4 billion threads is not 4 billion look-ups).
-uint32_t blocks_to_read(const Mapped& m, const FileHeader& h) {
-  const uint64_t in_file =
-      m.size() > h.blocks_offset ? (m.size() - h.blocks_offset) / h.block_bytes + 1 : 0;
-  return uint32_t(std::min<uint64_t>({h.threads.load(), h.max_threads, in_file}));
-}
-
-const FileHeader& checked_header(const Mapped& m) {
-  const FileHeader& h = *m.at<FileHeader>(0);
-  if (std::memcmp(h.magic, journal::kMagic, sizeof journal::kMagic) != 0)
-    fail(m.path(), "not an omprof journal (bad magic)");
-  if (h.version != journal::kVersion)
-    fail(m.path(), "journal version " + std::to_string(h.version) + " (this reader supports " +
-                       std::to_string(journal::kVersion) + ")");
-  if (h.thread_record_bytes != sizeof(ThreadRecord) || h.block_bytes % journal::kPage != 0 ||
-      h.block_bytes < sizeof(ThreadRecord) || h.entries_offset < sizeof(FileHeader) ||
-      h.blocks_offset % journal::kPage != 0 ||
-      h.blocks_offset < h.entries_offset + h.entries_capacity)
-    fail(m.path(), "corrupt journal header");
-  if (!m.holds(h.entries_offset, h.entries_capacity))
-    fail(m.path(), "truncated journal (the file ends before its entry area does)");
-  return h;
 }
 
 // Accumulates the profile's tables, ids dense from 1 as the format requires.
