@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 namespace omprof::ompt {
@@ -21,8 +22,15 @@ uint64_t begin_parallel_region(const void* codeptr_ra, const void* enter_frame);
 // returns its record, 0 when not recorded (the OMPROF_TASK_PATHS=0 switch, the cost guard).
 uint32_t record_task_creation(const void* codeptr_ra, const void* enter_frame, uint64_t parent,
                               uint64_t cut_frame);
-// Whether deferred tasks' creation paths are recorded (OMPROF_TASK_PATHS, on unless "0").
-bool task_paths();
+// Whether deferred tasks' creation paths are recorded: on unless OMPROF_TASK_PATHS=0 (for cost
+// comparisons in bench/). Read once, outside signal context; inline, as it is asked per task.
+inline bool task_paths() {
+  static const bool on = [] {
+    const char* v = std::getenv("OMPROF_TASK_PATHS");
+    return !(v && *v == '0');
+  }();
+  return on;
+}
 // The fork record of the innermost region the calling thread is in (0: none).
 uint64_t enclosing_fork_id();
 // A team member starts region `value` as thread `index` of `team_size`.

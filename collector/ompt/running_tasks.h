@@ -6,8 +6,11 @@
 
 #include <omp-tools.h>
 
+#include <atomic>
 #include <cstdint>
 
+#include "collector/handler/task_children.h"
+#include "collector/ompt/task_origins.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::ompt {
@@ -15,11 +18,53 @@ namespace omprof::ompt {
 // The runtime's inquiry for a task's frame (ompt_get_task_info), once OMPT is initialized.
 void set_task_info_inquiry(ompt_get_task_info_t get_task_info);
 
-// The task the thread runs from now on (`origin`: its record, 0 for none).
-void set_running_task(ThreadState* ts, uint32_t origin, const ompt_frame_t* frame);
-// `next` starts (or is switched to after a yield).
-void task_began(ThreadState* ts, const ompt_data_t* next);
-// The task that ran ended (completed, cancelled or detached): the thread resumes `next`.
-void task_ended(ThreadState* ts, const ompt_data_t* next);
+// A starting task's OMPT frame (libomp makes the task current before it calls task_schedule);
+// null when unknown.
+const ompt_frame_t* starting_task_frame(const ompt_data_t* task);
+
+// Inline below: called at every task switch (two per task in a program of fine-grained tasks).
+
+// The task the thread runs from now on (`origin`: its record, 0 for none). The frame is
+// written last: the handler reads it first.
+inline void set_running_task(ThreadState* ts, uint32_t origin, const ompt_frame_t* frame) {
+  ts->task_frame = nullptr;
+  std::atomic_signal_fence(std::memory_order_release);
+  ts->task_origin = origin;
+  std::atomic_signal_fence(std::memory_order_release);
+  ts->task_frame = frame;
+}
+
+// `next` starts (or is switched to after a yield): a deferred task's origin was recorded at
+// its creation; an undeferred one runs inline in its creator, whose origin it keeps.
+inline void task_began(ThreadState* ts, const ompt_data_t* next) {
+  handler::RunningTask r;
+  r.task = next;
+  if (next && handler::task_children::linked(&next->value)) {
+    r.origin = task_origins::find(next);
+    if (r.origin) r.frame = starting_task_frame(next);
+  } else {
+    r.origin = ts->task_origin;
+    r.frame = ts->task_frame;
+  }
+  if (ts->running_depth < handler::kMaxRunningTasks) ts->running_tasks[ts->running_depth] = r;
+  ++ts->running_depth;
+  set_running_task(ts, r.origin, r.frame);
+}
+
+// The task that ran ended (completed, cancelled or detached): the thread resumes `next`, below
+// it on this thread's stack of running tasks (an implicit task is not on it).
+inline void task_ended(ThreadState* ts, const ompt_data_t* next) {
+  while (ts->running_depth > 0) {
+    const int top = ts->running_depth - 1;
+    if (top < handler::kMaxRunningTasks && ts->running_tasks[top].task == next) break;
+    --ts->running_depth;
+    if (top >= handler::kMaxRunningTasks) break;  // not kept: assume the innermost ended
+  }
+  const int top = ts->running_depth - 1;
+  if (top >= 0 && top < handler::kMaxRunningTasks)
+    set_running_task(ts, ts->running_tasks[top].origin, ts->running_tasks[top].frame);
+  else
+    set_running_task(ts, 0, nullptr);
+}
 
 }  // namespace omprof::ompt
