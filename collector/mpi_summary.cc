@@ -17,7 +17,7 @@
 #include "collector/writer/mpi_facts.h"
 #include "collector/writer/rank_snapshot.h"
 #include "collector/writer/summary_files.h"
-#include "mpi/summary/job_summary.h"
+#include "ranks/job_summary.h"
 #include "regions/status.h"
 
 namespace omprof {

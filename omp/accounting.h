@@ -1,6 +1,6 @@
 // How a thread's sampled contexts and measured intervals become its time: the accounting rules
 // of docs/semantics.md ("Work and wait", "Off-CPU time"), written once for every reader (the
-// viewer's model, viewer/model.cc, and the MPI rank numbers, mpi/summary/rank_numbers.cc).
+// viewer's model, viewer/model.cc, and the MPI rank numbers, ranks/rank_numbers.cc).
 // Pure: states and nanoseconds in, decisions and parts out.
 #pragma once
 

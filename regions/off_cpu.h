@@ -6,7 +6,7 @@
 // else in proportion; regions whose samples exceed their self wall time return that excess,
 // which is sampling noise, to the regions' budget). What remains is placed outside regions. Callers
 // spread each part over the thread's work samples in that part (viewer/model.cc: under an <off-cpu>
-// leaf), or keep it as one amount (mpi/summary/rank_numbers.cc). Pure: no samples, no clock.
+// leaf), or keep it as one amount (ranks/rank_numbers.cc). Pure: no samples, no clock.
 #pragma once
 
 #include <cstdint>

@@ -26,7 +26,7 @@ for f in collector/handler/*; do
 done
 
 # 2. Offline code never includes the collector.
-for f in $(git ls-files launcher viewer omp regions proto unwind | grep -E '\.(cc|h)$'); do
+for f in $(git ls-files launcher viewer omp ranks regions proto unwind | grep -E '\.(cc|h)$'); do
   grep -nE '^#include "collector/' "$f" | sed "s|^|layout: $f:|; s|$|: offline code includes the collector|" | grep . && status=1
 done
 
@@ -34,6 +34,28 @@ done
 for f in $(git ls-files proto regions | grep -E '\.(cc|h)$'); do
   grep -nE '^#include "(viewer|omp|unwind|collector)/' "$f" \
     | sed "s|^|layout: $f:|; s|$|: a pure library includes another component|" | grep . && status=1
+done
+# 4. Pure libraries (omp/ and ranks/, besides the two above) include only pure libraries and
+#    the format's headers: no collector, viewer, launcher, unwinder or MPI code.
+for f in $(git ls-files omp ranks | grep -E '\.(cc|h)$'); do
+  grep -nE '^#include "(viewer|launcher|unwind|collector|mpi|gomp)/' "$f" \
+    | sed "s|^|layout: $f:|; s|$|: a pure library includes a component|" | grep . && status=1
+done
+
+# 5. Dependencies one way: the collector uses the pure libraries, never the wrappers that call
+#    into it (mpi/, gomp/) or the offline tools; the wrappers include only the collector's bridge
+#    meant for them.
+for f in $(git ls-files collector | grep -E '\.(cc|h)$'); do
+  grep -nE '^#include "(mpi|gomp|viewer|launcher)/' "$f" \
+    | sed "s|^|layout: $f:|; s|$|: the collector includes code that depends on it|" | grep . && status=1
+done
+for f in $(git ls-files mpi gomp | grep -E '\.(c|cc|h)$'); do
+  grep -nE '^#include "collector/' "$f" | grep -vE '"collector/(mpi_bridge|gomp_bridge)\.h"' \
+    | sed "s|^|layout: $f:|; s|$|: a wrapper reaches past its bridge into the collector|" | grep . && status=1
+done
+for f in $(git ls-files mpi gomp | grep -E '\.(c|cc|h)$'); do
+  grep -nE '^#include "(viewer|launcher|ranks)/' "$f" \
+    | sed "s|^|layout: $f:|; s|$|: a wrapper includes offline code|" | grep . && status=1
 done
 [ $status -eq 0 ] && echo "layout: ok"
 exit $status

@@ -1,13 +1,13 @@
 // Profiles of several MPI ranks read together (`omprof report DIR`): each rank's profile is
-// reduced to its numbers as it is read (mpi/summary/rank_numbers.h: memory grows with ranks x
+// reduced to its numbers as it is read (ranks/rank_numbers.h: memory grows with ranks x
 // region paths, never with samples), then summarized over ranks exactly as the job's own
-// summary at MPI_Finalize is (mpi/summary/job_summary.h).
+// summary at MPI_Finalize is (ranks/job_summary.h).
 #pragma once
 
 #include <vector>
 
-#include "mpi/summary/job_summary.h"
 #include "proto/profile_reader.h"
+#include "ranks/job_summary.h"
 #include "viewer/table.h"
 
 namespace omprof::viewer {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "mpi/summary/job_summary.h"
+#include "ranks/job_summary.h"
 
 namespace omprof::viewer {
 

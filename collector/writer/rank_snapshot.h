@@ -1,4 +1,4 @@
-// This rank's numbers for the in-job MPI summary (mpi/summary/rank_numbers.h), read from the
+// This rank's numbers for the in-job MPI summary (ranks/rank_numbers.h), read from the
 // collector's memory while the program runs (MPI_Finalize): the same attribution the viewer
 // makes from the profile written at exit. Ordinary context; other threads may still be
 // sampled meanwhile (their newest samples may be missed, never misread).
@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "mpi/summary/rank_numbers.h"
+#include "ranks/rank_numbers.h"
 
 namespace omprof::writer {
 

@@ -12,8 +12,8 @@
 #include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/writer/journal_entries.h"
-#include "mpi/summary/summary_file.h"
 #include "proto/manifest.h"
+#include "ranks/summary_file.h"
 
 namespace omprof::writer {
 

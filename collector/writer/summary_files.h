@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "mpi/summary/job_summary.h"
+#include "ranks/job_summary.h"
 
 namespace omprof::writer {
 

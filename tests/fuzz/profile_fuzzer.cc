@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "mpi/summary/job_summary.h"
 #include "omprof.pb.h"
 #include "proto/format.h"
 #include "proto/journal.h"
 #include "proto/journal_reader.h"
 #include "proto/profile_reader.h"
+#include "ranks/job_summary.h"
 #include "viewer/mpi_sites.h"
 #include "viewer/ranks.h"
 #include "viewer/regions_view.h"

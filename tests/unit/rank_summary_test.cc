@@ -1,4 +1,4 @@
-// The cross-rank summary's semantics (mpi/summary/): the builder's attribution, the union over
+// The cross-rank summary's semantics (ranks/): the builder's attribution, the union over
 // ranks without zero-filling, ties to the lowest rank, combination in any order, the POP
 // efficiencies, and the .ompsum file read back.
 #include <gtest/gtest.h>
@@ -8,11 +8,11 @@
 #include <fstream>
 #include <random>
 
-#include "mpi/summary/job_summary.h"
-#include "mpi/summary/rank_numbers.h"
-#include "mpi/summary/summary_file.h"
 #include "proto/mpi_calls.h"
 #include "proto/state_codes.h"
+#include "ranks/job_summary.h"
+#include "ranks/rank_numbers.h"
+#include "ranks/summary_file.h"
 #include "viewer/summary_reader.h"
 
 namespace omprof::ranks {

@@ -1,4 +1,4 @@
-#include "mpi/summary/summary_file.h"
+#include "ranks/summary_file.h"
 
 #include "proto/fields.h"
 #include "proto/format.h"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "mpi/summary/job_summary.h"
+#include "ranks/job_summary.h"
 
 namespace omprof::ranks {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi/summary/rank_numbers.h"
+#include "ranks/rank_numbers.h"
 
 namespace omprof::ranks {
 

@@ -1,4 +1,4 @@
-#include "mpi/summary/job_summary.h"
+#include "ranks/job_summary.h"
 
 #include <algorithm>
 #include <cstdio>

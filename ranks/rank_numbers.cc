@@ -1,4 +1,4 @@
-#include "mpi/summary/rank_numbers.h"
+#include "ranks/rank_numbers.h"
 
 #include <algorithm>
 
