@@ -7,6 +7,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${OMPROF_BUILD_DIR:-$here/build}
 asan=${OMPROF_ASAN_BUILD_DIR:-$here/build-asan}
 OMPROF_SETUP_TESTS=1 bash "$here/scripts/setup.sh"
+# A third-party leak LeakSanitizer would otherwise report (tests/lsan_suppressions.txt).
+export LSAN_OPTIONS="suppressions=$here/tests/lsan_suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 ctest --test-dir "$build" --output-on-failure -j2 "$@"
 
 cmake -S "$here" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMPROF_SANITIZE_TOOLS=ON \
