@@ -13,6 +13,7 @@
 #include "collector/ompt/fork_records.h"
 #include "collector/ompt/fork_walls.h"
 #include "collector/ompt/runtime_status.h"
+#include "collector/openmp/wait_split.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
@@ -134,18 +135,7 @@ void note_measured(ThreadState* ts, uint64_t now, uint64_t off) {
   }
 }
 
-// Time between two readings of the wall and CPU clocks that the thread spent off the CPU.
-uint64_t off_cpu_ns(uint64_t start_ns, uint64_t cpu_start_ns, uint64_t end_ns,
-                    uint64_t cpu_end_ns) {
-  const uint64_t wall = end_ns > start_ns ? end_ns - start_ns : 0;
-  const uint64_t cpu = cpu_end_ns > cpu_start_ns ? cpu_end_ns - cpu_start_ns : 0;
-  return wall > cpu ? wall - cpu : 0;
-}
-
-// The part of `off` that `part` of `whole` wall time stands for (part <= whole, whole > 0).
-uint64_t share_of(uint64_t off, uint64_t part, uint64_t whole) {
-  return uint64_t((unsigned __int128)off * part / whole);
-}
+using omprof::openmp::off_cpu_ns;
 
 // Of a worker's time off the CPU since its last region ended (at `end`): idle until the next
 // fork, then woken for it, the fork's overhead (the thread sleeps last, so its time off the CPU
@@ -154,15 +144,13 @@ uint64_t share_of(uint64_t off, uint64_t part, uint64_t whole) {
 uint64_t record_after_region_end(ThreadState* ts, uint64_t end, uint64_t now, uint64_t off,
                                  const SampleContext* next, uint32_t next_instance) {
   const uint64_t next_fork = next ? omprof::handler::region_fork_ns(next_instance) : 0;
-  const uint64_t woken_from = next_fork > end && next_fork < now ? next_fork : now;
-  const uint64_t woken = std::min(now - woken_from, off);
-  if (woken && next) omprof::ompt::record_wait(ts, 0, *next, woken);
-  off -= woken;
-  const uint64_t idle = std::min(woken_from - end, off);
+  const omprof::openmp::AfterRegionEnd split =
+      omprof::openmp::split_after_region_end(off, end, now, next_fork);
+  if (split.woken_ns && next) omprof::ompt::record_wait(ts, 0, *next, split.woken_ns);
   SampleContext idle_ctx;
   idle_ctx.omp_state = fmt::kIdleDerived;
-  if (idle) omprof::ompt::record_wait(ts, 0, idle_ctx, idle);
-  return off - idle;
+  if (split.idle_ns) omprof::ompt::record_wait(ts, 0, idle_ctx, split.idle_ns);
+  return split.rest_ns;
 }
 
 // Of a thread's time off the CPU at its region's end barrier, from `start` to `barrier_end`:
@@ -176,15 +164,10 @@ void record_at_barrier(ThreadState* ts, uint64_t start, uint64_t barrier_end, ui
   const uint32_t instance = pv::instance(ts->gomp_parallel_value);
   const uint64_t all_begun = omprof::handler::all_members_begun_ns(instance, &known);
   if (known && barrier_end > start) {
-    const uint64_t wall = barrier_end - start;
-    const uint64_t fork_done = all_begun ? all_begun + ts->gomp_body_ns : barrier_end;
-    const uint64_t fork_wall = std::min(fork_done > start ? fork_done - start : 0, wall);
     const uint64_t all_ended =
         ts->gomp_join_ran_task ? 0 : omprof::handler::all_members_ended_ns(instance);
-    const uint64_t sync_from = std::max(all_ended ? all_ended : barrier_end, start);
-    const uint64_t sync_wall =
-        std::min(barrier_end > sync_from ? barrier_end - sync_from : 0, wall - fork_wall);
-    const uint64_t overhead_off = share_of(off, fork_wall + sync_wall, wall);
+    const uint64_t overhead_off = omprof::openmp::join_overhead_ns(
+        off, start, barrier_end, all_begun, ts->gomp_body_ns, all_ended);
     SampleContext fork_ctx = ts->gomp_join_ctx;
     fork_ctx.omp_state = fmt::kOverhead;
     if (overhead_off) omprof::ompt::record_wait(ts, 0, fork_ctx, overhead_off);
@@ -224,14 +207,11 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
   const uint64_t last = ts->gomp_barrier_tag && !ts->gomp_barrier_ran_task
                             ? arrivals::all_arrived_ns(ts->gomp_barrier_tag)
                             : 0;
-  if (off && last && now > w.start_ns) {
-    const uint64_t from = std::max(last, w.start_ns);
-    const uint64_t sync_wall = now > from ? now - from : 0;
-    const uint64_t sync_off = share_of(off, sync_wall, now - w.start_ns);
-    if (sync_off)
-      omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, fmt::kOverheadBarrier), sync_off);
-    off -= sync_off;
-  }
+  const omprof::openmp::BarrierSplit split =
+      omprof::openmp::split_at_last_arrival(off, w.start_ns, now, last);
+  if (split.sync_ns)
+    omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, fmt::kOverheadBarrier), split.sync_ns);
+  off = split.waiting_ns;
   // A taskwait off the CPU waits for its children (its runtime code on the CPU is overhead).
   const uint32_t as = state == fmt::kInTaskwait ? uint32_t(fmt::kWaitTaskwait) : state;
   if (off) omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, as), off);

@@ -4,6 +4,7 @@
 
 #include "collector/handler/region_ends.h"
 #include "collector/ompt/barrier_spans.h"
+#include "collector/openmp/wait_split.h"
 #include "collector/runtime.h"
 #include "proto/state_codes.h"
 
@@ -80,17 +81,16 @@ void emit_barrier(const OpenWait& w, uint64_t ns, Emit&& emit) {
     emit(w.codeptr, w.ctx, ns);
     return;
   }
-  const uint64_t longest = barrier_spans::longest(w.barrier_key, w.span_ns);
-  const uint64_t imbalance = longest > w.span_ns ? longest - w.span_ns : 0;
-  const uint64_t waiting = imbalance < ns ? imbalance : ns;
-  if (waiting) emit(w.codeptr, w.ctx, waiting);
-  if (ns > waiting) {
+  const openmp::BarrierSplit split = openmp::split_by_longest_span(
+      ns, w.span_ns, barrier_spans::longest(w.barrier_key, w.span_ns));
+  if (split.waiting_ns) emit(w.codeptr, w.ctx, split.waiting_ns);
+  if (split.sync_ns) {
     SampleContext sync = w.ctx;
     const bool join = w.role == BarrierRole::kWorkerJoin ||
                       w.ctx.omp_state == format::kWaitBarrierImplicitParallel ||
                       w.ctx.omp_state == format::kWaitBarrierImplicit;
     sync.omp_state = join ? format::kOverhead : format::kOverheadBarrier;
-    emit(w.codeptr, sync, ns - waiting);
+    emit(w.codeptr, sync, split.sync_ns);
   }
 }
 
@@ -108,17 +108,14 @@ void split_wait(const OpenWait& w, uint64_t now, Emit&& emit) {
   }
   // A worker's join wait: at the barrier until the region ended, idle after (in no region).
   // A worker looks its region up when its wait ends: at its team's next fork at the latest.
-  uint64_t barrier = total;
   uint64_t end = 0;
-  if (handler::region_ended(w.region_instance, &end)) {
-    barrier = end > w.first_start_ns ? end - w.first_start_ns : 0;
-    if (barrier > total) barrier = total;
-  }
-  if (barrier) emit_barrier(w, barrier, emit);
-  if (total > barrier) {
+  const bool ended = handler::region_ended(w.region_instance, &end);
+  const openmp::JoinSplit split = openmp::split_worker_join(total, w.first_start_ns, ended, end);
+  if (split.barrier_ns) emit_barrier(w, split.barrier_ns, emit);
+  if (split.idle_ns) {
     SampleContext idle{};
     idle.omp_state = format::kIdleDerived;
-    emit(uint64_t(0), idle, total - barrier);
+    emit(uint64_t(0), idle, split.idle_ns);
   }
 }
 
