@@ -96,10 +96,7 @@ bool measured_off_cpu(uint32_t state) {
 // as work (spread as <off-cpu>). Waits that mostly sleep (a passive wait policy: 60% and more of
 // the time) are measured at any rate: LULESH built by gcc, passive, showed 56% of its thread time
 // as <off-cpu> work when the first fast window stopped the measuring for good.
-constexpr uint64_t kGuardWindow = 1024;
-constexpr uint64_t kGuardMinSpanNs = 64000000;
-constexpr uint64_t kGuardOffCpuPerMille = 100;
-constexpr uint32_t kGuardPause = 16384;  // waits, doubled for each trip in a row
+using omprof::openmp::kGuardWindow;
 
 // Whether the thread reads the CPU clock for a wait it begins (counted in the window).
 bool measures_off_cpu(ThreadState* ts) {
@@ -124,14 +121,14 @@ void note_measured(ThreadState* ts, uint64_t now, uint64_t off) {
   const uint64_t span = now - ts->gomp_guard_start_ns;
   ts->gomp_measured_waits = 0;  // the next window
   ts->gomp_guard_start_ns = 0;
-  if (span < kGuardMinSpanNs && ts->gomp_guard_off_ns * 1000 < span * kGuardOffCpuPerMille) {
-    // Each trip in a row pauses twice as long, up to 64x: a measured wait costs about ten
-    // unmeasured ones, so a steady fine-grained program soon measures well under 1% of its waits.
+  // Each trip in a row pauses twice as long, up to 64x: a measured wait costs about ten
+  // unmeasured ones, so a steady fine-grained program soon measures well under 1% of its waits.
+  const omprof::openmp::GuardDecision d =
+      omprof::openmp::guard_after_window(span, ts->gomp_guard_off_ns, ts->gomp_guard_trips);
+  ts->gomp_guard_trips = d.trips;
+  if (d.stop) {
     ts->gomp_measure_off = true;
-    ts->gomp_guard_pause_left = kGuardPause << std::min<uint32_t>(ts->gomp_guard_trips, 6);
-    ++ts->gomp_guard_trips;
-  } else {
-    ts->gomp_guard_trips = 0;
+    ts->gomp_guard_pause_left = d.pause_waits;
   }
 }
 

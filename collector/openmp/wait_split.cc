@@ -60,6 +60,15 @@ uint64_t join_overhead_ns(uint64_t off_ns, uint64_t start_ns, uint64_t barrier_e
   return share_of(off_ns, fork_wall + sync_wall, wall);
 }
 
+GuardDecision guard_after_window(uint64_t span_ns, uint64_t off_ns, uint32_t trips) {
+  GuardDecision d;
+  if (span_ns >= kGuardMinSpanNs || off_ns * 1000 >= span_ns * kGuardOffCpuPerMille) return d;
+  d.stop = true;
+  d.pause_waits = kGuardPause << std::min<uint32_t>(trips, 6);
+  d.trips = trips + 1;
+  return d;
+}
+
 uint64_t off_cpu_ns(uint64_t start_ns, uint64_t cpu_start_ns, uint64_t end_ns,
                     uint64_t cpu_end_ns) {
   const uint64_t wall = end_ns > start_ns ? end_ns - start_ns : 0;

@@ -61,6 +61,25 @@ AfterRegionEnd split_after_region_end(uint64_t off_ns, uint64_t end_ns, uint64_t
 uint64_t join_overhead_ns(uint64_t off_ns, uint64_t start_ns, uint64_t barrier_end_ns,
                           uint64_t all_begun_ns, uint64_t body_ns, uint64_t all_ended_ns);
 
+// libgomp's cost guard (collector/gomp_bridge.cc): a thread measures its waits' time off the CPU
+// in windows of kGuardWindow waits. A window that took under kGuardMinSpanNs of wall time (over
+// 16,000 waits a second, where two CPU clock reads per wait cost more than the program's waits)
+// and whose waits were under 10% of it off the CPU stops the measuring for the next
+// kGuardPause waits, twice as many after each such window in a row (up to 64 times); a window
+// that does not trip the guard resets the count.
+constexpr uint64_t kGuardWindow = 1024;
+constexpr uint64_t kGuardMinSpanNs = 64000000;
+constexpr uint64_t kGuardOffCpuPerMille = 100;
+constexpr uint32_t kGuardPause = 16384;
+struct GuardDecision {
+  bool stop = false;         // stop measuring
+  uint32_t pause_waits = 0;  // for this many waits
+  uint32_t trips = 0;        // windows in a row that stopped it, this one included
+};
+// A window of kGuardWindow measured waits ended: it took `span_ns`, its waits `off_ns` off the
+// CPU; `trips`: the windows in a row before it that stopped the measuring.
+GuardDecision guard_after_window(uint64_t span_ns, uint64_t off_ns, uint32_t trips);
+
 // Thread time off the CPU between two readings of the wall and CPU clocks.
 uint64_t off_cpu_ns(uint64_t start_ns, uint64_t cpu_start_ns, uint64_t end_ns, uint64_t cpu_end_ns);
 // The part of `ns` that `part` of `whole` wall time stands for (part <= whole, whole > 0).

@@ -94,6 +94,23 @@ TEST(WaitSplit, ALibgompJoinIsForkOverheadThenWaitingThenReleaseOverhead) {
   EXPECT_EQ(join_overhead_ns(500, 2000, 2000, 1050, 100, 1800), 0u) << "no wall time";
 }
 
+TEST(WaitSplit, TheCostGuardStopsMeasuringFastWaitsThatRarelySleep) {
+  // 1,024 waits in 10 ms (100,000 a second), 0.5 ms of it off the CPU (5%): stop for 16,384.
+  GuardDecision d = guard_after_window(10000000, 500000, 0);
+  EXPECT_TRUE(d.stop);
+  EXPECT_EQ(d.pause_waits, kGuardPause);
+  EXPECT_EQ(d.trips, 1u);
+  // Each trip in a row pauses twice as long, up to 64 times.
+  EXPECT_EQ(guard_after_window(10000000, 500000, 1).pause_waits, 2 * kGuardPause);
+  EXPECT_EQ(guard_after_window(10000000, 500000, 9).pause_waits, 64 * kGuardPause);
+  // Waits that sleep (a passive policy: 10% and more off the CPU) are measured at any rate.
+  d = guard_after_window(10000000, 1000000, 3);
+  EXPECT_FALSE(d.stop);
+  EXPECT_EQ(d.trips, 0u) << "a window that does not trip resets the count";
+  // Slow waits (under 16,000 a second) cost little to measure.
+  EXPECT_FALSE(guard_after_window(kGuardMinSpanNs, 0, 0).stop);
+}
+
 TEST(WaitSplit, OffCpuTimeIsWallMinusCpuNeverNegative) {
   EXPECT_EQ(off_cpu_ns(100, 10, 600, 210), 300u);
   EXPECT_EQ(off_cpu_ns(100, 10, 600, 900), 0u) << "CPU time read after the wall clock";
