@@ -5,16 +5,12 @@
 
 namespace omprof::omp {
 
-StateInfo describe_state(uint32_t s) {
+namespace {
+// The states of a thread waiting for others: barriers, taskwaits, locks, target regions, MPI.
+StateInfo describe_waiting(uint32_t s) {
   using C = StateClass;
   using namespace format;
   switch (s) {
-    case kWorkSerial:
-      return {"work_serial", C::kWork, nullptr};
-    case kWorkParallel:
-      return {"work_parallel", C::kWork, nullptr};
-    case kWorkReduction:
-      return {"work_reduction", C::kWork, nullptr};
     case kWaitBarrier:
       // libomp 14 uses this one for an explicit `omp barrier` and for the end of a worksharing
       // construct (omp for, sections, single) alike: the runtime does not say which.
@@ -51,6 +47,24 @@ StateInfo describe_state(uint32_t s) {
     case kWaitTargetFirst + 1:
     case kWaitTargetLast:
       return {"wait_target", C::kWait, "<omp:target-wait>"};
+    default:
+      // Inside an MPI call: a wait (for other ranks), named after the call.
+      if (is_mpi_state(s)) return {"mpi", C::kWait, mpi_pseudo_frame(mpi_call_of(s))};
+      return {"unknown", C::kWait, "<omp:unknown-wait>"};
+  }
+}
+}  // namespace
+
+StateInfo describe_state(uint32_t s) {
+  using C = StateClass;
+  using namespace format;
+  switch (s) {
+    case kWorkSerial:
+      return {"work_serial", C::kWork, nullptr};
+    case kWorkParallel:
+      return {"work_parallel", C::kWork, nullptr};
+    case kWorkReduction:
+      return {"work_reduction", C::kWork, nullptr};
     case kIdle:
       return {"idle", C::kWait, "<omp:idle>"};
     case kOverhead:
@@ -77,9 +91,7 @@ StateInfo describe_state(uint32_t s) {
     case kOffCpu:
       return {"off_cpu", C::kWork, "<off-cpu>"};
     default:
-      // Inside an MPI call: a wait (for other ranks), named after the call.
-      if (is_mpi_state(s)) return {"mpi", C::kWait, mpi_pseudo_frame(mpi_call_of(s))};
-      return {"unknown", C::kWait, "<omp:unknown-wait>"};
+      return describe_waiting(s);
   }
 }
 

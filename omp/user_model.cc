@@ -191,6 +191,29 @@ std::string construct_place(const Frame& construct) {
   return construct.code_place;
 }
 
+namespace {
+// The sample's own user frames: the innermost user segment of its stack; inside a region
+// (`fork`) only the frames above the fork point, since a worker's thread roots do not belong to
+// the sample, nor do the master's own frames below the construct (when it waits at the join
+// barrier its innermost user frames are the construct's caller, already in the prefix).
+FrameStack sample_segment(const FrameStack& raw, uint32_t state, const ForkInfo* fork,
+                          const std::function<const ForkInfo*(uint64_t)>& fork_of) {
+  FrameStack seg = innermost_user_segment(resolve_runtime_frames(without_mpi_library(raw, state)),
+                                          fork == nullptr);
+  if (!fork) return seg;
+  while (!seg.empty() && is_thread_root_name(seg.back().name)) seg.pop_back();
+  const ForkInfo* parent = fork->parent_id ? fork_of(fork->parent_id) : nullptr;
+  FrameStack below = innermost_user_segment(resolve_runtime_frames(fork->stack), parent == nullptr);
+  while (!below.empty() && is_thread_root_name(below.back().name)) below.pop_back();
+  if (!below.empty() && seg.size() >= below.size() &&
+      std::equal(
+          below.begin(), below.end(), seg.end() - long(below.size()),
+          [](const Frame& a, const Frame& b) { return a.name == b.name && a.line == b.line; }))
+    seg.resize(seg.size() - below.size());
+  return seg;
+}
+}  // namespace
+
 FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t context_id, View view,
                        const std::function<const ForkInfo*(uint64_t)>& fork_of) {
   if (view == View::kMachine) return raw;
@@ -202,23 +225,7 @@ FrameStack build_stack(const FrameStack& raw, uint32_t state, uint64_t context_i
   }
   if (info.pseudo_frame) out.push_back(pseudo(info.pseudo_frame));
   const ForkInfo* fork = context_id ? fork_of(context_id) : nullptr;
-  FrameStack seg = innermost_user_segment(resolve_runtime_frames(without_mpi_library(raw, state)),
-                                          fork == nullptr);
-  if (fork) {
-    // Inside a region only frames above the fork point belong to the sample: a worker's thread
-    // roots do not, nor do the master's own frames below the construct (when it waits at the
-    // join barrier its innermost user frames are the construct's caller, already in the prefix).
-    while (!seg.empty() && is_thread_root_name(seg.back().name)) seg.pop_back();
-    const ForkInfo* parent = fork->parent_id ? fork_of(fork->parent_id) : nullptr;
-    FrameStack below =
-        innermost_user_segment(resolve_runtime_frames(fork->stack), parent == nullptr);
-    while (!below.empty() && is_thread_root_name(below.back().name)) below.pop_back();
-    if (!below.empty() && seg.size() >= below.size() &&
-        std::equal(
-            below.begin(), below.end(), seg.end() - long(below.size()),
-            [](const Frame& a, const Frame& b) { return a.name == b.name && a.line == b.line; }))
-      seg.resize(seg.size() - below.size());
-  }
+  FrameStack seg = sample_segment(raw, state, fork, fork_of);
   // The region's body: the leafmost outlined function of the segment with a line (clang's
   // `.omp_outlined._debug__` under its wrapper, which has the construct's line). In the user
   // view it gives way to the region's frame, which takes its source line (where in the body the

@@ -139,6 +139,60 @@ void check_references(const Profile& p) {
 
 }  // namespace
 
+// One record of the file, the `records`-th, into the profile.
+static void add_record(Profile& p, const v1::Record& rec, const std::string& name, uint64_t records,
+                       bool& have_header, bool& have_trailer) {
+  switch (rec.kind_case()) {
+    case v1::Record::kHeader:
+      if (have_header) fail(name, "corrupt profile: two headers");
+      have_header = true;
+      p.header = rec.header();
+      if (p.header.format_major() == 0) fail(name, "corrupt profile: format version 0");
+      if (p.header.format_major() > format::kMajor)
+        fail(name, "written by a newer omprof (format " + std::to_string(p.header.format_major()) +
+                       ", this reader supports " + std::to_string(format::kMajor) + ")");
+      break;
+    case v1::Record::kStrings:
+      for (const auto& s : rec.strings().entries()) p.strings.push_back(s);
+      break;
+    case v1::Record::kMapping:
+      place(p.mappings, rec.mapping(), rec.mapping().id(), name, "mapping");
+      break;
+    case v1::Record::kFunction:
+      place(p.functions, rec.function(), rec.function().id(), name, "function");
+      break;
+    case v1::Record::kLocation:
+      place(p.locations, rec.location(), rec.location().id(), name, "location");
+      break;
+    case v1::Record::kStack:
+      place(p.stacks, rec.stack(), rec.stack().id(), name, "stack");
+      break;
+    case v1::Record::kFork:
+      place(p.forks, rec.fork(), rec.fork().id(), name, "fork record");
+      break;
+    case v1::Record::kRegionNode:
+      place(p.region_nodes, rec.region_node(), rec.region_node().id(), name, "region node");
+      break;
+    case v1::Record::kRegionStats:
+      p.region_stats.push_back(rec.region_stats());
+      break;
+    case v1::Record::kThread: {
+      auto [it, fresh] = p.threads.try_emplace(rec.thread().index(), rec.thread());
+      if (!fresh) it->second.MergeFrom(rec.thread());
+      break;
+    }
+    case v1::Record::kTrailer:
+      have_trailer = true;
+      p.trailer = rec.trailer();
+      if (p.trailer.record_count() != records)
+        fail(name, "corrupt profile: trailer counts " + std::to_string(p.trailer.record_count()) +
+                       " records, found " + std::to_string(records));
+      break;
+    default:
+      break;  // a record kind from a newer minor version: skip it
+  }
+}
+
 Profile parse_profile(const std::string& b, const std::string& name) {
   if (b.empty()) fail(name, "empty file, not an omprof profile");
   if (b.compare(0, format::kMagic.size(), format::kMagic) != 0)
@@ -161,56 +215,7 @@ Profile parse_profile(const std::string& b, const std::string& name) {
     pos += len;
     if (records == 0 && rec.kind_case() != v1::Record::kHeader)
       fail(name, "corrupt profile: the first record is not a header");
-    switch (rec.kind_case()) {
-      case v1::Record::kHeader:
-        if (have_header) fail(name, "corrupt profile: two headers");
-        have_header = true;
-        p.header = rec.header();
-        if (p.header.format_major() == 0) fail(name, "corrupt profile: format version 0");
-        if (p.header.format_major() > format::kMajor)
-          fail(name, "written by a newer omprof (format " +
-                         std::to_string(p.header.format_major()) + ", this reader supports " +
-                         std::to_string(format::kMajor) + ")");
-        break;
-      case v1::Record::kStrings:
-        for (const auto& s : rec.strings().entries()) p.strings.push_back(s);
-        break;
-      case v1::Record::kMapping:
-        place(p.mappings, rec.mapping(), rec.mapping().id(), name, "mapping");
-        break;
-      case v1::Record::kFunction:
-        place(p.functions, rec.function(), rec.function().id(), name, "function");
-        break;
-      case v1::Record::kLocation:
-        place(p.locations, rec.location(), rec.location().id(), name, "location");
-        break;
-      case v1::Record::kStack:
-        place(p.stacks, rec.stack(), rec.stack().id(), name, "stack");
-        break;
-      case v1::Record::kFork:
-        place(p.forks, rec.fork(), rec.fork().id(), name, "fork record");
-        break;
-      case v1::Record::kRegionNode:
-        place(p.region_nodes, rec.region_node(), rec.region_node().id(), name, "region node");
-        break;
-      case v1::Record::kRegionStats:
-        p.region_stats.push_back(rec.region_stats());
-        break;
-      case v1::Record::kThread: {
-        auto [it, fresh] = p.threads.try_emplace(rec.thread().index(), rec.thread());
-        if (!fresh) it->second.MergeFrom(rec.thread());
-        break;
-      }
-      case v1::Record::kTrailer:
-        have_trailer = true;
-        p.trailer = rec.trailer();
-        if (p.trailer.record_count() != records)
-          fail(name, "corrupt profile: trailer counts " + std::to_string(p.trailer.record_count()) +
-                         " records, found " + std::to_string(records));
-        break;
-      default:
-        break;  // a record kind from a newer minor version: skip it
-    }
+    add_record(p, rec, name, records, have_header, have_trailer);
     ++records;
   }
   if (!have_header) fail(name, "truncated profile (no header)");

@@ -19,56 +19,28 @@ std::string secs(double ns) {
 
 }  // namespace
 
-std::vector<SummaryRow> summarize(const std::vector<ThreadSnapshot>& threads,
-                                  const std::function<NodeInfo(uint32_t)>& node_info,
-                                  const std::function<std::string(int32_t)>& name_of) {
-  std::map<uint32_t, SummaryRow> rows;
+namespace {
+
+// One thread's numbers for a node, added to the node's row.
+void add_thread_node(SummaryRow& r, const NodeSnapshot& n) {
+  r.calls += n.calls;
+  if (r.threads == 0 || n.wall_ns < r.wall_min_ns) r.wall_min_ns = n.wall_ns;
+  r.wall_max_ns = std::max(r.wall_max_ns, n.wall_ns);
+  r.wall_sum_ns += n.wall_ns;
+  r.self_max_ns = r.threads == 0 ? n.self_wall_ns : std::max(r.self_max_ns, n.self_wall_ns);
+  r.self_avg_ns += double(n.self_wall_ns);
+  r.cpu_sum_ns += n.cpu_ns;
+  r.self_cpu_sum_ns += n.self_cpu_ns;
+  r.active |= n.active;
+  ++r.threads;
+}
+
+// The rows in preorder, with an explicit stack (nesting may be deeper than the C stack allows);
+// siblings by inclusive time, then name, for a stable order.
+std::vector<SummaryRow> in_preorder(const std::map<uint32_t, SummaryRow>& rows) {
   std::map<uint32_t, std::vector<uint32_t>> children;
-  // Every node on a path to a node with data gets a row, so the tree is connected even where
-  // an ancestor ran on another thread only.
-  auto ensure = [&](uint32_t node) -> SummaryRow& {
-    auto it = rows.find(node);
-    if (it != rows.end()) return it->second;
-    SummaryRow r;
-    r.node = node;
-    NodeInfo info = node_info(node);
-    r.parent = info.parent;
-    r.name = name_of(info.region);
-    return rows.emplace(node, r).first->second;
-  };
-  for (const ThreadSnapshot& t : threads)
-    for (const NodeSnapshot& n : t.nodes) {
-      SummaryRow& r = ensure(n.node);
-      r.calls += n.calls;
-      if (r.threads == 0 || n.wall_ns < r.wall_min_ns) r.wall_min_ns = n.wall_ns;
-      r.wall_max_ns = std::max(r.wall_max_ns, n.wall_ns);
-      r.wall_sum_ns += n.wall_ns;
-      r.self_max_ns = r.threads == 0 ? n.self_wall_ns : std::max(r.self_max_ns, n.self_wall_ns);
-      r.self_avg_ns += double(n.self_wall_ns);
-      r.cpu_sum_ns += n.cpu_ns;
-      r.self_cpu_sum_ns += n.self_cpu_ns;
-      r.active |= n.active;
-      ++r.threads;
-    }
-  std::vector<uint32_t> pending;
-  for (const auto& [node, r] : rows) pending.push_back(node);
-  for (size_t i = 0; i < pending.size(); ++i) {
-    const uint32_t parent = rows.at(pending[i]).parent;
-    if (parent != 0 && !rows.count(parent)) {
-      ensure(parent);
-      pending.push_back(parent);
-    }
-  }
-  for (auto& [node, r] : rows) {
-    if (r.threads) {
-      r.wall_avg_ns = double(r.wall_sum_ns) / r.threads;
-      r.self_avg_ns /= r.threads;
-    }
-    children[r.parent].push_back(node);
-  }
+  for (const auto& [node, r] : rows) children[r.parent].push_back(node);
   std::vector<SummaryRow> out;
-  // Preorder, with an explicit stack (nesting may be deeper than the C stack allows); siblings
-  // by inclusive time, then name, for a stable order.
   auto sorted_children = [&](uint32_t parent) {
     auto kids = children[parent];
     std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
@@ -91,6 +63,45 @@ std::vector<SummaryRow> summarize(const std::vector<ThreadSnapshot>& threads,
       stack.emplace_back(kids.back(), depth + 1);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<SummaryRow> summarize(const std::vector<ThreadSnapshot>& threads,
+                                  const std::function<NodeInfo(uint32_t)>& node_info,
+                                  const std::function<std::string(int32_t)>& name_of) {
+  std::map<uint32_t, SummaryRow> rows;
+  // Every node on a path to a node with data gets a row, so the tree is connected even where
+  // an ancestor ran on another thread only.
+  auto ensure = [&](uint32_t node) -> SummaryRow& {
+    auto it = rows.find(node);
+    if (it != rows.end()) return it->second;
+    SummaryRow r;
+    r.node = node;
+    NodeInfo info = node_info(node);
+    r.parent = info.parent;
+    r.name = name_of(info.region);
+    return rows.emplace(node, r).first->second;
+  };
+  for (const ThreadSnapshot& t : threads)
+    for (const NodeSnapshot& n : t.nodes) {
+      add_thread_node(ensure(n.node), n);
+    }
+  std::vector<uint32_t> pending;
+  for (const auto& [node, r] : rows) pending.push_back(node);
+  for (size_t i = 0; i < pending.size(); ++i) {
+    const uint32_t parent = rows.at(pending[i]).parent;
+    if (parent != 0 && !rows.count(parent)) {
+      ensure(parent);
+      pending.push_back(parent);
+    }
+  }
+  for (auto& [node, r] : rows)
+    if (r.threads) {
+      r.wall_avg_ns = double(r.wall_sum_ns) / r.threads;
+      r.self_avg_ns /= r.threads;
+    }
+  return in_preorder(rows);
 }
 
 void write_text(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows) {

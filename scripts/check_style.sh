@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Style gates, run by ctest: clang-format (the repository's .clang-format) on every tracked C and
-# C++ source, and clang-tidy (.clang-tidy: a few bug checks and the 80-line function limit) on
+# C++ source, and clang-tidy (.clang-tidy: a few bug checks and the 60-line function limit) on
 # omprof's own translation units. Usage: check_style.sh format|tidy BUILD_DIR
 set -euo pipefail
 what=${1:?format or tidy}
@@ -14,7 +14,7 @@ case "$what" in
     ;;
   tidy)
     # Translation units of the product (not tests, benchmarks or example programs).
-    units=$(git ls-files '*.cc' | grep -E '^(collector|unwind|omp|regions|proto|viewer|mpi)/')
+    units=$(git ls-files '*.cc' | grep -E '^(collector|unwind|omp|ranks|regions|proto|viewer|launcher|mpi)/')
     printf '%s\n' $units | xargs -P "$(nproc)" -n 4 clang-tidy -p "$build" --quiet 2>/dev/null
     echo "style: clang-tidy ok"
     ;;

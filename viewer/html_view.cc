@@ -65,7 +65,7 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
   if (p.header.mpi_rank() >= 0) ranks_.push_back(rank_numbers(p));
 }
 
-nlohmann::json HtmlView::data() const {
+nlohmann::json HtmlView::tree_json() const {
   // The tree as parallel arrays in preorder (parents before children, children by time), with
   // the small nodes folded into one "<other>" child per parent.
   const uint64_t total = counts_[0].incl;
@@ -120,9 +120,13 @@ nlohmann::json HtmlView::data() const {
   tree["parent"] = parent_of;
   tree["incl_ns"] = incl_of;
   tree["wait_ns"] = wait_of;
+  return tree;
+}
+
+nlohmann::json HtmlView::data() const {
   nlohmann::json d;
   d["headers"] = headers_;
-  d["tree"] = std::move(tree);
+  d["tree"] = tree_json();
   d["threads"] = threads_;
   d["states"] = states_;
   d["parallel_regions"] = parallel_regions_;

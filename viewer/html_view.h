@@ -27,6 +27,8 @@ class HtmlView {
   size_t profiles() const { return profiles_; }
 
  private:
+  // The merged call tree as parallel arrays in preorder, small nodes folded into "<other>".
+  nlohmann::json tree_json() const;
   struct Counts {
     uint64_t incl = 0, wait = 0, self = 0;
   };

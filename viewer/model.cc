@@ -323,68 +323,100 @@ static omp::FrameStack view_stack(const omp::FrameStack& raw, const v1::Stack& s
   return frames;
 }
 
-Model build_model(const format::Profile& p, omp::View view) {
-  Model m;
-  m.profile = &p;
-  m.view = view;
-  const omp::Measurement measured = measurement_of(p.header);
-  ProfileFrames frames(p);
-  m.forks = fork_infos(frames);
-  const omp::TaskConstructLines constructs = task_construct_lines(frames);
-  auto fork_of = [&](uint64_t id) -> const omp::ForkInfo* {
-    auto it = m.forks.find(id);
-    return it == m.forks.end() ? nullptr : &it->second;
-  };
-  std::unordered_map<uint64_t, omp::FrameStack> raw_cache;
-  // Samples with the same stack, state and context (parallel region or task) share their view
-  // stack.
-  std::map<std::tuple<uint64_t, uint32_t, uint64_t, bool>, std::shared_ptr<const omp::FrameStack>>
-      view_stacks;
-  auto add = [&](uint32_t index, const v1::Sample& s, bool exact) {
-    const omp::FrameStack& raw = cached_raw_stack(frames, raw_cache, s.stack_id());
+namespace {
+
+// Turns a profile's samples and measured intervals into the model's view samples: each state
+// resolved once per stack, each view stack built once per (stack, state, context) and shared.
+class ModelBuilder {
+ public:
+  ModelBuilder(Model& m, const format::Profile& p, omp::View view)
+      : m_(m), p_(p), view_(view), measured_(measurement_of(p.header)), frames_(p) {
+    m_.profile = &p;
+    m_.view = view;
+    m_.forks = fork_infos(frames_);
+    constructs_ = task_construct_lines(frames_);
+  }
+  void add_threads() {
+    auto add = [this](uint32_t index, const v1::Sample& s, bool exact) {
+      return this->add(index, s, exact);
+    };
+    for (const auto& [index, t] : p_.threads) {
+      if (t.mpi_library_thread()) continue;  // not the program's thread (the header counts it)
+      const bool mpi_exact = has_mpi_waits(t);
+      const uint64_t accounted = add_thread(frames_, index, t, mpi_exact, raw_cache_, add);
+      if (omp::places_off_cpu_time(measured_, mpi_exact))
+        add_off_cpu_time(m_, index, t, p_.header.duration_ns(), accounted);
+    }
+  }
+
+ private:
+  // A sample (or an exact interval: `exact`) of thread `index`; the time it adds to the model.
+  uint64_t add(uint32_t index, const v1::Sample& s, bool exact) {
+    const omp::FrameStack& raw = cached_raw_stack(frames_, raw_cache_, s.stack_id());
+    // An exact wait's stack is its construct's call site: nothing to resolve.
+    uint32_t state =
+        exact ? refine_implicit_barrier(p_, s, s.omp_state())
+              : omp::resolve_state(raw, s.omp_state(), p_.header.off_cpu_waits(), &constructs_);
+    state = omp::accounted_state(measured_, state, exact);
+    // Exact waits replace the samples that saw the same waits spinning (add_thread keeps the
+    // samples inside exact MPI calls apart: they lend their call paths to the calls).
+    if (!exact && omp::repeats_measured_time(measured_, state, false)) {
+      m_.replaced_samples += s.count();
+      return 0;
+    }
     ViewSample v;
     v.thread = index;
     v.count = exact ? 0 : s.count();
     v.weight_ns = s.weight_ns();
-    // An exact wait's stack is its construct's call site: nothing to resolve.
-    v.state = exact ? s.omp_state()
-                    : omp::resolve_state(raw, s.omp_state(), p.header.off_cpu_waits(), &constructs);
-    if (exact) v.state = refine_implicit_barrier(p, s, v.state);
-    v.state = omp::accounted_state(measured, v.state, exact);
-    // Exact waits replace the samples that saw the same waits spinning (add_thread keeps the
-    // samples inside exact MPI calls apart: they lend their call paths to the calls).
-    if (!exact && omp::repeats_measured_time(measured, v.state, false)) {
-      m.replaced_samples += s.count();
-      return uint64_t(0);
-    }
+    v.state = state;
     v.exact = exact;
     v.fork_id = s.fork_id();
     v.task_origin = s.task_origin_id();
     v.omp_thread_num = s.omp_thread_num();
     v.region_node = s.region_node();
     v.idle_blame_ns = s.idle_workers_ns();
-    const v1::Stack& stack = p.stack(s.stack_id());
-    v.truncated = stack.truncated();
-    const bool machine_leaf = exact && view == omp::View::kMachine;
-    const uint64_t context = v.task_origin ? v.task_origin : v.fork_id;
-    auto& shared = view_stacks[std::make_tuple(s.stack_id(), v.state, context, machine_leaf)];
-    if (!shared)
-      shared = std::make_shared<const omp::FrameStack>(
-          view_stack(raw, stack, v.state, context, view, machine_leaf, fork_of));
-    v.stack = StackRef(shared);
-    m.total_weight_ns += v.weight_ns;
-    m.total_samples += v.count;
+    v.truncated = p_.stack(s.stack_id()).truncated();
+    v.stack = StackRef(shared_view_stack(raw, s.stack_id(), v));
+    m_.total_weight_ns += v.weight_ns;
+    m_.total_samples += v.count;
     const uint64_t w = v.weight_ns;
-    m.samples.push_back(std::move(v));
+    m_.samples.push_back(std::move(v));
     return w;
-  };
-  for (const auto& [index, t] : p.threads) {
-    if (t.mpi_library_thread()) continue;  // not the program's thread (print_header counts it)
-    const bool mpi_exact = has_mpi_waits(t);
-    const uint64_t accounted = add_thread(frames, index, t, mpi_exact, raw_cache, add);
-    if (omp::places_off_cpu_time(measured, mpi_exact))
-      add_off_cpu_time(m, index, t, p.header.duration_ns(), accounted);
   }
+  std::shared_ptr<const omp::FrameStack> shared_view_stack(const omp::FrameStack& raw,
+                                                           uint64_t stack_id, const ViewSample& v) {
+    const bool machine_leaf = v.exact && view_ == omp::View::kMachine;
+    const uint64_t context = v.task_origin ? v.task_origin : v.fork_id;
+    auto& shared = view_stacks_[std::make_tuple(stack_id, v.state, context, machine_leaf)];
+    if (!shared) {
+      auto fork_of = [this](uint64_t id) -> const omp::ForkInfo* {
+        auto it = m_.forks.find(id);
+        return it == m_.forks.end() ? nullptr : &it->second;
+      };
+      shared = std::make_shared<const omp::FrameStack>(
+          view_stack(raw, p_.stack(stack_id), v.state, context, view_, machine_leaf, fork_of));
+    }
+    return shared;
+  }
+
+  Model& m_;
+  const format::Profile& p_;
+  const omp::View view_;
+  const omp::Measurement measured_;
+  ProfileFrames frames_;
+  omp::TaskConstructLines constructs_;
+  std::unordered_map<uint64_t, omp::FrameStack> raw_cache_;
+  // Samples with the same stack, state and context (parallel region or task) share their view
+  // stack.
+  std::map<std::tuple<uint64_t, uint32_t, uint64_t, bool>, std::shared_ptr<const omp::FrameStack>>
+      view_stacks_;
+};
+
+}  // namespace
+
+Model build_model(const format::Profile& p, omp::View view) {
+  Model m;
+  ModelBuilder(m, p, view).add_threads();
   return m;
 }
 

@@ -261,64 +261,72 @@ std::vector<RegionRow> largest_region_rows(std::vector<RegionRow> rows, size_t m
 
 namespace {
 
-Table region_table_of(const Model& m, const std::vector<RegionRow>& rows, Format format) {
-  auto imbalance_text = [](const RegionRow& r) {
-    if (r.sampled_threads < 2) return std::string(r.samples ? "0.0" : "n/a");
-    return (r.samples < kFewSamples ? "~" : "") + fmt::format("{:.1f}", 100.0 * r.imbalance);
-  };
-  const auto& h = m.profile->header;
-  const double window =
-      double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
-  const RegionCpu cpu = region_cpu_source(*m.profile);
-  const char* source = cpu == RegionCpu::kExact     ? "exact"
-                       : cpu == RegionCpu::kSampled ? "sampled"
-                                                    : "none";
-  auto cpu_text = [&](const RegionRow& r) {
+// What the region tables' cells share: the run's window for percentages, and where the CPU
+// times come from.
+struct RegionCells {
+  explicit RegionCells(const Model& m) {
+    const auto& h = m.profile->header;
+    window = double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
+    cpu = region_cpu_source(*m.profile);
+    source = cpu == RegionCpu::kExact ? "exact" : cpu == RegionCpu::kSampled ? "sampled" : "none";
+  }
+  std::string cpu_text(const RegionRow& r) const {
     return cpu == RegionCpu::kNone ? std::string("-") : seconds(r.cpu_ns);
-  };
+  }
   // Exact CPU has an error only for the part added from inheriting workers' samples.
-  auto err_text = [&](const RegionRow& r) {
+  std::string err_text(const RegionRow& r) const {
     return cpu == RegionCpu::kSampled || (cpu == RegionCpu::kExact && r.cpu_err_ns)
                ? seconds(r.cpu_err_ns)
                : std::string("-");
-  };
-  if (machine_readable(format)) {
-    Table t(
-        {"node_id",    "parent_id",  "depth",          "<name",           "calls",   "threads",
-         "incl_s",     "incl_min_s", "incl_avg_s",     "self_s",          "cpu_s",   "pct",
-         "work_s",     "wait_s",     "efficiency",     "imbalance",       "active",  "mpi_wait_s",
-         "cpu_source", "cpu_err_s",  "imbalance_wall", "sampled_threads", "samples", "overhead_s"});
-    for (const auto& r : rows) {
-      const auto& x = r.timing;
-      t.row({std::to_string(x.node),
-             std::to_string(x.parent),
-             std::to_string(x.node ? x.depth + 1 : 0),
-             x.name,
-             std::to_string(x.calls),
-             std::to_string(x.threads),
-             seconds(uint64_t(x.wall_max_ns)),
-             seconds(uint64_t(x.wall_min_ns)),
-             seconds(uint64_t(x.wall_avg_ns)),
-             seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
-             cpu_text(r),
-             percent(double(x.wall_max_ns), window),
-             seconds(r.work_ns),
-             seconds(r.wait_ns),
-             r.work_ns + r.wait_ns
-                 ? fmt::format("{:.3f}", double(r.work_ns) / double(r.work_ns + r.wait_ns))
-                 : "",
-             fmt::format("{:.3f}", r.imbalance),
-             x.active ? "true" : "false",
-             seconds(r.mpi_ns),
-             source,
-             err_text(r),
-             fmt::format("{:.3f}", x.imbalance()),
-             std::to_string(r.sampled_threads),
-             std::to_string(r.samples),
-             seconds(r.overhead_ns)});
-    }
-    return t;
   }
+  static std::string imbalance_text(const RegionRow& r) {
+    if (r.sampled_threads < 2) return std::string(r.samples ? "0.0" : "n/a");
+    return (r.samples < kFewSamples ? "~" : "") + fmt::format("{:.1f}", 100.0 * r.imbalance);
+  }
+  double window = 0;
+  RegionCpu cpu = RegionCpu::kNone;
+  const char* source = "none";
+};
+
+Table region_csv_table(const std::vector<RegionRow>& rows, const RegionCells& c) {
+  Table t(
+      {"node_id",    "parent_id",  "depth",          "<name",           "calls",   "threads",
+       "incl_s",     "incl_min_s", "incl_avg_s",     "self_s",          "cpu_s",   "pct",
+       "work_s",     "wait_s",     "efficiency",     "imbalance",       "active",  "mpi_wait_s",
+       "cpu_source", "cpu_err_s",  "imbalance_wall", "sampled_threads", "samples", "overhead_s"});
+  for (const auto& r : rows) {
+    const auto& x = r.timing;
+    t.row({std::to_string(x.node),
+           std::to_string(x.parent),
+           std::to_string(x.node ? x.depth + 1 : 0),
+           x.name,
+           std::to_string(x.calls),
+           std::to_string(x.threads),
+           seconds(uint64_t(x.wall_max_ns)),
+           seconds(uint64_t(x.wall_min_ns)),
+           seconds(uint64_t(x.wall_avg_ns)),
+           seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
+           c.cpu_text(r),
+           percent(double(x.wall_max_ns), c.window),
+           seconds(r.work_ns),
+           seconds(r.wait_ns),
+           r.work_ns + r.wait_ns
+               ? fmt::format("{:.3f}", double(r.work_ns) / double(r.work_ns + r.wait_ns))
+               : "",
+           fmt::format("{:.3f}", r.imbalance),
+           x.active ? "true" : "false",
+           seconds(r.mpi_ns),
+           c.source,
+           c.err_text(r),
+           fmt::format("{:.3f}", x.imbalance()),
+           std::to_string(r.sampled_threads),
+           std::to_string(r.samples),
+           seconds(r.overhead_ns)});
+  }
+  return t;
+}
+
+Table region_text_table(const std::vector<RegionRow>& rows, const RegionCells& c) {
   Table t({"calls", "thr", "incl_s", "self_s", "cpu_s", "cpu_err", "%", "work_s", "wait_s", "ovh_s",
            "eff%", "imb%", "<region"});
   for (const auto& r : rows) {
@@ -334,13 +342,18 @@ Table region_table_of(const Model& m, const std::vector<RegionRow>& rows, Format
         {root ? "" : std::to_string(x.calls),
          root ? "" : std::to_string(std::max<uint32_t>(uint32_t(x.threads), r.sampled_threads)),
          root ? "" : seconds(uint64_t(x.wall_max_ns)),
-         root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), cpu_text(r),
-         err_text(r), root ? "" : percent(double(x.wall_max_ns), window), seconds(r.work_ns),
+         root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), c.cpu_text(r),
+         c.err_text(r), root ? "" : percent(double(x.wall_max_ns), c.window), seconds(r.work_ns),
          seconds(r.wait_ns), seconds(r.overhead_ns),
          r.work_ns + r.wait_ns ? percent(double(r.work_ns), double(r.work_ns + r.wait_ns)) : "n/a",
-         root ? "" : imbalance_text(r), label});
+         root ? "" : RegionCells::imbalance_text(r), label});
   }
   return t;
+}
+
+Table region_table_of(const Model& m, const std::vector<RegionRow>& rows, Format format) {
+  const RegionCells cells(m);
+  return machine_readable(format) ? region_csv_table(rows, cells) : region_text_table(rows, cells);
 }
 
 }  // namespace

@@ -333,32 +333,18 @@ static void print_idle_blame(ReportOutput& out, const Model& m, const IdleTotals
               idle_blame_table(m, opt.top));
 }
 
-void print_report(ReportOutput& out, const format::Profile& p, const ReportOptions& asked) {
-  // JSON without a view flag is every view of the profile, as the README says (it was the
-  // header, the flat profile and the tree only).
-  ReportOptions opt = asked;
-  if (opt.format == Format::kJson && !any_view(opt))
-    opt.flat = opt.tree = opt.threads = opt.states = opt.parallel_regions = opt.idle_blame =
-        opt.explicit_regions = opt.lines = true;
-  Model m = build_model(p, opt.view);
-  apply_filter(m, SampleFilter(opt.filter));
+// The views of the call paths: flat, tree, lines, callers and callees.
+static void print_path_views(ReportOutput& out, const Model& m, const ReportOptions& opt,
+                             const HeaderFacts& facts) {
   const bool any = any_view(opt);
-  const bool flat = opt.flat || !any;
-  const bool tree = opt.tree || (!any && opt.format != Format::kCsv);
   const std::string top = opt.top ? "top " + std::to_string(opt.top) : std::string("all");
-  const HeaderFacts facts = header_facts(m);
-  if (opt.header) {
-    print_header(out.text_out(), m, facts);
-    print_filter_line(out.text_out(), m, opt.filter);
-    out.value("header", header_json(m, facts, opt.filter));
-  }
-  if (flat)
+  if (opt.flat || !any)
     out.section("flat",
                 fmt::format("Flat profile ({} by {} time; total_err_s: one standard error of "
                             "total_s from sampling{}):",
                             top, sort_key_name(opt.sort), idle_share_note(m, facts.idle)),
                 flat_table(m, opt.top, opt.format, opt.sort));
-  if (tree)
+  if (opt.tree || (!any && opt.format != Format::kCsv))
     out.section("tree", fmt::format("Call tree (nodes >= {}% of total):", opt.min_percent),
                 tree_table(m, opt.min_percent, opt.format));
   if (opt.lines) {
@@ -375,10 +361,42 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
     CallTree tree(callers, func);
     if (!tree.add(m))
       throw FilterError(fmt::format("{} '{}': no function of that name, or matching it, in {}",
-                                    callers ? "--callers" : "--callees", func, p.path));
+                                    callers ? "--callers" : "--callees", func, m.profile->path));
     out.section(tree.key(), tree.title(opt.min_percent),
                 tree.table(opt.min_percent, m.total_weight_ns, opt.format));
   }
+}
+
+static void print_explicit_regions(ReportOutput& out, const Model& m, const ReportOptions& opt) {
+  const format::Profile& p = *m.profile;
+  const RegionCpu cpu = region_cpu_source(p);
+  out.section(
+      "regions",
+      fmt::format("Explicit regions (wall times exact; {}; CPU time {}; inclusive):",
+                  p.header.exact_waits() ? "work sampled, OpenMP waits exact" : "work/wait sampled",
+                  cpu == RegionCpu::kExact     ? "exact"
+                  : cpu == RegionCpu::kSampled ? "sampled, cpu_err = one standard error"
+                                               : "unknown (wall-clock sampling; run with "
+                                                 "--region-cpu to measure it)"),
+      region_tree_table(m, opt.format));
+}
+
+void print_report(ReportOutput& out, const format::Profile& p, const ReportOptions& asked) {
+  // JSON without a view flag is every view of the profile, as the README says (it was the
+  // header, the flat profile and the tree only).
+  ReportOptions opt = asked;
+  if (opt.format == Format::kJson && !any_view(opt))
+    opt.flat = opt.tree = opt.threads = opt.states = opt.parallel_regions = opt.idle_blame =
+        opt.explicit_regions = opt.lines = true;
+  Model m = build_model(p, opt.view);
+  apply_filter(m, SampleFilter(opt.filter));
+  const HeaderFacts facts = header_facts(m);
+  if (opt.header) {
+    print_header(out.text_out(), m, facts);
+    print_filter_line(out.text_out(), m, opt.filter);
+    out.value("header", header_json(m, facts, opt.filter));
+  }
+  print_path_views(out, m, opt, facts);
   if (opt.threads)
     out.section("threads",
                 "Threads (wait_err%: one standard error of wait% from sampling; ~: rough):",
@@ -391,18 +409,7 @@ void print_report(ReportOutput& out, const format::Profile& p, const ReportOptio
                             kFewSamples, rough_rows_note(m)),
                 parallel_region_table(m, opt.format));
   if (opt.idle_blame) print_idle_blame(out, m, facts.idle, opt);
-  if (opt.explicit_regions) {
-    const RegionCpu cpu = region_cpu_source(p);
-    out.section("regions",
-                fmt::format("Explicit regions (wall times exact; {}; CPU time {}; inclusive):",
-                            p.header.exact_waits() ? "work sampled, OpenMP waits exact"
-                                                   : "work/wait sampled",
-                            cpu == RegionCpu::kExact     ? "exact"
-                            : cpu == RegionCpu::kSampled ? "sampled, cpu_err = one standard error"
-                                                         : "unknown (wall-clock sampling; run with "
-                                                           "--region-cpu to measure it)"),
-                region_tree_table(m, opt.format));
-  }
+  if (opt.explicit_regions) print_explicit_regions(out, m, opt);
 }
 
 }  // namespace omprof::viewer

@@ -313,85 +313,112 @@ ForkScratch* fork_scratch() {
 // Interns the encountering thread's call path (with its enclosing context `parent`) as a fork
 // record: a parallel construct's whole stack, or (`task`) a task construct's path from the
 // runtime's call of the creating task's code (`cut_frame`, its OMPT exit frame) on.
-uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t parent, bool task,
-                     uint64_t cut_frame) {
-  const uint32_t max_depth = runtime().config.max_depth;
-  ForkScratch* s = fork_scratch();
-  ThreadState* ts = current_thread();
-  const uint64_t codeptr = reinterpret_cast<uint64_t>(codeptr_ra);
-  // A task whose record folds into one of its creators' (recursion) needs no path.
-  if (task && codeptr)
-    if (const uint64_t folded = folded_task_record(parent, codeptr - 1)) return folded;
-  uint64_t frame = reinterpret_cast<uint64_t>(enter_frame);
-  const uint64_t context = parent | (uint64_t(task) << 63);
-  if (task) frame = cut_frame;  // the anchor; 0 (no cut): no memo, a fast unwind each time
-  const uint64_t key_frame = task ? 0 : frame;
-  auto key_of = [&](const MemoEntry& e) {
+// What a path is memoized by: the construct, the frame it is anchored at (a fork's frame, or a
+// task's cut) and its context.
+struct PathKey {
+  const void* codeptr_ra = nullptr;
+  uint64_t codeptr = 0;
+  uint64_t parent = 0;
+  bool task = false;
+  uint64_t cut_frame = 0;
+  uint64_t frame = 0;      // the anchor; 0 (no cut): no memo, a fast unwind each time
+  uint64_t key_frame = 0;  // the frame address for a fork, 0 for a task
+  uint64_t context = 0;    // parent, with the task bit
+  bool matches(const MemoEntry& e) const {
     return e.id && e.codeptr == codeptr && e.key_frame == key_frame && e.parent == context;
-  };
-  // A loop around a parallel construct forks from the same way each time.
-  if (MemoEntry* last = s->last_fork;
-      !task && last && key_of(*last) && last->verifiable && memo_matches(*last, frame, false)) {
-    last->last_use = ++s->memo_clock;
-    return last->id;
   }
+};
+
+// The memo's way for `k` whose path is still on the stack, else null with `victim` set to the
+// way to refill: an empty one, else the least recently used (several paths with one key, an
+// untied task's creating function called from each part of its task's code, keep a way each).
+MemoEntry* memo_lookup(ForkScratch* s, const PathKey& k, MemoEntry*& victim) {
   MemoEntry* set =
-      &s->memo[(((codeptr * 0x9e3779b97f4a7c15ULL) ^ key_frame ^ (context << 17)) >> 7) %
+      &s->memo[(((k.codeptr * 0x9e3779b97f4a7c15ULL) ^ k.key_frame ^ (k.context << 17)) >> 7) %
                kMemoSets * kMemoWays];
-  // A way with this key whose path is still on the stack; else the way to refill: an empty
-  // one, else one with this key (its path changed), else the one that has missed most.
   for (size_t w = 0; w < kMemoWays; ++w) {
     MemoEntry& e = set[w];
-    if (key_of(e) && e.verifiable && memo_matches(e, frame, task)) {
-      e.last_use = ++s->memo_clock;
-      if (!task) s->last_fork = &e;
-      return e.id;
-    }
+    if (k.matches(e) && e.verifiable && memo_matches(e, k.frame, k.task)) return &e;
   }
-  // Least recently used: several paths with one key (an untied task's creating function called
-  // from each part of its task's code) keep a way each.
-  MemoEntry* victim = &set[0];
+  victim = &set[0];
   for (size_t w = 1; w < kMemoWays && victim->id != 0; ++w)
     if (set[w].id == 0 || set[w].last_use < victim->last_use) victim = &set[w];
-  MemoEntry& m = *victim;
-  const bool same_key = key_of(m);
+  return nullptr;
+}
 
-  if (frame && (!same_key || task || m.misses < kMaxMemoMisses)) {
-    if (task) ++s->task_unwinds;
-    // First fork from here (or the path changed): one slow unwind that also finds the slots.
-    handler::SlotCaptureResult r =
-        handler::capture_current_stack_slots(s->frames, s->slots, max_depth, 1, cut_frame);
-    if (ts) handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
-    const uint64_t id = intern_fork(s->frames, r.depth, r.truncated, parent, codeptr_ra, task);
-    if (id) {
-      m.misses = same_key ? m.misses + 1 : 0;
-      m.last_use = ++s->memo_clock;
-      m.codeptr = codeptr;
-      m.key_frame = key_frame;
-      m.anchor = frame;
-      m.parent = context;
-      m.id = id;
-      m.verifiable = r.slots_valid && !r.truncated;
-      m.slots.assign(s->slots, s->slots + r.depth);
-      m.returns.resize(r.depth);
-      for (uint32_t i = 0; i < r.depth; ++i) m.returns[i] = s->frames[i] + 1;
-      if (!task) s->last_fork = &m;
-    }
-    return id;
-  }
+// First fork from here (or the path changed): one slow unwind that also finds the slots, kept
+// in way `m` for the next time.
+uint64_t unwind_into_memo(ForkScratch* s, const PathKey& k, MemoEntry& m, bool same_key) {
+  if (k.task) ++s->task_unwinds;
+  handler::SlotCaptureResult r = handler::capture_current_stack_slots(
+      s->frames, s->slots, runtime().config.max_depth, 1, k.cut_frame);
+  if (ThreadState* ts = current_thread())
+    handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
+  const uint64_t id = intern_fork(s->frames, r.depth, r.truncated, k.parent, k.codeptr_ra, k.task);
+  if (!id) return 0;
+  m.misses = same_key ? m.misses + 1 : 0;
+  m.last_use = ++s->memo_clock;
+  m.codeptr = k.codeptr;
+  m.key_frame = k.key_frame;
+  m.anchor = k.frame;
+  m.parent = k.context;
+  m.id = id;
+  m.verifiable = r.slots_valid && !r.truncated;
+  m.slots.assign(s->slots, s->slots + r.depth);
+  m.returns.resize(r.depth);
+  for (uint32_t i = 0; i < r.depth; ++i) m.returns[i] = s->frames[i] + 1;
+  if (!k.task) s->last_fork = &m;
+  return id;
+}
 
-  // No frame address, or a key whose check keeps failing: a fast unwind every time (a task's
-  // path must be cut: the slow unwind, which knows where each frame is).
-  if (task && cut_frame) {
+// No frame address, or a key whose check keeps failing: a fast unwind every time (a task's
+// path must be cut: the slow unwind, which knows where each frame is).
+uint64_t unwind_without_memo(ForkScratch* s, const PathKey& k) {
+  const uint32_t max_depth = runtime().config.max_depth;
+  ThreadState* ts = current_thread();
+  if (k.task && k.cut_frame) {
     ++s->task_unwinds;
     handler::SlotCaptureResult r =
-        handler::capture_current_stack_slots(s->frames, s->slots, max_depth, 1, cut_frame);
+        handler::capture_current_stack_slots(s->frames, s->slots, max_depth, 1, k.cut_frame);
     if (ts) handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
-    return intern_fork(s->frames, r.depth, r.truncated, parent, codeptr_ra, task);
+    return intern_fork(s->frames, r.depth, r.truncated, k.parent, k.codeptr_ra, k.task);
   }
   handler::CaptureResult r = handler::capture_current_stack(s->raw, s->frames, max_depth, 1);
   if (ts) handler::take_deferred_samples(ts, s->frames, r.depth, r.truncated);
-  return intern_fork(s->frames, r.depth, r.truncated, parent, codeptr_ra, task);
+  return intern_fork(s->frames, r.depth, r.truncated, k.parent, k.codeptr_ra, k.task);
+}
+
+uint64_t record_path(const void* codeptr_ra, const void* enter_frame, uint64_t parent, bool task,
+                     uint64_t cut_frame) {
+  ForkScratch* s = fork_scratch();
+  PathKey k;
+  k.codeptr_ra = codeptr_ra;
+  k.codeptr = reinterpret_cast<uint64_t>(codeptr_ra);
+  // A task whose record folds into one of its creators' (recursion) needs no path.
+  if (task && k.codeptr)
+    if (const uint64_t folded = folded_task_record(parent, k.codeptr - 1)) return folded;
+  k.parent = parent;
+  k.task = task;
+  k.cut_frame = cut_frame;
+  k.frame = task ? cut_frame : reinterpret_cast<uint64_t>(enter_frame);
+  k.key_frame = task ? 0 : k.frame;
+  k.context = parent | (uint64_t(task) << 63);
+  // A loop around a parallel construct forks from the same way each time.
+  if (MemoEntry* last = s->last_fork; !task && last && k.matches(*last) && last->verifiable &&
+                                      memo_matches(*last, k.frame, false)) {
+    last->last_use = ++s->memo_clock;
+    return last->id;
+  }
+  MemoEntry* victim = nullptr;
+  if (MemoEntry* hit = memo_lookup(s, k, victim)) {
+    hit->last_use = ++s->memo_clock;
+    if (!task) s->last_fork = hit;
+    return hit->id;
+  }
+  const bool same_key = k.matches(*victim);
+  if (k.frame && (!same_key || task || victim->misses < kMaxMemoMisses))
+    return unwind_into_memo(s, k, *victim, same_key);
+  return unwind_without_memo(s, k);
 }
 
 }  // namespace

@@ -169,6 +169,27 @@ int create_profile_file(const std::string& dir, const std::string& stem, std::st
   return -1;
 }
 
+// What the profile's header says of the run.
+static writer::HeaderFacts header_facts(uint64_t duration_ns, ProcessEnding ending,
+                                        const std::vector<unwind::Module>& modules,
+                                        const RegionData& regions, bool symbolized_in_process) {
+  writer::HeaderFacts facts;
+  facts.program = modules.empty() ? "" : modules.front().path;
+  facts.argv = writer::command_line();
+  facts.duration_ns = duration_ns;
+  writer::add_mpi_facts(facts);
+  facts.symbolize_offline = !symbolized_in_process;
+  facts.region_window_start_ns = regions.window_start_ns;
+  facts.region_cpu_exact = region_cpu_measured();
+  facts.taskwait_sampled = !ompt::taskwait_exact();
+  facts.omp = ompt::runtime_status(modules);
+  facts.ending_kind = ending.kind;
+  facts.exit_status = ending.exit_status;
+  facts.wall_clock = check_wall_clock(duration_ns);
+  facts.machine = machine_load_at_end();
+  return facts;
+}
+
 void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   // The program may have used up every other descriptor; what follows opens files one at a time.
   release_reserved_descriptor();
@@ -204,20 +225,7 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   const RegionData regions = region_data(int64_t(duration_ns));
   writer::add_region_records(body, regions, strings);
 
-  writer::HeaderFacts facts;
-  facts.program = modules.empty() ? "" : modules.front().path;
-  facts.argv = writer::command_line();
-  facts.duration_ns = duration_ns;
-  writer::add_mpi_facts(facts);
-  facts.symbolize_offline = !in_process;
-  facts.region_window_start_ns = regions.window_start_ns;
-  facts.region_cpu_exact = region_cpu_measured();
-  facts.taskwait_sampled = !ompt::taskwait_exact();
-  facts.omp = ompt::runtime_status(modules);
-  facts.ending_kind = ending.kind;
-  facts.exit_status = ending.exit_status;
-  facts.wall_clock = check_wall_clock(duration_ns);
-  facts.machine = machine_load_at_end();
+  const writer::HeaderFacts facts = header_facts(duration_ns, ending, modules, regions, in_process);
   wire::RecordStream head, tail;
   head.add(R::kHeader, writer::header_record(facts));
   writer::add_string_records(head, strings);
