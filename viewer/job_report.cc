@@ -240,19 +240,25 @@ void print_endings(std::ostream& text, std::map<std::string, std::vector<int64_t
 }
 
 void print_job_regions(ReportOutput& out, const ranks::JobSummary& job) {
-  if (out.text()) {
-    out.text_out() << "\n";
-    ranks::write_regions_text(out.text_out(), job);
-  } else if (out.format() == Format::kCsv) {
-    out.section_csv_text([&](std::ostream& csv) { ranks::write_regions_csv(csv, job); });
-  } else {
-    std::ostringstream csv;
-    ranks::write_regions_csv(csv, job);
-    out.section("regions", "", Table::from_csv(csv.str(), {"path"}));
+  if (!out.text()) {
+    region_summary_section(out, job, "regions");
+    return;
   }
+  out.text_out() << "\n";
+  ranks::write_regions_text(out.text_out(), job);
 }
 
 }  // namespace
+
+void region_summary_section(ReportOutput& out, const ranks::JobSummary& job, const char* key) {
+  if (out.format() == Format::kCsv) {
+    out.section_csv_text([&](std::ostream& csv) { ranks::write_regions_csv(csv, job); });
+    return;
+  }
+  std::ostringstream csv;
+  ranks::write_regions_csv(csv, job);
+  out.section(key, "", Table::from_csv(csv.str(), {"path"}));
+}
 
 int report_job(const std::vector<std::string>& files, const ReportOptions& o, bool show_ranks,
                SymbolCache& symbols, ReportOutput& out, int status) {

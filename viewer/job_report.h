@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ranks/job_summary.h"
 #include "viewer/report.h"
 #include "viewer/report_output.h"
 #include "viewer/symbolize.h"
@@ -17,6 +18,10 @@ namespace omprof::viewer {
 // `status`, or 1 when a file could not be read or is not a rank's profile.
 int report_job(const std::vector<std::string>& files, const ReportOptions& options, bool show_ranks,
                SymbolCache& symbols, ReportOutput& out, int status);
+
+// A job's regions over ranks (the `.ompsum` summary, or the one made from rank profiles) as
+// the section `key` of CSV or JSON output: the columns of the job's .summary.csv.
+void region_summary_section(ReportOutput& out, const ranks::JobSummary& job, const char* key);
 
 // Whether the files are several MPI ranks' profiles (the first one says).
 bool several_ranks(const std::vector<std::string>& files, SymbolCache& symbols);

@@ -98,12 +98,8 @@ void print_summary(const std::string& file, ReportOutput& out) {
     ranks::write_text(text, s);
     std::istringstream lines(text.str());
     for (std::string line; std::getline(lines, line);) std::cout << text::printable(line) << "\n";
-  } else if (out.format() == Format::kCsv) {
-    out.section_csv_text([&](std::ostream& csv) { ranks::write_regions_csv(csv, s); });
   } else {
-    std::ostringstream csv;
-    ranks::write_regions_csv(csv, s);
-    out.section("summary", "", Table::from_csv(csv.str(), {"path"}));
+    region_summary_section(out, s, "summary");
   }
 }
 
