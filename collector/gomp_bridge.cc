@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "collector/gomp_thread.h"
 #include "collector/handler/barrier_arrivals.h"
 #include "collector/handler/idle_workers.h"
 #include "collector/handler/omp_inquiry.h"
@@ -23,6 +24,9 @@
 namespace {
 
 using omprof::SampleContext;
+using omprof::gomp::existing;
+using omprof::gomp::GompThread;
+using omprof::gomp::own;
 using omprof::handler::ThreadState;
 namespace pv = omprof::handler::parallel_value;
 namespace fmt = omprof::format;
@@ -49,13 +53,14 @@ void save(const ThreadState* ts, omprof_gomp_context* saved) {
   saved->state = ts->gomp_state;
   saved->thread_num = ts->omp_thread_num;
   saved->task_origin = ts->gomp_task_origin;
-  saved->task_cut = ts->gomp_task_cut;
+  const GompThread* mine = existing(ts);
+  saved->task_cut = mine ? mine->task_cut : 0;
 }
 
 // The running task (origin) and where its code was called from (cut), written before a sample
 // can read the origin.
 void set_task(ThreadState* ts, uint32_t origin, uint64_t cut) {
-  ts->gomp_task_cut = cut;
+  own(ts).task_cut = cut;
   std::atomic_signal_fence(std::memory_order_release);
   ts->gomp_task_origin = origin;
 }
@@ -100,35 +105,37 @@ using omprof::openmp::kGuardWindow;
 
 // Whether the thread reads the CPU clock for a wait it begins (counted in the window).
 bool measures_off_cpu(ThreadState* ts) {
-  if (!ts->gomp_measure_off) {
-    ++ts->gomp_measured_waits;
+  GompThread& g = own(ts);
+  if (!g.measure_off) {
+    ++g.measured_waits;
     return true;
   }
   ++ts->unmeasured_waits;
-  if (--ts->gomp_guard_pause_left == 0) ts->gomp_measure_off = false;  // the next wait measures
+  if (--g.guard_pause_left == 0) g.measure_off = false;  // the next wait measures
   return false;
 }
 
 // A measured wait ended at `now`; `off`: its time off the CPU, as recorded (0 when the wait is
 // not recorded: measuring it gained nothing).
 void note_measured(ThreadState* ts, uint64_t now, uint64_t off) {
-  if (ts->gomp_guard_start_ns == 0) {
-    ts->gomp_guard_start_ns = now;
-    ts->gomp_guard_off_ns = 0;
+  GompThread& g = own(ts);
+  if (g.guard_start_ns == 0) {
+    g.guard_start_ns = now;
+    g.guard_off_ns = 0;
   }
-  ts->gomp_guard_off_ns += off;
-  if (ts->gomp_measured_waits < kGuardWindow) return;
-  const uint64_t span = now - ts->gomp_guard_start_ns;
-  ts->gomp_measured_waits = 0;  // the next window
-  ts->gomp_guard_start_ns = 0;
+  g.guard_off_ns += off;
+  if (g.measured_waits < kGuardWindow) return;
+  const uint64_t span = now - g.guard_start_ns;
+  g.measured_waits = 0;  // the next window
+  g.guard_start_ns = 0;
   // Each trip in a row pauses twice as long, up to 64x: a measured wait costs about ten
   // unmeasured ones, so a steady fine-grained program soon measures well under 1% of its waits.
   const omprof::openmp::GuardDecision d =
-      omprof::openmp::guard_after_window(span, ts->gomp_guard_off_ns, ts->gomp_guard_trips);
-  ts->gomp_guard_trips = d.trips;
+      omprof::openmp::guard_after_window(span, g.guard_off_ns, g.guard_trips);
+  g.guard_trips = d.trips;
   if (d.stop) {
-    ts->gomp_measure_off = true;
-    ts->gomp_guard_pause_left = d.pause_waits;
+    g.measure_off = true;
+    g.guard_pause_left = d.pause_waits;
   }
 }
 
@@ -160,28 +167,29 @@ void record_at_barrier(ThreadState* ts, uint64_t start, uint64_t barrier_end, ui
   bool known = false;
   const uint32_t instance = pv::instance(ts->gomp_parallel_value);
   const uint64_t all_begun = omprof::handler::all_members_begun_ns(instance, &known);
+  GompThread& g = own(ts);
   if (known && barrier_end > start) {
     const uint64_t all_ended =
         ts->gomp_join_ran_task ? 0 : omprof::handler::all_members_ended_ns(instance);
     const uint64_t overhead_off = omprof::openmp::join_overhead_ns(
         off, start, barrier_end, all_begun, ts->gomp_body_ns, all_ended);
-    SampleContext fork_ctx = ts->gomp_join_ctx;
+    SampleContext fork_ctx = g.join_ctx;
     fork_ctx.omp_state = fmt::kOverhead;
     if (overhead_off) omprof::ompt::record_wait(ts, 0, fork_ctx, overhead_off);
     off -= overhead_off;
   }
-  if (off) omprof::ompt::record_wait(ts, 0, ts->gomp_join_ctx, off);
+  if (off) omprof::ompt::record_wait(ts, 0, g.join_ctx, off);
 }
 
 // A thread's end-of-region wait ends at `now` (its CPU time `cpu_now`): the master's join, a
 // worker's wake-up for its next region (`next`, `next_instance`: that region's), or shutdown.
 void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
                 uint32_t next_instance) {
-  const uint64_t start = ts->gomp_join_start_ns;
+  const uint64_t start = own(ts).join_start_ns;
   if (start == 0) return;
-  uint64_t off = off_cpu_ns(start, ts->gomp_join_cpu_ns, now, cpu_now);
-  ts->gomp_join_start_ns = 0;
-  const bool known = ts->gomp_wait_epoch == ts->gomp_join_epoch;  // else ran tasks (below)
+  uint64_t off = off_cpu_ns(start, own(ts).join_cpu_ns, now, cpu_now);
+  own(ts).join_start_ns = 0;
+  const bool known = own(ts).wait_epoch == own(ts).join_epoch;  // else ran tasks (below)
   note_measured(ts, now, known ? off : 0);
   if (!known) return;
   uint64_t end = 0;
@@ -244,10 +252,11 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
   const uint64_t value = omprof::ompt::begin_parallel_region(codeptr_ra, enter_frame);
   // From here to its own body the thread forks: waking the team (on a busy machine, waiting
   // for a CPU meanwhile). Its time off the CPU there is fork overhead (member_begin).
-  ts->gomp_fork_start_ns = 0;
-  ts->gomp_fork_cpu_ns = measures_off_cpu(ts) ? omprof::handler::thread_cpu_ns() : 0;
+  GompThread& g = own(ts);
+  g.fork_start_ns = 0;
+  g.fork_cpu_ns = measures_off_cpu(ts) ? omprof::handler::thread_cpu_ns() : 0;
   const uint64_t now = omprof::monotonic_ns();
-  if (ts->gomp_fork_cpu_ns) ts->gomp_fork_start_ns = now;
+  if (g.fork_cpu_ns) g.fork_start_ns = now;
   omprof::handler::note_region_fork(pv::instance(value), now);
   omprof::ompt::note_fork_time(ts, now);
   return value;
@@ -260,7 +269,7 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   omprof::ompt::note_join_time(ts, pv::fork_id(value), now);
-  if (ts->gomp_join_start_ns) close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
+  if (own(ts).join_start_ns) close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
   ts->omp_thread_num = saved->thread_num;
   set_task(ts, saved->task_origin, saved->task_cut);
   set_context(ts, saved->parallel_value, saved->state);
@@ -272,7 +281,8 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   if (!ts || value == 0) return;
   const uint64_t now = omprof::monotonic_ns();
   omprof::handler::note_member_begun(pv::instance(value), team_size, now);
-  if (ts->gomp_join_start_ns) {
+  GompThread& g = own(ts);
+  if (g.join_start_ns) {
     SampleContext next;  // the woken worker's fork overhead, in the region it starts
     next.omp_state = fmt::kOverhead;
     next.fork_id = pv::fork_id(value);
@@ -283,11 +293,11 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   ts->is_omp_thread = true;
   ts->omp_thread_num = thread_num;
   if (thread_num != 0 && !ts->counted_worker) omprof::handler::count_omp_worker(ts);
-  if (thread_num == 0 && ts->gomp_fork_start_ns) {
-    const uint64_t off = off_cpu_ns(ts->gomp_fork_start_ns, ts->gomp_fork_cpu_ns, now,
-                                    omprof::handler::thread_cpu_ns());
+  if (thread_num == 0 && g.fork_start_ns) {
+    const uint64_t off =
+        off_cpu_ns(g.fork_start_ns, g.fork_cpu_ns, now, omprof::handler::thread_cpu_ns());
     note_measured(ts, now, off);
-    ts->gomp_fork_start_ns = 0;
+    g.fork_start_ns = 0;
     SampleContext fork_ctx;
     fork_ctx.omp_state = fmt::kOverhead;
     fork_ctx.fork_id = pv::fork_id(value);
@@ -296,9 +306,9 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   }
   omprof::ompt::begin_team_member(value, thread_num, team_size);
   ts->gomp_team_size = team_size;
-  ts->gomp_barriers_met = 0;
+  g.barriers_met = 0;
   ts->gomp_barrier_tag = 0;
-  ts->gomp_body_start_ns = now;
+  g.body_start_ns = now;
   set_task(ts, 0, reinterpret_cast<uint64_t>(body_frame));
   set_context(ts, value, fmt::kWorkParallel);
 }
@@ -309,15 +319,16 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   // A worker stays in this state through the team's end barrier and, once the region has
   // joined, while it idles for the next one (the handler tells them apart: region_ends.h).
   const uint64_t now = omprof::monotonic_ns();
-  ts->gomp_body_ns = now > ts->gomp_body_start_ns ? now - ts->gomp_body_start_ns : 0;
+  GompThread& g = own(ts);
+  ts->gomp_body_ns = now > g.body_start_ns ? now - g.body_start_ns : 0;
   ts->gomp_join_ran_task = false;
   omprof::handler::note_member_ended(pv::instance(ts->gomp_parallel_value), now);
   ts->gomp_state = fmt::kWaitBarrierImplicitParallel;
   if (!measures_off_cpu(ts)) return;
-  ts->gomp_join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
-  ts->gomp_join_epoch = ts->gomp_wait_epoch;
-  ts->gomp_join_cpu_ns = omprof::handler::thread_cpu_ns();
-  ts->gomp_join_start_ns = now;
+  g.join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
+  g.join_epoch = g.wait_epoch;
+  g.join_cpu_ns = omprof::handler::thread_cpu_ns();
+  g.join_start_ns = now;
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
@@ -333,7 +344,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   saved->barrier_ran_task = ts->gomp_barrier_ran_task;
   saved->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
   saved->cpu_start_ns = 0;
-  saved->epoch = ++ts->gomp_wait_epoch;
+  GompThread& g = own(ts);
+  saved->epoch = ++g.wait_epoch;
   if (state == fmt::kInTaskwait) ts->gomp_taskwait_strata = ts->strata_sampled;
   if (measured_off_cpu(state) && measures_off_cpu(ts))
     saved->cpu_start_ns = omprof::handler::thread_cpu_ns();
@@ -348,7 +360,7 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   // Every member numbers every team barrier, counted or not, so that the numbers agree.
   if (team_barrier && ts->gomp_team_size > 1 && ts->gomp_parallel_value) {
     namespace arrivals = omprof::handler::barrier_arrivals;
-    const uint32_t number = ++ts->gomp_barriers_met;
+    const uint32_t number = ++g.barriers_met;
     if (saved->cpu_start_ns) {
       tag = arrivals::tag(pv::instance(ts->gomp_parallel_value), number);
       arrivals::arrive(tag, ts->gomp_team_size, saved->start_ns);
@@ -356,8 +368,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   }
   ts->gomp_barrier_ran_task = false;
   ts->gomp_barrier_tag = tag;
-  saved->outer = static_cast<omprof_gomp_context*>(ts->gomp_open_wait);
-  ts->gomp_open_wait = saved;
+  saved->outer = static_cast<omprof_gomp_context*>(g.open_wait);
+  g.open_wait = saved;
   ts->gomp_state = state;
 }
 
@@ -367,7 +379,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
   if (!ts) return;
   const uint32_t state = ts->gomp_state;
   ts->gomp_state = saved->state;
-  ts->gomp_open_wait = saved->outer;
+  GompThread& g = own(ts);
+  g.open_wait = saved->outer;
   // An enclosing taskwait that ran this (a task's wait) was busy until now: it counts as
   // waiting again only from its next sample on.
   ts->gomp_taskwait_strata = ts->strata_sampled;
@@ -375,7 +388,7 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
     const uint64_t now = omprof::monotonic_ns();
     if (now > saved->start_ns)
       omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state), now - saved->start_ns);
-  } else if (saved->cpu_start_ns && ts->gomp_wait_epoch == saved->epoch) {
+  } else if (saved->cpu_start_ns && g.wait_epoch == saved->epoch) {
     record_off_cpu_wait(ts, *saved, state, omprof::monotonic_ns(),
                         omprof::handler::thread_cpu_ns());
   }
@@ -389,8 +402,9 @@ void close_open_joins(uint64_t now_ns) {
   if (!g_attached.load()) return;
   for (uint32_t i = 0; i < thread_count(); ++i) {
     ThreadState* ts = thread_at(i);
-    if (!ts || ts->gomp_join_start_ns == 0) continue;
-    const uint64_t cpu = ts->end_ns.load() != 0 ? ts->gomp_join_cpu_ns : ts->cpu_ns_at_exit.load();
+    const GompThread* state = ts ? existing(ts) : nullptr;  // another thread's: never made here
+    if (!state || state->join_start_ns == 0) continue;
+    const uint64_t cpu = ts->end_ns.load() != 0 ? state->join_cpu_ns : ts->cpu_ns_at_exit.load();
     close_join(ts, now_ns, cpu, nullptr, 0);
   }
 }
@@ -400,12 +414,14 @@ void close_open_joins(uint64_t now_ns) {
 OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
                                                         const void* enter_frame) {
   ThreadState* ts = tracked_thread();
-  if (!ts || !ts->gomp_thread || ts->gomp_task_cut == 0) return 0;
+  if (!ts || !ts->gomp_thread) return 0;
+  const uint64_t cut = own(ts).task_cut;
+  if (cut == 0) return 0;
   // The creating context: the running task's record, else the innermost region.
   uint64_t parent = ts->gomp_task_origin;
   if (!parent) parent = pv::fork_id(ts->gomp_parallel_value);
   if (!parent) return 0;
-  return omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, ts->gomp_task_cut);
+  return omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* frame,
@@ -415,16 +431,18 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   if (!ts) return;
   saved->begun = 1;
   saved->task_origin = ts->gomp_task_origin;
-  saved->task_cut = ts->gomp_task_cut;
+  const GompThread* mine = existing(ts);
+  saved->task_cut = mine ? mine->task_cut : 0;
   saved->paused = 0;
   // The wait the task runs in is measured up to here: time the task spends off the CPU
   // (preempted) is the task's, spread over its samples like any thread's (omp/states.h).
-  auto* wait = static_cast<omprof_gomp_context*>(ts->gomp_open_wait);
-  const bool wait_open = wait && wait->cpu_start_ns && wait->epoch == ts->gomp_wait_epoch;
-  if (ts->gomp_join_start_ns || wait_open) {
+  GompThread& g = own(ts);
+  auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
+  const bool wait_open = wait && wait->cpu_start_ns && wait->epoch == g.wait_epoch;
+  if (g.join_start_ns || wait_open) {
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t cpu = omprof::handler::thread_cpu_ns();
-    if (ts->gomp_join_start_ns) {
+    if (g.join_start_ns) {
       close_join(ts, now, cpu, nullptr, 0);
       saved->paused |= kPausedJoin;
     }
@@ -454,18 +472,19 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   // The paused waits go on from here (the task's own waits, if any, are over).
   const uint64_t now = omprof::monotonic_ns();
   const uint64_t cpu = omprof::handler::thread_cpu_ns();
+  GompThread& g = own(ts);
   if (saved->paused & kPausedJoin) {
-    ts->gomp_join_start_ns = now;
-    ts->gomp_join_cpu_ns = cpu;
-    ts->gomp_join_epoch = ts->gomp_wait_epoch;
+    g.join_start_ns = now;
+    g.join_cpu_ns = cpu;
+    g.join_epoch = g.wait_epoch;
   }
   // A barrier or taskwait goes on being measured only if the task began no wait itself (the
   // rule for waits inside waits, above): in a recursion of taskwaits (fib) the thread's time off
   // the CPU there is as likely its tasks' preemption as waiting. The region-end wait goes on
   // in any case: after it, the thread idles until its next region.
   if (saved->paused & kPausedWait) {
-    auto* wait = static_cast<omprof_gomp_context*>(ts->gomp_open_wait);
-    if (wait && wait->epoch == ts->gomp_wait_epoch) {
+    auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
+    if (wait && wait->epoch == g.wait_epoch) {
       wait->start_ns = now;
       wait->cpu_start_ns = cpu;
     }

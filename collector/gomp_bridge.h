@@ -19,11 +19,11 @@ struct omprof_gomp_context {
   uint32_t thread_num;
   uint64_t start_ns, cpu_start_ns;    // a wait's start on the monotonic and thread CPU clocks
   uint64_t codeptr;                   // a wait's call site (the program's return address)
-  uint64_t epoch;                     // ThreadState::gomp_wait_epoch after the wait began
+  uint64_t epoch;                     // GompThread::wait_epoch (gomp_thread.h) after the wait began
   uint32_t begun;                     // a wait: whether wait_begin recorded it
   uint32_t task_origin;               // the running task's creation record (0: an implicit task)
   uint64_t task_cut;                  // the frame of omprof's call of the running task's code
-  struct omprof_gomp_context* outer;  // a wait: the wait it began in (ThreadState::gomp_open_wait)
+  struct omprof_gomp_context* outer;  // a wait: the wait it began in (GompThread::open_wait)
   uint32_t paused;                    // a task: the waits it paused (gomp_bridge.cc, task_begin)
   uint64_t barrier_tag;               // a wait: the thread's team barrier before it began
   uint32_t barrier_ran_task;          // and whether the thread had run a task there

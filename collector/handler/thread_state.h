@@ -105,55 +105,29 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t task_paths_skipped = 0;  // creation paths not recorded (ompt_tool.cc, cost guard)
   int running_depth = 0;            // may exceed kMaxRunningTasks (deeper ones are not kept)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
-  // On GNU libgomp (no OMPT), what omprof's wrappers of its entry points know: the thread's
-  // state (proto/state_codes.h; valid once gomp_thread is set: the wrappers saw the thread fork
-  // or join a team) and its innermost region's value (parallel_value.h). Written by the thread
-  // itself (collector/gomp_bridge.cc), value first.
+  // On GNU libgomp (no OMPT), what omprof's wrappers of its entry points publish for the
+  // handler: the thread's state (proto/state_codes.h; valid once gomp_thread is set: the
+  // wrappers saw the thread fork or join a team) and its innermost region's value
+  // (parallel_value.h). Written by the thread itself (collector/gomp_bridge.cc), value first.
   bool gomp_thread = false;
   uint32_t gomp_state = 0;
   uint64_t gomp_parallel_value = 0;
-  // The running explicit task's creation record (0: the implicit task, or not recorded), and
-  // the frame of the trampoline that called the running task's code (creation paths are cut
-  // there).
+  // The running explicit task's creation record (0: the implicit task, or not recorded).
   uint32_t gomp_task_origin = 0;
-  uint64_t gomp_task_cut = 0;
-  // The innermost wait the thread is in (an omprof_gomp_context on the wrapper's stack, valid
-  // while that wait lasts), so that a task run inside it can pause its off-CPU measurement.
-  void* gomp_open_wait = nullptr;
   // The thread's strata_sampled when its innermost taskwait began: a taskwait that already had
   // a sample is one that waits (omp_inquiry.cc).
   uint64_t gomp_taskwait_strata = 0;
-  // Since the end of the thread's last region body: the clocks then (0: none open) and the
-  // context its end-of-region wait is attributed to (gomp_bridge.cc, off-CPU waits).
-  uint64_t gomp_join_start_ns = 0;
-  uint64_t gomp_join_cpu_ns = 0;
-  uint64_t gomp_join_epoch = 0;
-  uint64_t gomp_fork_start_ns = 0;  // a fork in progress: the clocks then (0: none)
-  uint64_t gomp_fork_cpu_ns = 0;
-  uint64_t gomp_body_start_ns = 0;  // the thread's last region body: when it started
-  uint64_t gomp_body_ns = 0;        // and how long it lasted
-  // The thread ran a task at its region's end barrier since its body ended: that wait is then
-  // not split at the last member's arrival (omp_inquiry.cc, gomp_bridge.cc).
+  // How long the thread's last region body lasted, and whether it ran a task at its region's
+  // end barrier since (that wait is then not split at the last member's arrival).
+  uint64_t gomp_body_ns = 0;
   bool gomp_join_ran_task = false;
-  // The team barriers (explicit, worksharing) the thread met in its current region, the one it
-  // waits in now (barrier_arrivals.h; 0: none), whether it ran a task there (its wait is then
-  // not split), and its team's size.
-  uint32_t gomp_barriers_met = 0;
+  // The team barrier the thread waits in now (barrier_arrivals.h; 0: none), whether it ran a
+  // task there (its wait is then not split), and its team's size.
   uint64_t gomp_barrier_tag = 0;
   bool gomp_barrier_ran_task = false;
   uint32_t gomp_team_size = 0;
-  // Waits begun by the thread: a wait inside which another began ran a task meanwhile.
-  uint64_t gomp_wait_epoch = 0;
-  SampleContext gomp_join_ctx;
-  // The cost guard on off-CPU measurement (gomp_bridge.cc): the current window's measured
-  // waits, since when and the time off the CPU they recorded; whether the thread stopped measuring,
-  // for how many more waits (the waits it left unmeasured: ThreadRecord::unmeasured_waits).
-  uint64_t gomp_measured_waits = 0;
-  uint64_t gomp_guard_start_ns = 0;  // when the window's first measured wait ended
-  uint64_t gomp_guard_off_ns = 0;
-  bool gomp_measure_off = false;
-  uint32_t gomp_guard_pause_left = 0;
-  uint32_t gomp_guard_trips = 0;  // windows in a row that stopped the measuring
+  // The wrappers' own state, which the handler never reads (collector/gomp_thread.h).
+  void* gomp_private = nullptr;
 
   // Samples that landed while the thread unwound itself (reentrancy.h, Section::kUnwinding).
   struct {

@@ -1,0 +1,56 @@
+// What omprof's libgomp wrappers (gomp_bridge.cc) keep per thread for themselves: the clocks of
+// the waits and joins they measure off the CPU, the barriers met in the current region, the
+// cost guard. The handler never reads any of it (what it reads is published in
+// handler/thread_state.h: gomp_state, gomp_parallel_value, the task origin, the barrier tag),
+// so it lives apart: ThreadState holds only an opaque pointer to it, made on the thread's first
+// use of a wrapper and kept to the end (shutdown closes the joins still open). Process context.
+#pragma once
+
+#include <cstdint>
+
+#include "collector/thread_registry.h"
+
+namespace omprof::gomp {
+
+struct GompThread {
+  // The frame of the trampoline that called the running task's code (creation paths are cut
+  // there; 0: the implicit task).
+  uint64_t task_cut = 0;
+  // The innermost wait the thread is in (an omprof_gomp_context on the wrapper's stack, valid
+  // while that wait lasts), so that a task run inside it can pause its off-CPU measurement.
+  void* open_wait = nullptr;
+  // Since the end of the thread's last region body: the clocks then (0: none open) and the
+  // context its end-of-region wait is attributed to.
+  uint64_t join_start_ns = 0;
+  uint64_t join_cpu_ns = 0;
+  uint64_t join_epoch = 0;
+  SampleContext join_ctx;
+  uint64_t fork_start_ns = 0;  // a fork in progress: the clocks then (0: none)
+  uint64_t fork_cpu_ns = 0;
+  uint64_t body_start_ns = 0;  // the thread's last region body: when it started
+  // The team barriers (explicit, worksharing) the thread met in its current region.
+  uint32_t barriers_met = 0;
+  // Waits begun by the thread: a wait inside which another began ran a task meanwhile.
+  uint64_t wait_epoch = 0;
+  // The cost guard on off-CPU measurement: the current window's measured waits, since when and
+  // the time off the CPU they recorded; whether the thread stopped measuring, for how many more
+  // waits (the waits it left unmeasured: ThreadRecord::unmeasured_waits), the trips in a row.
+  uint64_t measured_waits = 0;
+  uint64_t guard_start_ns = 0;  // when the window's first measured wait ended
+  uint64_t guard_off_ns = 0;
+  bool measure_off = false;
+  uint32_t guard_pause_left = 0;
+  uint32_t guard_trips = 0;
+};
+
+// The calling thread's (`ts`) private part, made on first use.
+inline GompThread& own(ThreadState* ts) {
+  if (!ts->gomp_private) ts->gomp_private = new GompThread;
+  return *static_cast<GompThread*>(ts->gomp_private);
+}
+// Any thread's, if it has one (shutdown reads the others'); null otherwise.
+inline GompThread* existing(const ThreadState* ts) {
+  return static_cast<GompThread*>(ts->gomp_private);
+}
+
+}  // namespace omprof::gomp
