@@ -124,7 +124,7 @@ struct JobFacts {
   int min_serial_rank = -1, max_serial_rank = -1;
   IdleTotals idle;
   BusyMachine busy;  // sums; `busy` if any rank was
-  std::vector<int> busy_ranks;
+  std::vector<int64_t> busy_ranks;
   void add(int rank, const HeaderFacts& f);
   void print(std::ostream& out) const;
   nlohmann::json json() const;
@@ -152,10 +152,10 @@ void JobFacts::add(int rank, const HeaderFacts& f) {
   if (f.busy.busy) busy_ranks.push_back(rank);
 }
 
-std::string rank_list(std::vector<int> ranks) {
+std::string rank_list(std::vector<int64_t> ranks) {
   std::sort(ranks.begin(), ranks.end());
   std::string list;
-  for (const int r : ranks) list += (list.empty() ? "" : ", ") + std::to_string(r);
+  for (const int64_t r : ranks) list += (list.empty() ? "" : ", ") + std::to_string(r);
   return list;
 }
 
@@ -230,13 +230,10 @@ void read_rank(const format::Profile& p, const ReportOptions& o, RankViews& view
 
 // Ranks that did not end normally (killed, recovered from their journals) are named: their
 // times end where they died, not at MPI_Finalize.
-void print_endings(std::ostream& text, std::map<std::string, std::vector<int64_t>>& endings) {
-  for (auto& [how, which] : endings) {
-    std::sort(which.begin(), which.end());
-    std::string list;
-    for (const int64_t rank : which) list += (list.empty() ? "" : ", ") + std::to_string(rank);
-    text << fmt::format("Ended:     {} {}: {}\n", which.size() == 1 ? "rank" : "ranks", list, how);
-  }
+void print_endings(std::ostream& text, const std::map<std::string, std::vector<int64_t>>& endings) {
+  for (const auto& [how, which] : endings)
+    text << fmt::format("Ended:     {} {}: {}\n", which.size() == 1 ? "rank" : "ranks",
+                        rank_list(which), how);
 }
 
 void print_job_regions(ReportOutput& out, const ranks::JobSummary& job) {

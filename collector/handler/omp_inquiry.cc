@@ -17,11 +17,6 @@ std::atomic<ompt_get_thread_data_t> g_get_thread_data{nullptr};
 std::atomic<ompt_get_parallel_info_t> g_get_parallel_info{nullptr};
 std::atomic<bool> g_gomp{false};
 
-bool plausible_pointer(const void* p) {
-  auto v = reinterpret_cast<uintptr_t>(p);
-  return v >= 4096 && (v & 7) == 0 && v < (uintptr_t(1) << 47);
-}
-
 }  // namespace
 
 void set_ompt_inquiry(ompt_get_state_t get_state, ompt_get_thread_data_t get_thread_data,

@@ -10,6 +10,13 @@
 
 namespace omprof::handler {
 
+// Whether a pointer the runtime handed over can be dereferenced: user space, 8-byte aligned,
+// not in the first page (OMPT fields not yet set hold small values or garbage).
+inline bool plausible_pointer(const void* p) {
+  auto v = reinterpret_cast<uintptr_t>(p);
+  return v >= 4096 && (v & 7) == 0 && v < (uintptr_t(1) << 47);
+}
+
 // Set by the OMPT tool when the runtime initializes it (ordinary context), cleared at finalize.
 void set_ompt_inquiry(ompt_get_state_t get_state, ompt_get_thread_data_t get_thread_data,
                       ompt_get_parallel_info_t get_parallel_info);

@@ -123,7 +123,7 @@ void count_fork(ThreadState* ts, uint64_t fork_id) {
 // bodies). Returns that record, or 0 when the task gets a record of its own. Depends on the
 // creating record and the construct only, never on the path (records do not change once made,
 // and are read without the table's lock), so a folded creation needs no unwind.
-uint64_t folded_task_record(uint64_t parent, uint64_t codeptr) {
+static uint64_t folded_task_record(uint64_t parent, uint64_t codeptr) {
   uint32_t nesting = 0;
   for (uint64_t id = parent; id && nesting < 256; ++nesting) {
     const ForkRecord* a = record_by_id(id);
@@ -134,8 +134,8 @@ uint64_t folded_task_record(uint64_t parent, uint64_t codeptr) {
   return nesting >= kMaxTaskNesting ? parent : 0;
 }
 
-uint64_t intern_fork(const uint64_t* frames, uint32_t depth, bool truncated, uint64_t parent,
-                     const void* codeptr_ra, bool task) {
+static uint64_t intern_fork(const uint64_t* frames, uint32_t depth, bool truncated, uint64_t parent,
+                            const void* codeptr_ra, bool task) {
   const uint64_t codeptr = codeptr_ra ? reinterpret_cast<uintptr_t>(codeptr_ra) - 1 : 0;
   std::vector<uint64_t> key;
   key.reserve(depth + 3);
@@ -171,6 +171,9 @@ uint64_t intern_fork(const uint64_t* frames, uint32_t depth, bool truncated, uin
   journal_fork(id, *rec);
   return id;
 }
+// The record of a fork's call path (below, with the memo that finds it).
+static uint64_t record_fork(const void* codeptr_ra, const void* enter_frame);
+
 uint64_t begin_parallel_region(const void* codeptr_ra, const void* enter_frame) {
   const uint64_t fork_id = record_fork(codeptr_ra, enter_frame);
   const uint64_t node = current_region_node();
@@ -427,7 +430,7 @@ uint64_t enclosing_fork_id() {
   return handler::parallel_value::fork_id(handler::innermost_parallel_value());
 }
 
-uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
+static uint64_t record_fork(const void* codeptr_ra, const void* enter_frame) {
   return record_path(codeptr_ra, enter_frame, enclosing_fork_id(), false, 0);
 }
 

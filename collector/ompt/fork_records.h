@@ -52,15 +52,4 @@ struct ForkSnapshot {
 std::vector<ForkSnapshot> fork_snapshots();
 uint64_t fork_records_dropped();
 
-// For fork_paths.cc: interns a call path (`frames`, leaf first) with its enclosing context
-// `parent` as a record, or finds it; 0 when the table is full. `codeptr_ra`: the construct's
-// return address (0 if unknown).
-uint64_t intern_fork(const uint64_t* frames, uint32_t depth, bool truncated, uint64_t parent,
-                     const void* codeptr_ra, bool task);
-// The record a task created at `codeptr` (a return address - 1) in context `parent` folds into
-// (recursion), else 0: it gets a record of its own.
-uint64_t folded_task_record(uint64_t parent, uint64_t codeptr);
-// The record of a fork's call path (fork_paths.cc).
-uint64_t record_fork(const void* codeptr_ra, const void* enter_frame);
-
 }  // namespace omprof::ompt

@@ -33,11 +33,6 @@ namespace pv = handler::parallel_value;
 
 ompt_get_parallel_info_t g_get_parallel_info = nullptr;
 
-bool plausible_pointer(const void* p) {
-  auto v = reinterpret_cast<uintptr_t>(p);
-  return v >= 4096 && (v & 7) == 0 && v < (uintptr_t(1) << 47);
-}
-
 SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_data);
 uint64_t construct_address(const void* codeptr_ra);
 
@@ -65,9 +60,10 @@ void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
 
 void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
                        ompt_data_t* parallel_data, unsigned, int, const void* codeptr_ra) {
-  const void* enter = encountering_frame && plausible_pointer(encountering_frame->enter_frame.ptr)
-                          ? encountering_frame->enter_frame.ptr
-                          : nullptr;
+  const void* enter =
+      encountering_frame && handler::plausible_pointer(encountering_frame->enter_frame.ptr)
+          ? encountering_frame->enter_frame.ptr
+          : nullptr;
   const uint64_t value = begin_parallel_region(codeptr_ra, enter);
   parallel_data->value = value;
   if (ThreadState* ts = current_thread()) {  // fork bookkeeping starts (omprof's own cost excluded)
@@ -141,7 +137,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
 // thread's number in it and its explicit region.
 SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_data) {
   SampleContext ctx;
-  if (plausible_pointer(parallel_data)) {
+  if (handler::plausible_pointer(parallel_data)) {
     ctx.fork_id = pv::fork_id(value_of(ts, parallel_data));
     if (ctx.fork_id && ts) ctx.omp_thread_num = ts->omp_thread_num;
   }
@@ -195,7 +191,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
            construct_address(codeptr_ra) == ts->forked_construct)
     role = BarrierRole::kMasterJoin;
   const uint32_t instance =
-      plausible_pointer(parallel_data) ? pv::instance(value_of(ts, parallel_data)) : 0;
+      handler::plausible_pointer(parallel_data) ? pv::instance(value_of(ts, parallel_data)) : 0;
   wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data,
                   wait_context(ts, parallel_data), instance, role);
 }
@@ -260,9 +256,9 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
   const void* enter = nullptr;
   uint64_t cut = 0;
   if (encountering_frame) {
-    if (plausible_pointer(encountering_frame->enter_frame.ptr))
+    if (handler::plausible_pointer(encountering_frame->enter_frame.ptr))
       enter = encountering_frame->enter_frame.ptr;
-    if (plausible_pointer(encountering_frame->exit_frame.ptr))
+    if (handler::plausible_pointer(encountering_frame->exit_frame.ptr))
       cut = reinterpret_cast<uint64_t>(encountering_frame->exit_frame.ptr);
   }
   const uint32_t id = record_task_creation(codeptr_ra, enter, parent, cut);
