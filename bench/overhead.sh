@@ -3,6 +3,9 @@
 # run it, interleaved round by round, medians and ratios to the program alone:
 #   alone        the program;
 #   empty_tool   an OMPT tool that registers nothing (libomp programs only);
+#   empty_callbacks  the same tool registering every callback omprof registers, empty, each
+#                reading the TSC where omprof reads a clock (libomp): libomp's own cost of a tool
+#                that listens where omprof does, the floor of any OMPT design;
 #   omprof       `omprof run` with default options;
 #   cpu_clock    `omprof run --clock cpu`;
 #   gperftools   gperftools' CPU profiler at 200 Hz (LD_PRELOAD=libprofiler.so), when installed
@@ -34,6 +37,7 @@ run_variant() {
   local -a pre=()
   case $variant in
     empty_tool) pre=(env LD_PRELOAD="$tool") ;;
+    empty_callbacks) pre=(env LD_PRELOAD="$tool" OMPROF_EMPTY_TOOL_CALLBACKS=tsc) ;;
     omprof) pre=("$omprof" run -o "$out/p" --) ;;
     cpu_clock) pre=("$omprof" run --clock cpu -o "$out/p" --) ;;
     gperftools) pre=(env LD_PRELOAD="$profiler" CPUPROFILE="$out/gperf.prof" CPUPROFILE_FREQUENCY=200) ;;
@@ -50,7 +54,7 @@ series=()  # "kind name variants cmd..." entries, one per program
 add_series() { series+=("$*"); }
 variants_for() {  # libomp programs get the empty tool; gperftools where installed
   local v="alone"
-  [ "$1" = libomp ] && v="$v empty_tool"
+  [ "$1" = libomp ] && v="$v empty_tool empty_callbacks"
   v="$v omprof cpu_clock"
   [ -n "$profiler" ] && v="$v gperftools"
   echo "$v"
@@ -66,7 +70,7 @@ for ((i = 0; i < runs; i++)); do
     # shellcheck disable=SC2086
     set -- $variants_and_cmd
     vs=()
-    while [ $# -gt 0 ] && [[ "$1" =~ ^(alone|empty_tool|omprof|cpu_clock|gperftools)$ ]]; do
+    while [ $# -gt 0 ] && [[ "$1" =~ ^(alone|empty_tool|empty_callbacks|omprof|cpu_clock|gperftools)$ ]]; do
       vs+=("$1")
       shift
     done
