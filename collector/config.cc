@@ -71,6 +71,21 @@ std::string kernel_clocksource() {
   return name;
 }
 
+// OMPROF_COUNTERS: the kernel events the launcher checked (it refuses PAPI events it cannot
+// count before the program starts; the collector counts kernel events only).
+static bool read_counters(Config& cfg, std::string& error) {
+  const char* v = get(options::env::kCounters);
+  if (!v || !*v) return true;
+  if (!counters::parse_event_list(v, cfg.counter_events, error)) return false;
+  for (const counters::EventSpec& e : cfg.counter_events)
+    if (e.source != counters::Source::kKernel) {
+      error = std::string(options::env::kCounters) + ": " + e.name +
+              " is not a kernel event; this collector counts kernel events only";
+      return false;
+    }
+  return true;
+}
+
 bool parse_config(Config& cfg, std::string& error) {
   if (!read_number(options::kRate, cfg.rate_hz, error) || !read_clock(cfg.clock, error) ||
       !read_signal(cfg.signo, error) || !read_number(options::kMaxDepth, cfg.max_depth, error) ||
@@ -104,7 +119,7 @@ bool parse_config(Config& cfg, std::string& error) {
     }
     cfg.clock_fallback_per_cpu_s = rate;
   }
-  return true;
+  return read_counters(cfg, error);
 }
 
 }  // namespace omprof

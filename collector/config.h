@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "proto/counter_events.h"
 #include "proto/options.h"
 
 namespace omprof {
@@ -32,6 +34,8 @@ struct Config {
   // The wall clock reads the TSC (collector/handler/wall_clock.h): options::env::kTsc, else
   // whether the kernel keeps time with the TSC.
   bool wall_clock_tsc = false;
+  // Counted per thread (options::env::kCounters; collector/counters.h), at most kMaxCounters.
+  std::vector<counters::EventSpec> counter_events;
 };
 
 // The kernel's clocksource ("tsc", "kvm-clock", ...; "" if unreadable).

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "collector/clocks/clocks.h"
+#include "collector/counters.h"
 #include "collector/handler/clock_fallback.h"
 #include "collector/handler/sampling_clock.h"
 #include "collector/handler/sampling_state.h"
@@ -73,6 +74,7 @@ bool install_sampler() {
 }
 
 void start_thread_clock(ThreadState* ts) {
+  open_thread_counters(ts);  // first: the first sample reads them
   const handler::SamplingClock& clock = configured_clock();
   if (arm_with(ts, clock)) return;
   // A thread whose task clock cannot be opened (descriptors exhausted, say) is sampled by a
@@ -86,7 +88,10 @@ void start_thread_clock(ThreadState* ts) {
 }
 
 void end_thread_sampling(ThreadState* ts, uint64_t cpu_ns, uint64_t mono_ns) {
-  if (!ts->timer_armed.load()) return;
+  if (!ts->timer_armed.load()) {
+    close_thread_counters(ts);
+    return;
+  }
   const uint64_t now = ts->clock->cpu_time ? cpu_ns : mono_ns;
   const uint64_t period = runtime().config.period_ns;
   ts->armed_clock_ns = now > ts->grid_origin_ns ? now - ts->grid_origin_ns : 0;
@@ -98,12 +103,15 @@ void end_thread_sampling(ThreadState* ts, uint64_t cpu_ns, uint64_t mono_ns) {
     ts->sampling_lost |= ts->clock->lost_cause(ts);
   }
   if (ts->timer_armed.exchange(false)) ts->clock->disarm(ts);
+  close_thread_counters(ts);
 }
 
 void release_clocks_in_child() {
   for (uint32_t i = 0; i < thread_count(); ++i)
-    if (ThreadState* ts = thread_at(i))
+    if (ThreadState* ts = thread_at(i)) {
       if (ts->clock) ts->clock->release_in_child(ts);
+      close_thread_counters(ts);  // the child's copies of the parent's counters
+    }
 }
 
 HandlerStats handler_stats() {

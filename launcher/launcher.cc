@@ -19,6 +19,7 @@
 #include <sstream>
 #include <vector>
 
+#include "launcher/counter_check.h"
 #include "launcher/gomp_check.h"
 #include "launcher/mpi_check.h"
 #include "launcher/preload_check.h"
@@ -257,6 +258,7 @@ struct Launch {
   std::string library_path;   // "" or the libomp stand-in's directory
   std::string mpi_wrappers;   // "" or libomprof_mpi.so, preloaded after the collector
   std::string gomp_wrappers;  // "" or libomprof_gomp.so, preloaded after the collector
+  std::string counters;       // the checked --counters events, "" for none
 };
 
 // In the child, before exec: the collector's options (proto/options.h) and the preload.
@@ -297,6 +299,7 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
   if (opt.symbolize) setenv(env::kSymbolize, "1", 1);
   if (opt.mpi_cpu) setenv(env::kMpiCpu, "1", 1);
   if (opt.region_cpu) setenv(env::kRegionCpu, "1", 1);
+  if (!l.counters.empty()) setenv(env::kCounters, l.counters.c_str(), 1);
 }
 
 // Starts the program and waits for it, like a shell: the terminal's SIGINT/SIGQUIT reach the
@@ -412,6 +415,8 @@ int prepare_launch(const RunOptions& opt, const std::string& self_path, Launch& 
   }
   if (int rc = prepare_output_dir(opt.output_dir, l.output_dir)) return rc;
   if (int rc = choose_clock(opt.clock, l.clock)) return rc;
+  if (opt.counters_given || !opt.counters.empty())
+    if (int rc = check_counters(opt.counters, l.counters)) return rc;
   l.collector = find_collector(self_path);
   if (l.collector.empty()) {
     std::fprintf(

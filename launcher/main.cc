@@ -72,6 +72,11 @@ static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
   cmd->add_flag("--region-cpu", run.region_cpu,
                 "Explicit regions also measure thread CPU time exactly (four system calls per "
                 "begin/end pair); without it, a region's CPU time is sampled");
+  cmd->add_option("--counters", run.counters,
+                  "Count events per thread and attribute them to call paths: kernel events "
+                  "(page-faults, minor-faults, major-faults, context-switches, cpu-migrations, "
+                  "task-clock) and PAPI events by name, comma-separated, at most 4 (one extra "
+                  "read per sample)");
   cmd->add_flag("--mpi-cpu", run.mpi_cpu,
                 "Also measure each MPI call's thread CPU time exactly (two system calls per "
                 "call); without it, CPU time in MPI is sampled");
@@ -114,5 +119,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());
+  run.counters_given = run_cmd->count("--counters") > 0;
   return launcher::run_program(run, argv[0]);
 }

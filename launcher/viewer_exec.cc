@@ -57,28 +57,37 @@ int recover_journals(const std::vector<JournalOf>& journals, pid_t child, int wa
   bool any_left = false;
   for (const JournalOf& j : journals) any_left |= access(j.path.c_str(), F_OK) == 0;
   if (!any_left) return 0;
-  const std::string path = viewer_path();
-  std::vector<std::string> args = {"omprof",   "recover",
-                                   "--child",  std::to_string(child),
-                                   "--status", std::to_string(wait_status),
-                                   "--end-ns", std::to_string(end_unix_ns)};
+  std::vector<std::string> args = {"recover",
+                                   "--child",
+                                   std::to_string(child),
+                                   "--status",
+                                   std::to_string(wait_status),
+                                   "--end-ns",
+                                   std::to_string(end_unix_ns)};
   for (const JournalOf& j : journals) args.push_back(std::to_string(j.pid) + ":" + j.path);
+  return run_viewer(args, "no profile recovered: ") == 0 ? 1 : 0;
+}
+
+int run_viewer(const std::vector<std::string>& args, const char* failure_prefix) {
+  const std::string path = viewer_path();
+  std::vector<std::string> all = {"omprof"};
+  all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
+  for (auto& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::fflush(nullptr);
   const pid_t pid = fork();
-  if (pid < 0) return 0;
+  if (pid < 0) return 2;
   if (pid == 0) {
     execv(path.c_str(), argv.data());
-    std::fprintf(stderr, "omprof: no profile recovered: cannot run the viewer '%s': %s\n",
-                 path.c_str(), std::strerror(errno));
-    _exit(1);
+    std::fprintf(stderr, "omprof: %scannot run the viewer '%s': %s\n", failure_prefix, path.c_str(),
+                 std::strerror(errno));
+    _exit(2);
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 1 : 0;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
 }  // namespace omprof::launcher

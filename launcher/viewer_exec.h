@@ -28,4 +28,8 @@ struct JournalOf {
 int recover_journals(const std::vector<JournalOf>& journals, pid_t child, int wait_status,
                      uint64_t end_unix_ns);
 
+// Runs omprof-viewer with `args` (a hidden command) and waits: its exit status (2 if it could
+// not run, with one line starting with `failure_prefix`).
+int run_viewer(const std::vector<std::string>& args, const char* failure_prefix);
+
 }  // namespace omprof::launcher

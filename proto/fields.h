@@ -65,6 +65,7 @@ constexpr uint32_t kStealPermille = 40;
 constexpr uint32_t kLoadAvgMilli = 41;
 constexpr uint32_t kOmpSetting = 42;
 constexpr uint32_t kOmpRuntimeVersion = 43;
+constexpr uint32_t kCounterEvent = 44;
 }  // namespace Header
 
 namespace Ending {
@@ -128,6 +129,7 @@ constexpr uint32_t kRegionNode = 7;
 constexpr uint32_t kCpuNs = 8;
 constexpr uint32_t kTaskOriginId = 9;
 constexpr uint32_t kIdleWorkersNs = 10;
+constexpr uint32_t kCounter = 11;
 }  // namespace Sample
 
 namespace ThreadProfile {
@@ -161,6 +163,8 @@ constexpr uint32_t kRunDelayNs = 27;
 constexpr uint32_t kInvoluntarySwitches = 28;
 constexpr uint32_t kCpus = 29;
 constexpr uint32_t kUnmeasuredWaits = 30;
+constexpr uint32_t kCounterTotal = 31;
+constexpr uint32_t kCounterErrno = 32;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {

@@ -26,7 +26,7 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // Thread.short_stack_samples; 1.14: parallel-region wall time (ForkRecord.wall_ns,
 // Thread.parallel_wall_ns); 1.15: Thread.unmeasured_waits (docs/format.md).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 15;
+constexpr uint32_t kMinor = 16;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

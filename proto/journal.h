@@ -15,8 +15,11 @@ namespace omprof::journal {
 constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 2: SampleEntry.cpu_ns; 3: SampleContext.task_origin; 4: ThreadRecord.short_stack_samples;
 // 5: ThreadRecord.parallel_wall_ns; 6: SampleEntry.idle_blame_ns; 7: ThreadRecord.run_delay_ns,
-// involuntary_switches; 8: ThreadRecord.cpu_mask; 9: ThreadRecord.unmeasured_waits
-constexpr uint32_t kVersion = 9;
+// involuntary_switches; 8: ThreadRecord.cpu_mask; 9: ThreadRecord.unmeasured_waits;
+// 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno
+constexpr uint32_t kVersion = 10;
+// Counter events per thread (proto/counter_events.h, kMaxCounters).
+constexpr size_t kMaxCounters = 4;
 constexpr uint64_t kPage = 4096;
 // File name suffix: <program>.<pid>[.<n>].ompjournal, next to the profiles.
 constexpr const char* kSuffix = ".ompjournal";
@@ -81,6 +84,7 @@ struct SampleEntry {
   uint64_t weight_ns;
   uint64_t cpu_ns;         // exact waits with a measured CPU time (MPI calls, OMPROF_MPI_CPU=1)
   uint64_t idle_blame_ns;  // OpenMP workers' idle time blamed on it (handler/idle_workers.h)
+  uint64_t counters[kMaxCounters];  // counter events since the thread's previous sample
 };
 
 // A sample table's memory: this header, SampleEntry[capacity], uint32_t order[capacity] (the
@@ -151,6 +155,11 @@ struct ThreadRecord {
   uint64_t cpu_mask[16] = {};  // the CPUs it may run on (bit k: CPU k), at its end
   // libgomp: waits the cost guard left unmeasured (collector/gomp_bridge.cc).
   uint64_t unmeasured_waits = 0;
+  // Counter events (collector/counters.h): the thread's counts so far (as of its latest sample,
+  // whole at its end), and why its counters could not be opened (0: they were, or none asked).
+  uint64_t counter_totals[kMaxCounters] = {};
+  int32_t counter_errno = 0;
+  uint32_t reserved2 = 0;
 };
 
 }  // namespace omprof::journal

@@ -233,8 +233,11 @@ v1::Ending observe_ending(const std::string& journal_path) {
 
 namespace {
 
+// `counters`: the events counted (Header.counter_event); 0 for exact waits.
 void set_sample(v1::Sample* s, uint64_t stack_id, const SampleEntry& e, uint64_t forks,
-                uint64_t nodes) {
+                uint64_t nodes, uint32_t counters = 0) {
+  for (uint32_t c = 0; c < counters && c < journal::kMaxCounters; ++c)
+    s->add_counter(e.counters[c]);
   s->set_stack_id(stack_id);
   s->set_count(e.count);
   s->set_weight_ns(e.weight_ns);
@@ -286,7 +289,7 @@ uint64_t last_activity_ns(const Mapped& m, const FileHeader& h, uint64_t start_u
 // (within one period) when that clock is CPU time.
 std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h, Builder& b,
                                             uint64_t duration_ns, bool cpu_clock, uint64_t forks,
-                                            uint64_t nodes) {
+                                            uint64_t nodes, uint32_t counters) {
   std::vector<v1::ThreadProfile> out;
   const uint32_t n = blocks_to_read(m, h);
   for (uint32_t i = 0; i < n; ++i) {
@@ -308,6 +311,10 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     t.set_short_stack_samples(r->short_stack_samples);
     t.set_parallel_wall_ns(r->parallel_wall_ns);
     t.set_unmeasured_waits(r->unmeasured_waits);
+    t.set_counter_errno(r->counter_errno);
+    if (!r->counter_errno)
+      for (uint32_t c = 0; c < counters && c < journal::kMaxCounters; ++c)
+        t.add_counter_total(r->counter_totals[c]);
     t.set_run_delay_ns(r->run_delay_ns);
     t.set_involuntary_switches(r->involuntary_switches);
     t.set_cpus(text::cpu_list(r->cpu_mask, 16));
@@ -323,7 +330,8 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     t.set_periods_sampled(r->strata_sampled);
     read_table(m, at + r->samples_offset, r->sample_capacity, r->sample_frames,
                [&](const SampleEntry& e, const uint64_t* frames) {
-                 set_sample(t.add_sample(), b.stack(frames, e.depth, e.flags), e, forks, nodes);
+                 set_sample(t.add_sample(), b.stack(frames, e.depth, e.flags), e, forks, nodes,
+                            counters);
                });
     read_table(m, at + r->waits_offset, r->wait_capacity, r->wait_frames,
                [&](const SampleEntry& e, const uint64_t* frames) {
@@ -436,7 +444,8 @@ std::string recover_profile(const std::string& journal_path, const v1::Ending& e
   const std::vector<v1::ForkRecord> forks = fork_records(e, b);
   const std::vector<v1::RegionNode> nodes = region_nodes(e, b);
   const std::vector<v1::ThreadProfile> threads =
-      read_threads(m, h, b, duration, cpu_clock, forks.size(), nodes.size());
+      read_threads(m, h, b, duration, cpu_clock, forks.size(), nodes.size(),
+                   uint32_t(e.start.counter_event_size()));
 
   RecordWriter w;
   w.add([&](v1::Record& r) {

@@ -66,6 +66,9 @@ inline constexpr const char* kTsc = "OMPROF_TSC";
 // by `omprof run` when it chose the task clock itself (kClockFallbackDefault).
 inline constexpr const char* kClockFallback = "OMPROF_CLOCK_FALLBACK";
 inline constexpr const char* kClockFallbackDefault = "4000";
+// Counter events per thread ("page-faults,context-switches"; proto/counter_events.h), checked by
+// the launcher; unset or "": none.
+inline constexpr const char* kCounters = "OMPROF_COUNTERS";
 // "=VALUE" or "" (unset): what LD_PRELOAD / LD_LIBRARY_PATH were before the launcher set them.
 inline constexpr const char* kRestorePrefix = "OMPROF_RESTORE_";
 }  // namespace env

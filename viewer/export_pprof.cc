@@ -54,10 +54,24 @@ class PprofExporter : public Exporter {
       map->set_has_filenames(true);
       map->set_has_line_numbers(true);
       map->set_has_inline_frames(true);
+      // Counter events (format 1.16): one sample type each, the first profile's events.
+      for (const std::string& e : h.counter_event()) {
+        auto* type = out_.add_sample_type();
+        type->set_type(str(e));
+        type->set_unit(str("count"));
+        events_.push_back(e);
+      }
+    }
+    std::vector<int> value_of;  // this profile's event i -> its value's index (-1: none)
+    for (const std::string& e : h.counter_event()) {
+      const auto it = std::find(events_.begin(), events_.end(), e);
+      value_of.push_back(it == events_.end() ? -1 : int(2 + (it - events_.begin())));
     }
     out_.set_duration_nanos(std::max<int64_t>(out_.duration_nanos(), int64_t(h.duration_ns())));
     for (const ViewSample& s : m.samples) {
-      if (!s.count && !s.weight_ns) continue;
+      const bool counted =
+          std::any_of(s.counters.begin(), s.counters.end(), [](uint64_t c) { return c != 0; });
+      if (!s.count && !s.weight_ns && !counted) continue;
       const SampleLabels l = labels_of(p, s);
       std::vector<uint64_t> ids;
       ids.reserve(s.stack.size());
@@ -65,6 +79,9 @@ class PprofExporter : public Exporter {
       pp::Sample& dst = sample(ids, l);
       dst.set_value(0, dst.value(0) + int64_t(s.count));
       dst.set_value(1, dst.value(1) + int64_t(s.weight_ns));
+      for (size_t e = 0; e < value_of.size() && e < s.counters.size(); ++e)
+        if (value_of[e] >= 0)
+          dst.set_value(value_of[e], dst.value(value_of[e]) + int64_t(s.counters[e]));
     }
   }
 
@@ -133,8 +150,7 @@ class PprofExporter : public Exporter {
     if (!added) return *out_.mutable_sample(int(it->second));
     pp::Sample* s = out_.add_sample();
     for (uint64_t id : ids) s->add_location_id(id);
-    s->add_value(0);
-    s->add_value(0);
+    for (size_t v = 0; v < 2 + events_.size(); ++v) s->add_value(0);
     if (l.rank >= 0) label_num(*s, "rank", l.rank, "rank");
     label_num(*s, "thread", l.thread, "thread");
     label_num(*s, "tid", int64_t(l.tid), "tid");
@@ -145,6 +161,7 @@ class PprofExporter : public Exporter {
 
   pp::Profile out_;
   size_t profiles_ = 0;
+  std::vector<std::string> events_;  // counter events, values 2, 3, ... of every sample
   std::unordered_map<std::string, int64_t> strings_;
   std::map<std::pair<std::string, std::string>, uint64_t> functions_;
   std::map<std::pair<uint64_t, int64_t>, uint64_t> locations_;

@@ -8,6 +8,7 @@
 
 #include "proto/coverage.h"
 #include "proto/text.h"
+#include "viewer/counter_facts.h"
 #include "viewer/table.h"
 
 namespace omprof::viewer {
@@ -320,6 +321,7 @@ void print_header(std::ostream& out, const Model& m, const HeaderFacts& f) {
   print_machine_lines(out, p, f.busy);
   print_clock_lines(out, p);
   print_samples_line(out, m);
+  print_counter_lines(out, counter_facts(p));
   print_lost_lines(out, p, f);
   if (p.trailer.handler_calls_timed())
     out << fmt::format(
@@ -380,6 +382,11 @@ nlohmann::json header_json(const Model& m, const HeaderFacts& f, const FilterOpt
   j["dropped_samples"] = f.dropped;
   j["truncated_samples"] = f.truncated;
   if (f.unmeasured_waits) j["unmeasured_waits"] = f.unmeasured_waits;
+  if (p.header.counter_event_size()) {
+    const CounterFacts counters = counter_facts(p);
+    j["counters"] = counter_json(p, counters);
+    if (counters.threads_missing) j["counter_threads_missing"] = counters.threads_missing;
+  }
   j["mpi_rank"] = h.mpi_rank();
   if (!h.wall_clock().empty()) {  // format 1.12
     j["wall_clock"] = h.wall_clock();

@@ -360,14 +360,16 @@ class ModelBuilder {
     state = omp::accounted_state(measured_, state, exact);
     // Exact waits replace the samples that saw the same waits spinning (add_thread keeps the
     // samples inside exact MPI calls apart: they lend their call paths to the calls).
-    if (!exact && omp::repeats_measured_time(measured_, state, false)) {
-      m_.replaced_samples += s.count();
-      return 0;
-    }
+    // Their counter deltas stay on their call paths (a sample of no time).
+    const bool replaced = !exact && omp::repeats_measured_time(measured_, state, false);
+    if (replaced) m_.replaced_samples += s.count();
+    if (replaced && !has_counts(s)) return 0;
     ViewSample v;
     v.thread = index;
-    v.count = exact ? 0 : s.count();
-    v.weight_ns = s.weight_ns();
+    v.count = exact || replaced ? 0 : s.count();
+    v.weight_ns = replaced ? 0 : s.weight_ns();
+    for (int c = 0; c < s.counter_size() && size_t(c) < v.counters.size(); ++c)
+      v.counters[size_t(c)] = s.counter(c);
     v.state = state;
     v.exact = exact;
     v.fork_id = s.fork_id();
@@ -382,6 +384,11 @@ class ModelBuilder {
     const uint64_t w = v.weight_ns;
     m_.samples.push_back(std::move(v));
     return w;
+  }
+  static bool has_counts(const v1::Sample& s) {
+    for (uint64_t c : s.counter())
+      if (c) return true;
+    return false;
   }
   std::shared_ptr<const omp::FrameStack> shared_view_stack(const omp::FrameStack& raw,
                                                            uint64_t stack_id, const ViewSample& v) {
@@ -434,8 +441,9 @@ std::vector<StackTotal> stack_totals(const Model& m) {
   std::unordered_map<const void*, size_t> index;
   for (const ViewSample& s : m.samples) {
     auto [it, added] = index.emplace(s.stack.identity(), out.size());
-    if (added) out.push_back(StackTotal{s.stack, 0, 0, 0, 0, 0});
+    if (added) out.push_back(StackTotal{s.stack, 0, 0, 0, 0, 0, {}});
     StackTotal& t = out[it->second];
+    for (size_t c = 0; c < s.counters.size(); ++c) t.counters[c] += s.counters[c];
     (omp::is_wait(s.state) ? t.wait_ns : t.work_ns) += s.weight_ns;
     t.idle_blame_ns += s.idle_blame_ns;
     if (!s.exact && s.count) {

@@ -3,6 +3,7 @@
 // the raw protobuf messages.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "omp/accounting.h"
 #include "omp/user_model.h"
+#include "proto/counter_events.h"
 #include "proto/profile_reader.h"
 #include "viewer/frames.h"
 
@@ -61,6 +63,9 @@ struct ViewSample {
   // The OpenMP workers' idle time blamed on this sample (the main thread's serial code; format
   // 1.14, collector/handler/idle_workers.h). Not part of weight_ns.
   uint64_t idle_blame_ns = 0;
+  // Counter events (Header.counter_event) since the thread's previous sample (format 1.16). A
+  // sample whose time an exact wait replaced keeps its counts, with no time (count 0).
+  std::array<uint64_t, counters::kMaxCounters> counters{};
   StackRef stack;  // leaf first
 };
 
@@ -92,6 +97,7 @@ struct StackTotal {
   uint64_t samples = 0;        // sampled (not measured) samples behind the time
   double var_ns2 = 0;          // variance of the sampled part (viewer/sampling_error.h)
   uint64_t idle_blame_ns = 0;  // idle workers' time blamed on the path (ViewSample)
+  std::array<uint64_t, counters::kMaxCounters> counters{};  // counter events on the path
   uint64_t ns() const { return work_ns + wait_ns; }
 };
 std::vector<StackTotal> stack_totals(const Model& m);

@@ -71,8 +71,11 @@ std::unordered_map<omp::Name, FlatRow> flat_rows(const Model& m) {
         r.file = f.file;
       }
       if (i == 0) r.self += t.ns();
+      if (i == 0)
+        for (size_t c = 0; c < t.counters.size(); ++c) r.counters_self[c] += t.counters[c];
       if (std::find(seen.begin(), seen.end(), &r) != seen.end()) continue;
       seen.push_back(&r);
+      for (size_t c = 0; c < t.counters.size(); ++c) r.counters_total[c] += t.counters[c];
       r.total += t.ns();
       r.total_estimate.ns += t.ns();
       r.total_estimate.samples += t.samples;
@@ -91,16 +94,36 @@ Table flat_table(const Model& m, size_t top, Format format, SortKey sort) {
   std::sort(sorted.begin(), sorted.end(), [sort](const Row& a, const Row& b) {
     return same_weight(a, b, sort) ? a.name < b.name : heavier(a, b, sort);
   });
-  Table t({"self_s", "self%", "total_s", "total%", "total_err_s", "samples", "work_s", "wait_s",
-           "<file", "<function"});
+  std::vector<std::string> columns = {"self_s",  "self%",  "total_s", "total%", "total_err_s",
+                                      "samples", "work_s", "wait_s",  "<file",  "<function"};
+  // Counter events (format 1.16): each event's count at the function and in it (total), before
+  // the file (CSV: last).
+  const auto& events = m.profile->header.counter_event();
+  for (const std::string& e : events) {
+    columns.insert(columns.end() - 2, e + "_self");
+    columns.insert(columns.end() - 2, e);
+  }
+  Table t(columns);
   t.last_in_csv(4, 2);  // appended: the sampling error
+  if (!events.empty()) t.last_in_csv(8, size_t(2 * events.size()));
   const double all = double(m.total_weight_ns);
   for (size_t i = 0; i < sorted.size() && (top == 0 || i < top); ++i) {
     const Row& r = sorted[i];
-    t.row({seconds(r.self), percent(r.self, all), seconds(r.total), percent(r.total, all),
-           error_seconds(r.total_estimate), std::to_string(r.total_estimate.samples),
-           seconds(r.work), seconds(r.wait),
-           format == Format::kText ? fit(short_file(r.file), 20) : short_file(r.file), r.name});
+    std::vector<std::string> cells = {seconds(r.self),
+                                      percent(r.self, all),
+                                      seconds(r.total),
+                                      percent(r.total, all),
+                                      error_seconds(r.total_estimate),
+                                      std::to_string(r.total_estimate.samples),
+                                      seconds(r.work),
+                                      seconds(r.wait)};
+    for (int e = 0; e < events.size() && size_t(e) < r.counters_self.size(); ++e) {
+      cells.push_back(std::to_string(r.counters_self[size_t(e)]));
+      cells.push_back(std::to_string(r.counters_total[size_t(e)]));
+    }
+    cells.push_back(format == Format::kText ? fit(short_file(r.file), 20) : short_file(r.file));
+    cells.push_back(r.name);
+    t.row(cells);
   }
   return t;
 }

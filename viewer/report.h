@@ -45,6 +45,8 @@ struct FlatRow {
   omp::Name name, file;
   uint64_t self = 0, total = 0, work = 0, wait = 0;
   Estimate total_estimate;  // total's samples and sampling error (viewer/sampling_error.h)
+  // Counter events (Header.counter_event) attributed at the leaf and anywhere in the stack.
+  std::array<uint64_t, counters::kMaxCounters> counters_self{}, counters_total{};
 };
 // Per function (by name).
 std::unordered_map<omp::Name, FlatRow> flat_rows(const Model& m);

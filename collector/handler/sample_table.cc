@@ -52,17 +52,18 @@ void SampleTable::clear() {
 
 bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
                       const SampleContext& ctx, uint64_t count, uint64_t weight_ns, uint64_t cpu_ns,
-                      uint64_t idle_blame_ns) {
+                      uint64_t idle_blame_ns, const uint64_t* counters) {
   if (!head_) return false;  // the state's page was lost (thread_states_lost)
   return add_hashed(hash_sample(frames, depth, ctx), frames, depth, flags, ctx, count, weight_ns,
-                    cpu_ns, idle_blame_ns, nullptr);
+                    cpu_ns, idle_blame_ns, counters, nullptr);
 }
 
 // Probes from the hash's slot for the entry (or a free slot for it); `used_slot`, when given,
 // receives the slot it ended at.
 bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth, uint16_t flags,
                              const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
-                             uint64_t cpu_ns, uint64_t idle_blame_ns, uint32_t* used_slot) {
+                             uint64_t cpu_ns, uint64_t idle_blame_ns, const uint64_t* counters,
+                             uint32_t* used_slot) {
   journal::TableHeader& t = *head_;
   const uint32_t capacity = t.capacity;
   const uint32_t mask = capacity - 1;
@@ -80,6 +81,7 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
       e.weight_ns = weight_ns;
       e.cpu_ns = cpu_ns;
       e.idle_blame_ns = idle_blame_ns;
+      for (size_t c = 0; c < journal::kMaxCounters; ++c) e.counters[c] = counters ? counters[c] : 0;
       e.hash = h;  // last: the slot is complete before it becomes visible
       t.frames_used += depth;
       order_[t.used] = i;
@@ -93,6 +95,8 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
       e.weight_ns += weight_ns;
       e.cpu_ns += cpu_ns;
       e.idle_blame_ns += idle_blame_ns;
+      if (counters)
+        for (size_t c = 0; c < journal::kMaxCounters; ++c) e.counters[c] += counters[c];
       if (used_slot) *used_slot = i;
       return true;
     }
@@ -119,7 +123,7 @@ bool SampleTable::add_site(uint64_t site, const SampleContext& ctx, uint64_t cou
   const uint64_t frames[1] = {site};
   uint32_t slot = 0;
   if (!add_hashed(hash_sample(frames, depth, ctx), frames, depth, 0, ctx, count, weight_ns, cpu_ns,
-                  idle_blame_ns, &slot))
+                  idle_blame_ns, nullptr, &slot))
     return false;
   r.site = site;
   r.ctx = ctx;

@@ -30,9 +30,11 @@ class SampleTable {
   // Async-signal-safe. Adds one sample of `weight_ns` (representing `count` timer expirations).
   // Returns false (and counts its `count` and weight as dropped) when the table or the frame
   // pool is full.
-  // `idle_blame_ns`: the OpenMP workers' idle time it stands for (idle_workers.h).
+  // `idle_blame_ns`: the OpenMP workers' idle time it stands for (idle_workers.h); `counters`:
+  // journal::kMaxCounters counter deltas to add to the entry (null: none).
   bool add(const uint64_t* frames, uint32_t depth, uint16_t flags, const SampleContext& ctx,
-           uint64_t count, uint64_t weight_ns, uint64_t cpu_ns = 0, uint64_t idle_blame_ns = 0);
+           uint64_t count, uint64_t weight_ns, uint64_t cpu_ns = 0, uint64_t idle_blame_ns = 0,
+           const uint64_t* counters = nullptr);
   // The same for an entry whose stack is one address or none (`site`, 0: none): exact waits,
   // recorded by OMPT callbacks on the profiled program's critical path at every fork, join and
   // barrier. A few recent keys remember their slot, so that a wait recorded again in the same
@@ -70,7 +72,7 @@ class SampleTable {
   RecentSite recent_[kRecentSites];
   bool add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth, uint16_t flags,
                   const SampleContext& ctx, uint64_t count, uint64_t weight_ns, uint64_t cpu_ns,
-                  uint64_t idle_blame_ns, uint32_t* used_slot);
+                  uint64_t idle_blame_ns, const uint64_t* counters, uint32_t* used_slot);
 };
 
 uint64_t hash_sample(const uint64_t* frames, uint32_t depth, const SampleContext& ctx);

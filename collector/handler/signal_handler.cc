@@ -3,6 +3,7 @@
 #include <errno.h>
 
 #include "collector/handler/clock_fallback.h"
+#include "collector/handler/counter_read.h"
 #include "collector/handler/forward_signal.h"
 #include "collector/handler/idle_workers.h"
 #include "collector/handler/omp_inquiry.h"
@@ -118,7 +119,10 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   read_context(ts, ctx);
   const uint16_t flags =
       (r.truncated ? kStackTruncated : 0) | (r.unwind_failed ? kStackUnwindFailed : 0);
-  ts->table.add(ts->frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns));
+  uint64_t counters[journal::kMaxCounters] = {};
+  const bool counted = read_counter_deltas(ts, counters);
+  ts->table.add(ts->frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns),
+                counted ? counters : nullptr);
   if (r.truncated) ts->truncated_samples += 1;
   if (r.unwind_failed) ts->unwind_failed += 1;
 }

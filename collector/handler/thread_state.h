@@ -82,6 +82,13 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t cpu_clock_from_ns = 0;
   uint64_t switches_per_cpu_s_at_move = 0;
 
+  // Counter events (collector/counters.h): the perf_event group's leader (its inode: the
+  // program may close it and reuse the number), its other members, and how many events.
+  int counter_fd = -1;
+  uint64_t counter_ino = 0;
+  int counter_member_fds[journal::kMaxCounters - 1] = {-1, -1, -1};
+  uint32_t counter_count = 0;
+
   // The thread's stack, [stack_low, stack_high) (collector/stack_bounds.h; 0 when unknown): the
   // handler unwinds only when enough of it is left below the interrupted frame.
   uintptr_t stack_low = 0, stack_high = 0;

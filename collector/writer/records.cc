@@ -36,7 +36,8 @@ uint64_t id_of(const LocationIds& ids, uint64_t address) {
   return it == ids.end() ? 0 : it->second;
 }
 
-wire::Encoder sample_message(uint64_t stack_id, const SampleEntry& e) {
+// `counters`: how many counter events the run counted (0 for exact waits).
+wire::Encoder sample_message(uint64_t stack_id, const SampleEntry& e, size_t counters) {
   namespace S = fields::Sample;
   wire::Encoder s;
   s.u64(S::kStackId, stack_id);
@@ -49,6 +50,7 @@ wire::Encoder sample_message(uint64_t stack_id, const SampleEntry& e) {
   s.u64(S::kCpuNs, e.cpu_ns);
   s.u64(S::kTaskOriginId, e.ctx.task_origin);
   s.u64(S::kIdleWorkersNs, e.idle_blame_ns);
+  if (counters) s.packed(S::kCounter, e.counters, e.counters + counters);
   return s;
 }
 
@@ -72,6 +74,10 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kShortStackSamples, ts->short_stack_samples);
   th.u64(T::kParallelWallNs, ts->parallel_wall_ns);
   th.u64(T::kUnmeasuredWaits, ts->unmeasured_waits);
+  const size_t counters = runtime().config.counter_events.size();
+  th.i32(T::kCounterErrno, ts->counter_errno);
+  if (counters && !ts->counter_errno)
+    th.packed(T::kCounterTotal, ts->counter_totals, ts->counter_totals + counters);
   th.u64(T::kRunDelayNs, ts->run_delay_ns);
   th.u64(T::kInvoluntarySwitches, ts->involuntary_switches);
   th.str_nonempty(T::kCpus, text::cpu_list(ts->cpu_mask, 16));
@@ -129,6 +135,8 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.u64(H::kLoadAvgMilli, facts.machine.load_avg_milli);
   for (const std::string& s : omp_settings()) h.str(H::kOmpSetting, s);
   h.str_nonempty(H::kOmpRuntimeVersion, facts.omp.version);
+  for (const counters::EventSpec& e : runtime().config.counter_events)
+    h.str(H::kCounterEvent, e.name);
   if (facts.ending_kind) {
     wire::Encoder e;
     e.u64(fields::Ending::kKind, facts.ending_kind);
@@ -211,9 +219,11 @@ void add_thread_records(wire::RecordStream& out, const ThreadRows& t) {
     th.boolean(T::kIsMain, ts->is_main);
     if (start == 0) thread_facts(th, ts);
     for (size_t k = start; k < t.samples.size() && k < start + kChunk; ++k)
-      th.message(T::kSample, sample_message(t.samples[k].first, *t.samples[k].second));
+      th.message(T::kSample, sample_message(t.samples[k].first, *t.samples[k].second,
+                                            runtime().config.counter_events.size()));
     if (start == 0) {
-      for (const auto& [stack_id, e] : t.waits) th.message(T::kWait, sample_message(stack_id, *e));
+      for (const auto& [stack_id, e] : t.waits)
+        th.message(T::kWait, sample_message(stack_id, *e, 0));
       th.u64(T::kWaitsDropped, ts->waits.dropped_samples() + ts->open_waits_overflow);
       th.u64(T::kWaitsDroppedNs, ts->waits.dropped_weight_ns());
       th.u64(T::kSamplingLost, ts->sampling_lost);

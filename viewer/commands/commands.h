@@ -17,5 +17,6 @@ Command add_export(CLI::App& app);
 Command add_view(CLI::App& app);
 Command add_diff(CLI::App& app);
 Command add_recover(CLI::App& app);
+Command add_probe_counters(CLI::App& app);
 
 }  // namespace omprof::viewer::commands

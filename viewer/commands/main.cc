@@ -1,6 +1,7 @@
 // omprof-viewer: the offline commands of `omprof` (which execs this with its arguments):
 // report, export, view and diff (viewer/commands/*_command.cc), and `recover`, which the
-// launcher runs to turn journals into profiles after a program died (hidden).
+// launcher runs to turn journals into profiles after a program died, and `probe-counters`,
+// which it runs to check PAPI events before the program starts (both hidden).
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -30,9 +31,9 @@ static int dispatch(int argc, char** argv) {
   app.name("omprof");
   app.set_version_flag("--version", std::string("omprof ") + OMPROF_VERSION);
   app.require_subcommand(1);
-  const commands::Command all[] = {commands::add_report(app), commands::add_export(app),
-                                   commands::add_view(app), commands::add_diff(app),
-                                   commands::add_recover(app)};
+  const commands::Command all[] = {commands::add_report(app),  commands::add_export(app),
+                                   commands::add_view(app),    commands::add_diff(app),
+                                   commands::add_recover(app), commands::add_probe_counters(app)};
   if (const int status = omprof::cli::parse(app, argc, argv); status >= 0) return status;
   for (const commands::Command& c : all)
     if (c.app->parsed()) return c.run();

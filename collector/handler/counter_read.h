@@ -1,0 +1,44 @@
+// Reading a thread's counter events in the signal handler (collector/counters.h opens them):
+// one read() of the thread's perf_event group, after an fstat that makes sure the descriptor is
+// still omprof's (a program that closed it and opened a pipe under the same number must not
+// have its data read). Async-signal-safe: two system calls.
+#pragma once
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+#include "collector/handler/thread_state.h"
+
+namespace omprof::handler {
+
+// The group's values now, in event order (the group leader's read format is PERF_FORMAT_GROUP:
+// the number of events, then their values). False if the descriptor is not omprof's any more or
+// the read fails.
+inline bool read_counter_group(const ThreadState* ts, uint64_t* values) {
+  if (ts->counter_fd < 0 || ts->counter_count == 0) return false;
+  struct stat st {};
+  if (fstat(ts->counter_fd, &st) != 0 || uint64_t(st.st_ino) != ts->counter_ino) return false;
+  uint64_t buf[1 + journal::kMaxCounters] = {};
+  const ssize_t want = ssize_t(sizeof(uint64_t) * (1 + ts->counter_count));
+  if (read(ts->counter_fd, buf, sizeof buf) < want || buf[0] != ts->counter_count) return false;
+  for (uint32_t i = 0; i < ts->counter_count; ++i) values[i] = buf[1 + i];
+  return true;
+}
+
+// The counts since the thread's previous reading, into `deltas` (journal::kMaxCounters, unused
+// ones 0); the thread's totals so far advance to now. False (deltas untouched) when the group
+// could not be read.
+inline bool read_counter_deltas(ThreadState* ts, uint64_t* deltas) {
+  uint64_t now[journal::kMaxCounters] = {};
+  if (!read_counter_group(ts, now)) return false;
+  for (uint32_t i = 0; i < journal::kMaxCounters; ++i) {
+    const uint64_t before = ts->counter_totals[i];
+    deltas[i] = i < ts->counter_count && now[i] > before ? now[i] - before : 0;
+    if (i < ts->counter_count) ts->counter_totals[i] = now[i];
+  }
+  return true;
+}
+
+}  // namespace omprof::handler

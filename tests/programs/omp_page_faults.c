@@ -1,0 +1,61 @@
+/* Page faults by design (issue 41): each OpenMP thread first-touches, in every round, 3N fresh
+ * pages in touch_three() and N in touch_one(), each in its own function, then gives the pages
+ * back (MADV_DONTNEED: the next round's touches fault again). Transparent huge pages are off for
+ * the buffers, so one touch is one fault. Prints the pages each thread touched, counted in the
+ * program: `thread T touched P pages` and `pages_three=A pages_one=B` in all.
+ *   omp_page_faults [N] [ROUNDS]     (defaults 2048 and 40) */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "omp_common.h"
+
+enum { kPage = 4096 };
+
+/* Different stores, so that no compiler folds the two into one function. */
+TEST_NOINLINE static long touch_three(volatile char* p, long pages) {
+  for (long i = 0; i < pages; ++i) p[i * kPage] = 3;
+  return pages;
+}
+
+TEST_NOINLINE static long touch_one(volatile char* p, long pages) {
+  for (long i = 0; i < pages; ++i) p[i * kPage] = 1;
+  return pages;
+}
+
+static char* buffer(long pages) {
+  char* p = mmap(NULL, (size_t)pages * kPage, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    perror("mmap");
+    exit(1);
+  }
+  madvise(p, (size_t)pages * kPage, MADV_NOHUGEPAGE);
+  return p;
+}
+
+int main(int argc, char** argv) {
+  const long n = argc > 1 ? atol(argv[1]) : 2048;
+  const int rounds = argc > 2 ? atoi(argv[2]) : 40;
+  long all_three = 0, all_one = 0;
+#pragma omp parallel reduction(+ : all_three, all_one)
+  {
+    char* three = buffer(3 * n);
+    char* one = buffer(n);
+    long touched = 0;
+    for (int r = 0; r < rounds; ++r) {
+      const long a = touch_three(three, 3 * n);
+      const long b = touch_one(one, n);
+      all_three += a;
+      all_one += b;
+      touched += a + b;
+      madvise(three, (size_t)(3 * n) * kPage, MADV_DONTNEED);
+      madvise(one, (size_t)n * kPage, MADV_DONTNEED);
+    }
+#pragma omp critical
+    printf("thread %d touched %ld pages\n", omp_get_thread_num(), touched);
+  }
+  printf("pages_three=%ld pages_one=%ld\n", all_three, all_one);
+  return 0;
+}

@@ -1,0 +1,59 @@
+#include "viewer/counter_facts.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace omprof::viewer {
+
+CounterFacts counter_facts(const format::Profile& p) {
+  CounterFacts c;
+  for (const std::string& name : p.header.counter_event()) c.events.push_back({name});
+  if (c.events.empty()) return c;
+  for (const auto& [index, t] : p.threads) {
+    if (t.mpi_library_thread()) continue;
+    if (t.counter_total_size() == 0) {
+      ++c.threads_missing;
+      if (!c.first_errno) c.first_errno = t.counter_errno();
+      continue;
+    }
+    for (size_t e = 0; e < c.events.size() && int(e) < t.counter_total_size(); ++e) {
+      const uint64_t n = t.counter_total(int(e));
+      c.events[e].total += n;
+      if (n > c.events[e].most) {
+        c.events[e].most = n;
+        c.events[e].most_thread = index;
+      }
+    }
+  }
+  return c;
+}
+
+void print_counter_lines(std::ostream& out, const CounterFacts& c) {
+  if (c.events.empty()) return;
+  std::string line;
+  for (const CounterFacts::Event& e : c.events)
+    line += fmt::format("{}{} {} ({} on thread {})", line.empty() ? "" : ", ", e.name, e.total,
+                        e.most, e.most_thread);
+  out << "Counters:  " << line << "\n";
+  if (c.threads_missing)
+    out << fmt::format(
+        "           not counted on {} thread(s): their counters could not be "
+        "opened ({}); the totals leave them out\n",
+        c.threads_missing, c.first_errno ? std::strerror(c.first_errno) : "unknown reason");
+}
+
+nlohmann::json counter_json(const format::Profile& p, const CounterFacts& c) {
+  nlohmann::json events = nlohmann::json::array();
+  for (size_t e = 0; e < c.events.size(); ++e) {
+    nlohmann::json per_thread = nlohmann::json::object();
+    for (const auto& [index, t] : p.threads)
+      if (int(e) < t.counter_total_size())
+        per_thread[std::to_string(index)] = t.counter_total(int(e));
+    events.push_back(
+        {{"event", c.events[e].name}, {"total", c.events[e].total}, {"per_thread", per_thread}});
+  }
+  return events;
+}
+
+}  // namespace omprof::viewer

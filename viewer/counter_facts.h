@@ -1,0 +1,33 @@
+// A profile's counter events (`omprof run --counters`, format 1.16) as the report's header says
+// them: each event's count over the program's threads, the thread that counted the most, and
+// the threads whose counters could not be opened (those counts are missing, and said so).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "proto/profile_reader.h"
+
+namespace omprof::viewer {
+
+struct CounterFacts {
+  struct Event {
+    std::string name;
+    uint64_t total = 0;
+    uint64_t most = 0;  // the most one thread counted
+    uint32_t most_thread = 0;
+  };
+  std::vector<Event> events;
+  uint32_t threads_missing = 0;  // threads without counts (ThreadProfile.counter_errno)
+  int first_errno = 0;
+};
+CounterFacts counter_facts(const format::Profile& p);
+
+// "Counters:  page-faults 655440 (327720 on thread 1), ..." and a line for missing threads;
+// nothing when the profile counted no events.
+void print_counter_lines(std::ostream& out, const CounterFacts& c);
+// [{"event": "page-faults", "total": 655440, "per_thread": {"0": 327720, ...}}, ...]
+nlohmann::json counter_json(const format::Profile& p, const CounterFacts& c);
+
+}  // namespace omprof::viewer
