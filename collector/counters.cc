@@ -1,6 +1,7 @@
 #include "collector/counters.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -14,9 +15,10 @@ namespace omprof {
 
 namespace {
 
-// A counting (not sampling) kernel software event on the calling thread, in `group` (-1: it
-// leads its own). The leader reads the whole group at once; all start together.
-int open_event(uint32_t config, int group) {
+// A kernel software event on the calling thread, in `group` (-1: it leads its own). The leader
+// reads the whole group at once; all start together. `period`: the leader also overflows every
+// `period` events (0: it only counts).
+int open_event(uint32_t config, int group, uint64_t period) {
   perf_event_attr attr{};
   attr.size = sizeof attr;
   attr.type = PERF_TYPE_SOFTWARE;
@@ -24,7 +26,17 @@ int open_event(uint32_t config, int group) {
   attr.read_format = PERF_FORMAT_GROUP;
   attr.disabled = group < 0 ? 1 : 0;
   attr.exclude_hv = 1;
+  attr.sample_period = period;
+  attr.wakeup_events = period ? 1 : 0;
   return int(syscall(SYS_perf_event_open, &attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC));
+}
+
+// The sampled leader signals the thread (as the task clock does: F_SETSIG, F_SETOWN_EX) at each
+// overflow, one overflow at a time (the handler re-enables it: handler/counter_read.h).
+bool signal_overflows(ThreadState* ts, int fd) {
+  f_owner_ex owner{F_OWNER_TID, ts->tid};
+  return fcntl(fd, F_SETFL, O_ASYNC) == 0 && fcntl(fd, F_SETSIG, runtime().config.signo) == 0 &&
+         fcntl(fd, F_SETOWN_EX, &owner) == 0;
 }
 
 void close_all(ThreadState* ts) {
@@ -51,14 +63,15 @@ bool owns_group(const ThreadState* ts) {
 void open_thread_counters(ThreadState* ts) {
   const auto& events = runtime().config.counter_events;
   if (events.empty() || ts->counter_fd >= 0) return;
-  const int leader = open_event(events[0].perf_config, -1);
+  const uint64_t period = events[0].sample_period;  // the sampled event leads (counter_events.h)
+  const int leader = open_event(events[0].perf_config, -1, period);
   if (leader < 0) {
     ts->counter_errno = errno;
     return;
   }
   ts->counter_fd = leader;
   for (size_t i = 1; i < events.size(); ++i) {
-    const int fd = open_event(events[i].perf_config, leader);
+    const int fd = open_event(events[i].perf_config, leader, 0);
     if (fd < 0) {
       ts->counter_errno = errno;
       close_all(ts);
@@ -69,7 +82,12 @@ void open_thread_counters(ThreadState* ts) {
   struct stat st {};
   fstat(leader, &st);
   ts->counter_ino = uint64_t(st.st_ino);
-  if (ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0) {
+  ts->counter_sample_period = period;
+  if (period) ts->counter_signal_fd = leader;
+  const bool started =
+      period ? signal_overflows(ts, leader) && ioctl(leader, PERF_EVENT_IOC_REFRESH, 1) == 0
+             : ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) == 0;
+  if (!started) {
     ts->counter_errno = errno;
     close_all(ts);
     return;

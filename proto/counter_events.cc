@@ -52,6 +52,25 @@ std::string known_names() {
   return names + ", PAPI_* presets and PAPI native names";
 }
 
+// The PERIOD of "name:PERIOD" into `spec`.
+bool parse_period(const std::string& text, EventSpec& spec, std::string& error) {
+  uint64_t period = 0;
+  bool digits = !text.empty() && text.size() <= 19;
+  for (char c : text) digits = digits && c >= '0' && c <= '9';
+  if (digits) period = std::stoull(text);
+  if (!digits || period == 0 || period > (uint64_t(1) << 62)) {
+    error = "--counters " + spec.name + ":" + text +
+            ": the sampling period must be a whole number of events from 1 to 2^62";
+    return false;
+  }
+  if (spec.source != Source::kKernel) {
+    error = "--counters " + spec.name + ":" + text + ": only kernel events can be sampled";
+    return false;
+  }
+  spec.sample_period = period;
+  return true;
+}
+
 }  // namespace
 
 bool parse_event_list(const std::string& text, std::vector<EventSpec>& out, std::string& error) {
@@ -60,7 +79,10 @@ bool parse_event_list(const std::string& text, std::vector<EventSpec>& out, std:
     error = "--counters needs at least one event (" + known_names() + ")";
     return false;
   }
-  for (const std::string& raw : split(text)) {
+  for (const std::string& item : split(text)) {
+    const size_t colon = item.rfind(':');
+    const bool has_period = colon != std::string::npos && colon > 0 && item[colon - 1] != ':';
+    const std::string raw = has_period ? item.substr(0, colon) : item;
     const std::string name = canonical(raw);
     if (name.empty()) {
       error = "--counters '" + text + "' has an empty event name";
@@ -85,8 +107,15 @@ bool parse_event_list(const std::string& text, std::vector<EventSpec>& out, std:
       error = "unknown counter event '" + raw + "' (known: " + known_names() + ")";
       return false;
     }
+    if (has_period && !parse_period(item.substr(colon + 1), spec, error)) return false;
     out.push_back(spec);
   }
+  const auto sampled = [](const EventSpec& e) { return e.sample_period != 0; };
+  if (std::count_if(out.begin(), out.end(), sampled) > 1) {
+    error = "--counters samples one event at most (one NAME:PERIOD)";
+    return false;
+  }
+  std::stable_partition(out.begin(), out.end(), sampled);  // the sampled event leads
   if (out.size() > kMaxCounters) {
     error = "--counters names " + std::to_string(out.size()) + " events; at most " +
             std::to_string(kMaxCounters) + " are counted at once";
@@ -97,7 +126,10 @@ bool parse_event_list(const std::string& text, std::vector<EventSpec>& out, std:
 
 std::string join_names(const std::vector<EventSpec>& events) {
   std::string s;
-  for (const EventSpec& e : events) s += (s.empty() ? "" : ",") + e.name;
+  for (const EventSpec& e : events) {
+    s += (s.empty() ? "" : ",") + e.name;
+    if (e.sample_period) s += ":" + std::to_string(e.sample_period);
+  }
   return s;
 }
 

@@ -30,14 +30,20 @@ struct EventSpec {
   Source source = Source::kKernel;
   uint32_t perf_config = 0;  // kernel events
   std::string unit;
+  // "name:PERIOD": also sampled, every PERIOD events (0: counted only). At most one event is
+  // sampled; it leads the group (parse_event_list puts it first).
+  uint64_t sample_period = 0;
 };
 
-// Parses "page-faults,context-switches" (names of kernel_events(), aliases `faults`, `cs`,
-// `migrations`; PAPI presets `PAPI_*` and native `component::event` names go to PAPI). False with
-// a one-line `error` for an empty list, an unknown or repeated name, or more than kMaxCounters.
+// Parses "page-faults:64,context-switches" (names of kernel_events(), aliases `faults`, `cs`,
+// `migrations`; PAPI presets `PAPI_*` and native `component::event` names go to PAPI; ":N" after
+// a kernel event samples it every N events). False with a one-line `error` for an empty list, an
+// unknown or repeated name, more than kMaxCounters, a period that is not a whole number from 1 to
+// 2^62, a sampled PAPI event, or more than one sampled event.
 bool parse_event_list(const std::string& text, std::vector<EventSpec>& out, std::string& error);
 
-// The names joined by commas (what the launcher passes to the collector).
+// The events joined by commas, each "name" or "name:PERIOD" (what the launcher passes to the
+// collector, which parses it again).
 std::string join_names(const std::vector<EventSpec>& events);
 
 }  // namespace omprof::counters

@@ -66,6 +66,7 @@ constexpr uint32_t kLoadAvgMilli = 41;
 constexpr uint32_t kOmpSetting = 42;
 constexpr uint32_t kOmpRuntimeVersion = 43;
 constexpr uint32_t kCounterEvent = 44;
+constexpr uint32_t kCounterPeriod = 45;
 }  // namespace Header
 
 namespace Ending {
@@ -165,6 +166,7 @@ constexpr uint32_t kCpus = 29;
 constexpr uint32_t kUnmeasuredWaits = 30;
 constexpr uint32_t kCounterTotal = 31;
 constexpr uint32_t kCounterErrno = 32;
+constexpr uint32_t kCounterSamplesLost = 33;
 }  // namespace ThreadProfile
 
 namespace ForkRecord {

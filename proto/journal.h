@@ -159,7 +159,7 @@ struct ThreadRecord {
   // whole at its end), and why its counters could not be opened (0: they were, or none asked).
   uint64_t counter_totals[kMaxCounters] = {};
   int32_t counter_errno = 0;
-  uint32_t reserved2 = 0;
+  uint32_t counter_samples_lost = 0;  // event samples not recorded (unwinding)
 };
 
 }  // namespace omprof::journal

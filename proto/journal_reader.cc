@@ -284,6 +284,15 @@ uint64_t last_activity_ns(const Mapped& m, const FileHeader& h, uint64_t start_u
   return m.mtime_ns() > start_unix_ns ? m.mtime_ns() - start_unix_ns : 0;
 }
 
+// The thread's counter events (`counters` of them): its totals, or why it has none.
+void set_counter_facts(v1::ThreadProfile& t, const ThreadRecord& r, uint32_t counters) {
+  t.set_counter_errno(r.counter_errno);
+  t.set_counter_samples_lost(r.counter_samples_lost);
+  if (r.counter_errno) return;
+  for (uint32_t c = 0; c < counters && c < journal::kMaxCounters; ++c)
+    t.add_counter_total(r.counter_totals[c]);
+}
+
 // Thread blocks marked ready, as ThreadProfile messages. Threads still running when the
 // process died end at `duration_ns`; their CPU time is the sampling clock at their last sample
 // (within one period) when that clock is CPU time.
@@ -311,10 +320,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     t.set_short_stack_samples(r->short_stack_samples);
     t.set_parallel_wall_ns(r->parallel_wall_ns);
     t.set_unmeasured_waits(r->unmeasured_waits);
-    t.set_counter_errno(r->counter_errno);
-    if (!r->counter_errno)
-      for (uint32_t c = 0; c < counters && c < journal::kMaxCounters; ++c)
-        t.add_counter_total(r->counter_totals[c]);
+    set_counter_facts(t, *r, counters);
     t.set_run_delay_ns(r->run_delay_ns);
     t.set_involuntary_switches(r->involuntary_switches);
     t.set_cpus(text::cpu_list(r->cpu_mask, 16));

@@ -9,7 +9,7 @@ unsafe='malloc\(|calloc\(|realloc\(|free\(|printf|fopen|std::(string|vector|map|
 fail() { echo "layout: $*"; status=1; }
 
 # 1. The handler includes only the handler, the state codes, and these system headers.
-allowed_system='atomic|cstddef|cstdint|ctime|cstring|new|errno\.h|signal\.h|link\.h|dlfcn\.h|pthread\.h|sys/resource\.h|sys/stat\.h|sys/types\.h|time\.h|ucontext\.h|unistd\.h|libunwind\.h|omp-tools\.h'
+allowed_system='atomic|cstddef|cstdint|ctime|cstring|new|errno\.h|signal\.h|link\.h|dlfcn\.h|pthread\.h|sys/resource\.h|sys/stat\.h|sys/types\.h|time\.h|ucontext\.h|unistd\.h|linux/perf_event\.h|sys/ioctl\.h|libunwind\.h|omp-tools\.h'
 for f in collector/handler/*; do
   while IFS= read -r line; do
     inc=$(sed -E 's/#include [<"]([^>"]+)[>"].*/\1/' <<<"$line")

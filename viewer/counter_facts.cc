@@ -8,10 +8,13 @@ namespace omprof::viewer {
 
 CounterFacts counter_facts(const format::Profile& p) {
   CounterFacts c;
-  for (const std::string& name : p.header.counter_event()) c.events.push_back({name});
+  for (int e = 0; e < p.header.counter_event_size(); ++e)
+    c.events.push_back({p.header.counter_event(e), 0, 0, 0,
+                        e < p.header.counter_period_size() ? p.header.counter_period(e) : 0});
   if (c.events.empty()) return c;
   for (const auto& [index, t] : p.threads) {
     if (t.mpi_library_thread()) continue;
+    c.samples_lost += t.counter_samples_lost();
     if (t.counter_total_size() == 0) {
       ++c.threads_missing;
       if (!c.first_errno) c.first_errno = t.counter_errno();
@@ -33,9 +36,15 @@ void print_counter_lines(std::ostream& out, const CounterFacts& c) {
   if (c.events.empty()) return;
   std::string line;
   for (const CounterFacts::Event& e : c.events)
-    line += fmt::format("{}{} {} ({} on thread {})", line.empty() ? "" : ", ", e.name, e.total,
-                        e.most, e.most_thread);
+    line += fmt::format("{}{} {} ({} on thread {}{})", line.empty() ? "" : ", ", e.name, e.total,
+                        e.most, e.most_thread,
+                        e.period ? fmt::format("; sampled every {}", e.period) : "");
   out << "Counters:  " << line << "\n";
+  if (c.samples_lost)
+    out << fmt::format(
+        "           {} samples of the sampled event not recorded (taken while the "
+        "thread unwound itself): their events are in the totals only\n",
+        c.samples_lost);
   if (c.threads_missing)
     out << fmt::format(
         "           not counted on {} thread(s): their counters could not be "
@@ -50,8 +59,10 @@ nlohmann::json counter_json(const format::Profile& p, const CounterFacts& c) {
     for (const auto& [index, t] : p.threads)
       if (int(e) < t.counter_total_size())
         per_thread[std::to_string(index)] = t.counter_total(int(e));
-    events.push_back(
-        {{"event", c.events[e].name}, {"total", c.events[e].total}, {"per_thread", per_thread}});
+    events.push_back({{"event", c.events[e].name},
+                      {"total", c.events[e].total},
+                      {"sample_period", c.events[e].period},
+                      {"per_thread", per_thread}});
   }
   return events;
 }

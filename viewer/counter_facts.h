@@ -17,9 +17,11 @@ struct CounterFacts {
     uint64_t total = 0;
     uint64_t most = 0;  // the most one thread counted
     uint32_t most_thread = 0;
+    uint64_t period = 0;  // also sampled every this many events (0: counted only)
   };
   std::vector<Event> events;
   uint32_t threads_missing = 0;  // threads without counts (ThreadProfile.counter_errno)
+  uint64_t samples_lost = 0;     // samples of the sampled event not recorded
   int first_errno = 0;
 };
 CounterFacts counter_facts(const format::Profile& p);

@@ -219,8 +219,8 @@ table("parallel", D.parallel_regions, ["rank", "region", "function", "instances"
       "work_s", "wait_s", "efficiency%", "barrier_s", "lock_s", "overhead_s", "other_wait_s"]
       .filter(c => several || c !== "rank"), ["work_s", "wait_s"]);
 table("threads", D.threads, ["rank", "thread", "tid", "kind", "samples", "sampled_s", "cpu_s",
-      "work_s", "wait_s", "wait%", "overhead_s", "runq_s", "invol_sw", "cpus", "dropped", "truncated"]
-      .filter(c => several || c !== "rank"), ["work_s", "wait_s"]);
+      "work_s", "wait_s", "wait%", "overhead_s", "runq_s", "invol_sw", ...(D.counter_events || []),
+      "cpus", "dropped", "truncated"].filter(c => several || c !== "rank"), ["work_s", "wait_s"]);
 table("ranks", D.ranks, ["rank", "threads", "elapsed_s", "computation_s", "work_s", "omp_wait_s",
       "mpi_wait_s", "work%", "omp_wait%", "mpi_wait%"], ["work_s", "omp_wait_s"]);
 table("states", D.states.filter(r => r.thread === "all"),

@@ -42,7 +42,11 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
   for (const char* key : {"master_serial_s", "master_parallel_s", "idle_workers_s", "idle_blamed_s",
                           "run_delay_s", "busy_machine"})
     if (full.contains(key)) h[key] = full[key];
+  if (full.contains("counters")) h["counters"] = full["counters"];
   headers_.push_back(std::move(h));
+  for (const std::string& e : p.header.counter_event())
+    if (std::find(counter_events_.begin(), counter_events_.end(), e) == counter_events_.end())
+      counter_events_.push_back(e);
 
   for (const StackTotal& s : stack_totals(m)) {
     auto count = [&](size_t n) {
@@ -128,6 +132,7 @@ nlohmann::json HtmlView::data() const {
   d["headers"] = headers_;
   d["tree"] = tree_json();
   d["threads"] = threads_;
+  d["counter_events"] = counter_events_;
   d["states"] = states_;
   d["parallel_regions"] = parallel_regions_;
   d["regions"] = regions_;

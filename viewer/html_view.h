@@ -37,6 +37,7 @@ class HtmlView {
   std::vector<Counts> counts_{Counts{}};  // by trie node
   nlohmann::json headers_ = nlohmann::json::array();
   nlohmann::json threads_ = nlohmann::json::array();
+  std::vector<std::string> counter_events_;  // every profile's counter events, in order seen
   nlohmann::json states_ = nlohmann::json::array();
   nlohmann::json parallel_regions_ = nlohmann::json::array();
   nlohmann::json regions_ = nlohmann::json::array();

@@ -163,6 +163,30 @@ void add_imbalance(const Model& m, std::vector<RegionRow>& rows) {
   }
 }
 
+// Each region's counter events from its samples' (self), and with its nested regions' (incl).
+void add_region_counters(const Model& m, std::vector<RegionRow>& rows) {
+  const format::Profile& p = *m.profile;
+  if (p.header.counter_event_size() == 0) return;
+  const size_t n_nodes = p.region_nodes.size();
+  using Counts = std::array<uint64_t, counters::kMaxCounters>;
+  std::vector<Counts> self(n_nodes + 1), incl(n_nodes + 1);
+  for (const auto& s : m.samples) {
+    const size_t node = s.region_node <= n_nodes ? size_t(s.region_node) : 0;
+    for (size_t c = 0; c < s.counters.size(); ++c) self[node][c] += s.counters[c];
+  }
+  incl = self;
+  for (size_t n = n_nodes; n >= 1; --n) {
+    const size_t parent = size_t(p.region_nodes[n - 1].parent_id());
+    if (parent == 0 || parent >= n) continue;
+    for (size_t c = 0; c < counters::kMaxCounters; ++c) incl[parent][c] += incl[n][c];
+  }
+  for (RegionRow& r : rows) {
+    const size_t node = r.timing.node <= n_nodes ? size_t(r.timing.node) : 0;
+    r.counters_self = self[node];
+    r.counters_incl = incl[node];
+  }
+}
+
 }  // namespace
 
 std::vector<RegionRow> region_rows(const Model& m) {
@@ -217,6 +241,7 @@ std::vector<RegionRow> region_rows(const Model& m) {
       break;
   }
   add_imbalance(m, rows);
+  add_region_counters(m, rows);
   return rows;
 }
 
@@ -269,7 +294,9 @@ struct RegionCells {
     window = double(h.duration_ns() - std::min(h.duration_ns(), h.region_window_start_ns()));
     cpu = region_cpu_source(*m.profile);
     source = cpu == RegionCpu::kExact ? "exact" : cpu == RegionCpu::kSampled ? "sampled" : "none";
+    events.assign(h.counter_event().begin(), h.counter_event().end());
   }
+  std::vector<std::string> events;  // counter events (format 1.16)
   std::string cpu_text(const RegionRow& r) const {
     return cpu == RegionCpu::kNone ? std::string("-") : seconds(r.cpu_ns);
   }
@@ -288,47 +315,70 @@ struct RegionCells {
   const char* source = "none";
 };
 
+// Each counter event's self and inclusive count (format 1.16): column names and cells, in
+// the same order.
+void counter_columns(const RegionCells& c, std::vector<std::string>& columns) {
+  for (const std::string& e : c.events) {
+    columns.push_back(e + "_self");
+    columns.push_back(e);
+  }
+}
+void counter_cells(const RegionCells& c, const RegionRow& r, std::vector<std::string>& cells) {
+  for (size_t e = 0; e < c.events.size() && e < r.counters_self.size(); ++e) {
+    cells.push_back(std::to_string(r.counters_self[e]));
+    cells.push_back(std::to_string(r.counters_incl[e]));
+  }
+}
+
 Table region_csv_table(const std::vector<RegionRow>& rows, const RegionCells& c) {
-  Table t(
-      {"node_id",    "parent_id",  "depth",          "<name",           "calls",   "threads",
-       "incl_s",     "incl_min_s", "incl_avg_s",     "self_s",          "cpu_s",   "pct",
-       "work_s",     "wait_s",     "efficiency",     "imbalance",       "active",  "mpi_wait_s",
-       "cpu_source", "cpu_err_s",  "imbalance_wall", "sampled_threads", "samples", "overhead_s"});
+  std::vector<std::string> columns = {
+      "node_id",    "parent_id",  "depth",          "<name",           "calls",   "threads",
+      "incl_s",     "incl_min_s", "incl_avg_s",     "self_s",          "cpu_s",   "pct",
+      "work_s",     "wait_s",     "efficiency",     "imbalance",       "active",  "mpi_wait_s",
+      "cpu_source", "cpu_err_s",  "imbalance_wall", "sampled_threads", "samples", "overhead_s"};
+  counter_columns(c, columns);
+  Table t(columns);
   for (const auto& r : rows) {
     const auto& x = r.timing;
-    t.row({std::to_string(x.node),
-           std::to_string(x.parent),
-           std::to_string(x.node ? x.depth + 1 : 0),
-           x.name,
-           std::to_string(x.calls),
-           std::to_string(x.threads),
-           seconds(uint64_t(x.wall_max_ns)),
-           seconds(uint64_t(x.wall_min_ns)),
-           seconds(uint64_t(x.wall_avg_ns)),
-           seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
-           c.cpu_text(r),
-           percent(double(x.wall_max_ns), c.window),
-           seconds(r.work_ns),
-           seconds(r.wait_ns),
-           r.work_ns + r.wait_ns
-               ? fmt::format("{:.3f}", double(r.work_ns) / double(r.work_ns + r.wait_ns))
-               : "",
-           fmt::format("{:.3f}", r.imbalance),
-           x.active ? "true" : "false",
-           seconds(r.mpi_ns),
-           c.source,
-           c.err_text(r),
-           fmt::format("{:.3f}", x.imbalance()),
-           std::to_string(r.sampled_threads),
-           std::to_string(r.samples),
-           seconds(r.overhead_ns)});
+    std::vector<std::string> cells = {
+        std::to_string(x.node),
+        std::to_string(x.parent),
+        std::to_string(x.node ? x.depth + 1 : 0),
+        x.name,
+        std::to_string(x.calls),
+        std::to_string(x.threads),
+        seconds(uint64_t(x.wall_max_ns)),
+        seconds(uint64_t(x.wall_min_ns)),
+        seconds(uint64_t(x.wall_avg_ns)),
+        seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
+        c.cpu_text(r),
+        percent(double(x.wall_max_ns), c.window),
+        seconds(r.work_ns),
+        seconds(r.wait_ns),
+        r.work_ns + r.wait_ns
+            ? fmt::format("{:.3f}", double(r.work_ns) / double(r.work_ns + r.wait_ns))
+            : "",
+        fmt::format("{:.3f}", r.imbalance),
+        x.active ? "true" : "false",
+        seconds(r.mpi_ns),
+        c.source,
+        c.err_text(r),
+        fmt::format("{:.3f}", x.imbalance()),
+        std::to_string(r.sampled_threads),
+        std::to_string(r.samples),
+        seconds(r.overhead_ns)};
+    counter_cells(c, r, cells);
+    t.row(cells);
   }
   return t;
 }
 
 Table region_text_table(const std::vector<RegionRow>& rows, const RegionCells& c) {
-  Table t({"calls", "thr", "incl_s", "self_s", "cpu_s", "cpu_err", "%", "work_s", "wait_s", "ovh_s",
-           "eff%", "imb%", "<region"});
+  std::vector<std::string> columns = {"calls", "thr",    "incl_s", "self_s", "cpu_s", "cpu_err",
+                                      "%",     "work_s", "wait_s", "ovh_s",  "eff%",  "imb%"};
+  counter_columns(c, columns);
+  columns.push_back("<region");
+  Table t(columns);
   for (const auto& r : rows) {
     const auto& x = r.timing;
     const bool root = x.node == 0;
@@ -336,17 +386,24 @@ Table region_text_table(const std::vector<RegionRow>& rows, const RegionCells& c
     std::string label = root ? x.name
                              : std::string(size_t(2 * std::min(x.depth + 1, 20)), ' ') +
                                    regions::escape_name(x.name) + (x.active ? " [active]" : "");
-    t.row(
-        // thr: the threads that ran in the region, its callers or team members sampled in it
-        // (cpu_s counts both: a region around a parallel loop has more CPU than wall time).
-        {root ? "" : std::to_string(x.calls),
-         root ? "" : std::to_string(std::max<uint32_t>(uint32_t(x.threads), r.sampled_threads)),
-         root ? "" : seconds(uint64_t(x.wall_max_ns)),
-         root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))), c.cpu_text(r),
-         c.err_text(r), root ? "" : percent(double(x.wall_max_ns), c.window), seconds(r.work_ns),
-         seconds(r.wait_ns), seconds(r.overhead_ns),
-         r.work_ns + r.wait_ns ? percent(double(r.work_ns), double(r.work_ns + r.wait_ns)) : "n/a",
-         root ? "" : RegionCells::imbalance_text(r), label});
+    // thr: the threads that ran in the region, its callers or team members sampled in it
+    // (cpu_s counts both: a region around a parallel loop has more CPU than wall time).
+    std::vector<std::string> cells = {
+        root ? "" : std::to_string(x.calls),
+        root ? "" : std::to_string(std::max<uint32_t>(uint32_t(x.threads), r.sampled_threads)),
+        root ? "" : seconds(uint64_t(x.wall_max_ns)),
+        root ? "" : seconds(uint64_t(std::max<int64_t>(0, x.self_max_ns))),
+        c.cpu_text(r),
+        c.err_text(r),
+        root ? "" : percent(double(x.wall_max_ns), c.window),
+        seconds(r.work_ns),
+        seconds(r.wait_ns),
+        seconds(r.overhead_ns),
+        r.work_ns + r.wait_ns ? percent(double(r.work_ns), double(r.work_ns + r.wait_ns)) : "n/a",
+        root ? "" : RegionCells::imbalance_text(r)};
+    counter_cells(c, r, cells);
+    cells.push_back(label);
+    t.row(cells);
   }
   return t;
 }

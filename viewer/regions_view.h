@@ -2,6 +2,7 @@
 // timers) next to the sampled OpenMP Work/Wait of each region (samples carry their region).
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "regions/summary.h"
@@ -25,6 +26,9 @@ struct RegionRow {
   double imbalance = 0;
   uint32_t sampled_threads = 0;
   uint64_t samples = 0;
+  // Counter events (format 1.16) attributed to the region by its samples: at its own level
+  // (self) and in it with its nested regions (incl). Header.counter_event order.
+  std::array<uint64_t, counters::kMaxCounters> counters_self{}, counters_incl{};
 };
 
 // How a profile knows its regions' CPU time: measured at begin/end (OMPROF_REGION_CPU=1, and

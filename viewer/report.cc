@@ -148,11 +148,17 @@ Table thread_table(const Model& m, Format format) {
   }
   const bool machine_known = p.header.cpus_online() > 0;  // format 1.14, not recovered
   const std::string unknown = unknown_cell(format);
-  Table t({"thread", "tid", "samples", "sampled_s", "cpu_s", "work_s", "wait_s", "wait%",
-           "wait_err%", "overhead_s", "overhead%", "dropped", "truncated", "runq_s", "invol_sw",
-           "<cpus", "<kind"});
+  std::vector<std::string> columns = {
+      "thread",    "tid",    "samples",   "sampled_s",  "cpu_s",     "work_s",
+      "wait_s",    "wait%",  "wait_err%", "overhead_s", "overhead%", "dropped",
+      "truncated", "runq_s", "invol_sw",  "<cpus",      "<kind"};
+  // Counter events (1.16): each thread's whole count, before its CPUs and kind (CSV: last).
+  const auto& events = p.header.counter_event();
+  for (const std::string& e : events) columns.insert(columns.end() - 2, e);
+  Table t(columns);
   t.last_in_csv(8, 3);   // appended: the sampling error, then the overhead part of wait
   t.last_in_csv(13, 3);  // then the time waiting for a CPU, involuntary switches, CPUs (1.14)
+  if (!events.empty()) t.last_in_csv(15, size_t(events.size()));
   for (const auto& [index, th] : p.threads) {
     const auto& agg = per[index];
     if (m.filtered && agg.second.work + agg.second.wait == 0) continue;  // filtered out
@@ -160,15 +166,27 @@ Table thread_table(const Model& m, Format format) {
     std::string kind = th.is_main() ? "main" : th.mpi_library_thread() ? "mpi-library" : "thread";
     if (th.is_omp_thread()) kind += ",openmp";
     if (th.timer_failed()) kind += fmt::format(",no-timer(errno {})", th.timer_errno());
-    t.row({std::to_string(index), std::to_string(th.tid()), std::to_string(agg.first),
-           seconds(sampled), seconds(th.cpu_time_ns()), seconds(agg.second.work),
-           seconds(agg.second.wait), agg.second.share(agg.second.wait, sampled, format),
-           agg.second.wait_error_percent(), seconds(agg.second.overhead),
-           agg.second.share(agg.second.overhead, sampled, format),
-           std::to_string(th.dropped_samples()), std::to_string(th.truncated_samples()),
-           machine_known ? seconds(th.run_delay_ns()) : unknown,
-           machine_known ? std::to_string(th.involuntary_switches()) : unknown,
-           th.cpus().empty() ? unknown : th.cpus(), kind});
+    std::vector<std::string> cells = {
+        std::to_string(index),
+        std::to_string(th.tid()),
+        std::to_string(agg.first),
+        seconds(sampled),
+        seconds(th.cpu_time_ns()),
+        seconds(agg.second.work),
+        seconds(agg.second.wait),
+        agg.second.share(agg.second.wait, sampled, format),
+        agg.second.wait_error_percent(),
+        seconds(agg.second.overhead),
+        agg.second.share(agg.second.overhead, sampled, format),
+        std::to_string(th.dropped_samples()),
+        std::to_string(th.truncated_samples()),
+        machine_known ? seconds(th.run_delay_ns()) : unknown,
+        machine_known ? std::to_string(th.involuntary_switches()) : unknown};
+    for (int e = 0; e < events.size(); ++e)  // none when its counters could not be opened
+      cells.push_back(e < th.counter_total_size() ? std::to_string(th.counter_total(e)) : unknown);
+    cells.push_back(th.cpus().empty() ? unknown : th.cpus());
+    cells.push_back(kind);
+    t.row(cells);
   }
   return t;
 }

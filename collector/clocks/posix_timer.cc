@@ -70,6 +70,7 @@ const handler::SamplingClock kCpu = {
     disarm,
     no_lost_cause,
     nothing_to_release,
+    nullptr,  // POSIX timer signals are queued
 };
 
 const handler::SamplingClock kWall = {
@@ -85,6 +86,7 @@ const handler::SamplingClock kWall = {
     disarm,
     no_lost_cause,
     nothing_to_release,
+    nullptr,  // POSIX timer signals are queued
 };
 
 }  // namespace

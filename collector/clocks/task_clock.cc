@@ -90,9 +90,16 @@ void release_in_child(ThreadState* ts) {
   ts->perf_fd = -1;
 }
 
+// handler: one more overflow allowed. If the last one's signal was lost, the descriptor stopped
+// counting there and resumes (the next sample comes one period later); if not, it keeps going
+// past its next overflow, whose handler re-arms it as usual.
+void revive(ThreadState* ts) {
+  if (ts->perf_fd >= 0) ioctl(ts->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
+}
+
 const handler::SamplingClock kTask = {
     "task", true,   false,      handler::thread_cpu_ns, owns_signal, rearm,
-    arm,    disarm, lost_cause, release_in_child,
+    arm,    disarm, lost_cause, release_in_child,       revive,
 };
 
 }  // namespace

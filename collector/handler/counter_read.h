@@ -4,6 +4,9 @@
 // have its data read). Async-signal-safe: two system calls.
 #pragma once
 
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,8 +31,9 @@ inline bool read_counter_group(const ThreadState* ts, uint64_t* values) {
 }
 
 // The counts since the thread's previous reading, into `deltas` (journal::kMaxCounters, unused
-// ones 0); the thread's totals so far advance to now. False (deltas untouched) when the group
-// could not be read.
+// ones 0); the thread's totals so far advance to now. A sampled leader's (event 0) deltas are
+// left out: its own samples put its events on call paths. False (deltas untouched) when the
+// group could not be read.
 inline bool read_counter_deltas(ThreadState* ts, uint64_t* deltas) {
   uint64_t now[journal::kMaxCounters] = {};
   if (!read_counter_group(ts, now)) return false;
@@ -38,7 +42,23 @@ inline bool read_counter_deltas(ThreadState* ts, uint64_t* deltas) {
     deltas[i] = i < ts->counter_count && now[i] > before ? now[i] - before : 0;
     if (i < ts->counter_count) ts->counter_totals[i] = now[i];
   }
+  if (ts->counter_sample_period) deltas[0] = 0;
   return true;
+}
+
+// The signal is the sampled leader's overflow (a SIGPOLL code and its descriptor; also once the
+// descriptor is closed, so that a signal still queued is not passed to the program).
+inline bool owns_counter_signal(const ThreadState* ts, const siginfo_t* info) {
+  return ts->counter_signal_fd >= 0 && info->si_code >= POLL_IN && info->si_code <= POLL_HUP &&
+         info->si_fd == ts->counter_signal_fd;
+}
+
+// Enables the sampled leader for its next overflow (ioctl is async-signal-safe). A descriptor
+// the program closed and reused is left alone.
+inline void rearm_counter_sampling(const ThreadState* ts) {
+  struct stat st {};
+  if (fstat(ts->counter_fd, &st) == 0 && uint64_t(st.st_ino) == ts->counter_ino)
+    ioctl(ts->counter_fd, PERF_EVENT_IOC_REFRESH, 1);
 }
 
 }  // namespace omprof::handler

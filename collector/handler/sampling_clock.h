@@ -34,6 +34,11 @@ struct SamplingClock {
   // In a fork child: let go of what the parent's thread held (descriptors), without touching
   // anything the parent still uses.
   void (*release_in_child)(ThreadState* ts);
+  // handler: this clock's signal may have been lost, merged with another of omprof's signals
+  // that was pending (a sampled counter's overflow: signals sent by perf_event descriptors are
+  // not queued like a POSIX timer's). Makes the clock signal again if it stopped waiting for
+  // its re-arm, without moving its next sample. nullptr: its signals are never lost so.
+  void (*revive)(ThreadState* ts);
 };
 
 }  // namespace omprof::handler

@@ -92,6 +92,19 @@ uint64_t next_interval_ns(ThreadState* ts, uint64_t now_offset) {
   return ns ? ns : 1;  // a zero timer value would disarm
 }
 
+// The interrupted code's stack into ts->frames: the pc alone where too little of the thread's
+// stack is left to unwind.
+CaptureResult capture_interrupted_stack(ThreadState* ts, void* ucontext) {
+  if (stack_is_short(ts)) return capture_signal_pc(ucontext, ts->frames);
+  SectionScope in_handler(Section::kHandler);
+  return capture_signal_stack(ucontext, ts->scratch, ts->frames, sampling_state().max_depth,
+                              ts->trace_cache_warm);
+}
+
+uint16_t stack_flags(const CaptureResult& r) {
+  return (r.truncated ? kStackTruncated : 0) | (r.unwind_failed ? kStackUnwindFailed : 0);
+}
+
 void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   if (current_section() == Section::kUnwinding) {
     // The thread is unwinding itself (OpenMP fork callback) and libunwind is not reentrant:
@@ -105,26 +118,34 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   // libunwind's per-thread trace cache, which costs more to create than those samples.
   if (!ts->trace_cache_warm && ++ts->samples_unwound > kSamplesBeforeTraceCache)
     ts->trace_cache_warm = true;
-  CaptureResult r;
-  if (stack_is_short(ts)) {
-    r = capture_signal_pc(ucontext, ts->frames);
-    ts->short_stack_samples += 1;
-  } else {
-    SectionScope in_handler(Section::kHandler);
-    r = capture_signal_stack(ucontext, ts->scratch, ts->frames, sampling_state().max_depth,
-                             ts->trace_cache_warm);
-  }
+  const CaptureResult r = capture_interrupted_stack(ts, ucontext);
+  if (stack_is_short(ts)) ts->short_stack_samples += 1;
   if (!ts->frames) return;  // the state's page was lost meanwhile (thread_states_lost)
   SampleContext ctx;
   read_context(ts, ctx);
-  const uint16_t flags =
-      (r.truncated ? kStackTruncated : 0) | (r.unwind_failed ? kStackUnwindFailed : 0);
+  const uint16_t flags = stack_flags(r);
   uint64_t counters[journal::kMaxCounters] = {};
   const bool counted = read_counter_deltas(ts, counters);
   ts->table.add(ts->frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns),
                 counted ? counters : nullptr);
   if (r.truncated) ts->truncated_samples += 1;
   if (r.unwind_failed) ts->unwind_failed += 1;
+}
+
+// An overflow of the sampled counter event: its stack and context get the period's events (no
+// time: the sampling clock's samples hold the time). Not while the thread unwinds itself
+// (libunwind is not reentrant): counted as lost, the events stay in the thread's totals.
+void take_counter_sample(ThreadState* ts, void* ucontext) {
+  if (current_section() == Section::kUnwinding) {
+    ts->counter_samples_lost += 1;
+    return;
+  }
+  const CaptureResult r = capture_interrupted_stack(ts, ucontext);
+  if (!ts->frames) return;  // the state's page was lost meanwhile (thread_states_lost)
+  SampleContext ctx;
+  read_context(ts, ctx);
+  uint64_t counters[journal::kMaxCounters] = {ts->counter_sample_period};
+  ts->table.add(ts->frames, r.depth, stack_flags(r), ctx, 0, 0, 0, 0, counters);
 }
 
 void sample_and_rearm(ThreadState* ts, void* ucontext) {
@@ -147,6 +168,9 @@ void sample_and_rearm(ThreadState* ts, void* ucontext) {
     const uint64_t next_ns = next_interval_ns(ts, now_offset);
     if (!leave_clock_if_switching(ts, now, next_ns)) ts->clock->rearm(ts, next_ns);
   }
+  // A sampled counter's overflow signal may have been merged with this one: one more overflow
+  // allowed keeps its group counting (handler/counter_read.h).
+  if (ts->counter_sample_period && ts->counter_fd >= 0) rearm_counter_sampling(ts);
 }
 
 }  // namespace
@@ -158,6 +182,16 @@ void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
     SamplingState& st = sampling_state();
     st.handlers_in_flight.fetch_add(1);
     if (!st.stopped.load()) sample_and_rearm(ts, ucontext);
+    st.handlers_in_flight.fetch_sub(1);
+  } else if (info && ts && owns_counter_signal(ts, info)) {
+    SamplingState& st = sampling_state();
+    st.handlers_in_flight.fetch_add(1);
+    if (!st.stopped.load() && ts->counter_fd >= 0) {  // else closed: a late signal, ignored
+      take_counter_sample(ts, ucontext);
+      rearm_counter_sampling(ts);
+      // The sampling clock's signal may have been merged with this one.
+      if (ts->clock && ts->clock->revive && ts->timer_armed.load()) ts->clock->revive(ts);
+    }
     st.handlers_in_flight.fetch_sub(1);
   } else if (!(info && thread_states_lost() &&
                (info->si_code == SI_TIMER ||

@@ -88,6 +88,8 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t counter_ino = 0;
   int counter_member_fds[journal::kMaxCounters - 1] = {-1, -1, -1};
   uint32_t counter_count = 0;
+  uint64_t counter_sample_period = 0;  // the leader is sampled every this many events (0: not)
+  int counter_signal_fd = -1;          // the sampled leader's descriptor, kept after it is closed
 
   // The thread's stack, [stack_low, stack_high) (collector/stack_bounds.h; 0 when unknown): the
   // handler unwinds only when enough of it is left below the interrupted frame.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <vector>
 
 #include "collector/runtime.h"
 #include "collector/sampling.h"
@@ -54,6 +55,17 @@ wire::Encoder sample_message(uint64_t stack_id, const SampleEntry& e, size_t cou
   return s;
 }
 
+// The counter events (--counters) and the periods they are sampled at, in order.
+void add_counter_events(wire::Encoder& h) {
+  namespace H = fields::Header;
+  std::vector<uint64_t> periods;  // packed: a 0 (counted only) keeps its place
+  for (const counters::EventSpec& e : runtime().config.counter_events) {
+    h.str(H::kCounterEvent, e.name);
+    periods.push_back(e.sample_period);
+  }
+  h.packed(H::kCounterPeriod, periods.begin(), periods.end());
+}
+
 // The per-thread facts written once, in a thread's first record.
 void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   namespace T = fields::ThreadProfile;
@@ -76,6 +88,7 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kUnmeasuredWaits, ts->unmeasured_waits);
   const size_t counters = runtime().config.counter_events.size();
   th.i32(T::kCounterErrno, ts->counter_errno);
+  th.u64(T::kCounterSamplesLost, ts->counter_samples_lost);
   if (counters && !ts->counter_errno)
     th.packed(T::kCounterTotal, ts->counter_totals, ts->counter_totals + counters);
   th.u64(T::kRunDelayNs, ts->run_delay_ns);
@@ -135,8 +148,7 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.u64(H::kLoadAvgMilli, facts.machine.load_avg_milli);
   for (const std::string& s : omp_settings()) h.str(H::kOmpSetting, s);
   h.str_nonempty(H::kOmpRuntimeVersion, facts.omp.version);
-  for (const counters::EventSpec& e : runtime().config.counter_events)
-    h.str(H::kCounterEvent, e.name);
+  add_counter_events(h);
   if (facts.ending_kind) {
     wire::Encoder e;
     e.u64(fields::Ending::kKind, facts.ending_kind);

@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "viewer/model.h"
+#include "viewer/regions_view.h"
 
 namespace omprof::test {
 namespace {
@@ -79,6 +80,59 @@ TEST_P(Counters, PageFaultsPerThreadAndPerCallPath) {
   EXPECT_NEAR(share, 0.75, sampling_tolerance(0.75, samples) + 0.05);
 }
 
+// Sampled on the event itself (`page-faults:128`): each overflow gives its call path and explicit
+// region 128 faults, so touch_three's share is 3/4 within the binomial error of the overflow
+// samples, with no skew (nothing else faults), and each region's count is the pages the program
+// touched in it within 2% (an overflow's 128 faults may straddle the region it lands in and the
+// one before: about 128 x 0.3 x sqrt(160 crossings) faults either way). The time samples go on
+// as without it: the sampling clock's signals merged with the overflows' (both are SIGPROF, not
+// queued) must not stop it.
+TEST_P(Counters, SampledOnPageFaultsTheFaultsLandWhereTheyHappen) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open is not permitted here";
+  const std::string dir = fresh_dir("counters_sampled_faults_" + GetParam());
+  const RunResult r = run({OMPROF_BIN, "run", "--counters", "context-switches,page-faults:128",
+                           "-o", dir, "--", program("omp_page_faults_" + GetParam()), "2048", "40"},
+                          {{"OMP_NUM_THREADS", "2"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  const format::Profile p = only_profile(dir);
+  ASSERT_EQ(p.header.counter_event_size(), 2);
+  EXPECT_EQ(p.header.counter_event(0), "page-faults") << "the sampled event leads";
+  ASSERT_EQ(p.header.counter_period_size(), 2);
+  EXPECT_EQ(p.header.counter_period(0), 128u);
+  EXPECT_EQ(p.header.counter_period(1), 0u);
+  const viewer::Model user = viewer::build_model(p, omp::View::kUser);
+  const double three = double(counted_under(user, "touch_three", 0));
+  const double one = double(counted_under(user, "touch_one", 0));
+  const uint64_t overflows = uint64_t((three + one) / 128);
+  ASSERT_GT(overflows, 4000u) << "655,360 faults, one sample every 128";
+  const double share = three / (three + one);
+  std::printf("sampled on faults: touch_three %.4f of %llu overflow samples\n", share,
+              static_cast<unsigned long long>(overflows));
+  EXPECT_NEAR(share, 0.75, sampling_tolerance(0.75, overflows));
+  double pages_three = 0, pages_one = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + r.out.find("pages_three="), "pages_three=%lf pages_one=%lf",
+                        &pages_three, &pages_one),
+            2)
+      << r.out;
+  std::map<std::string, uint64_t> in_region;
+  for (const viewer::RegionRow& row : viewer::region_rows(user))
+    in_region[row.timing.name] = row.counters_incl[0];
+  std::printf("regions: three %llu faults for %.0f pages, one %llu for %.0f\n",
+              static_cast<unsigned long long>(in_region["three"]), pages_three,
+              static_cast<unsigned long long>(in_region["one"]), pages_one);
+  EXPECT_NEAR(double(in_region["three"]), pages_three, 0.02 * pages_three);
+  EXPECT_NEAR(double(in_region["one"]), pages_one, 0.02 * pages_one);
+  // The time samples: CPU time at 200 Hz, none missing (coverage).
+  uint64_t cpu_ns = 0;
+  for (const auto& [index, t] : p.threads) cpu_ns += t.cpu_time_ns();
+  const double expected = double(cpu_ns) * 1e-9 * double(p.header.rate_hz());
+  std::printf("time samples %llu for %.0f expected\n",
+              static_cast<unsigned long long>(user.total_samples + user.replaced_samples),
+              expected);
+  EXPECT_GT(double(user.total_samples + user.replaced_samples), 0.8 * expected);
+}
+
 // switchy: two threads pass a token through pipes 2,000 times, each computing 100 us a turn; a
 // third computes without blocking. Each turn a token-passing thread leaves its CPU at least once:
 // it blocks in read() until the other has computed, or, preempted when its write woke the other
@@ -118,6 +172,8 @@ TEST(CountersPlain, RequestsThatCannotBeCountedStopBeforeTheProgramStarts) {
       {"page-faults,bogus-event", "unknown counter event 'bogus-event'"},
       {"faults,cs,migrations,task-clock,major-faults", "at most 4 are counted at once"},
       {"page-faults,faults", "names page-faults twice"},
+      {"page-faults:0", "the sampling period must be a whole number"},
+      {"page-faults:64,cs:64", "samples one event at most"},
       {"", "needs at least one event"},
       // Here PAPI has no active component (VMs without a PMU) or omprof does not count PAPI
       // events yet: either way one line names the event.

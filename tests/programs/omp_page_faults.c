@@ -2,7 +2,9 @@
  * pages in touch_three() and N in touch_one(), each in its own function, then gives the pages
  * back (MADV_DONTNEED: the next round's touches fault again). Transparent huge pages are off for
  * the buffers, so one touch is one fault. Prints the pages each thread touched, counted in the
- * program: `thread T touched P pages` and `pages_three=A pages_one=B` in all.
+ * program: `thread T touched P pages` and `pages_three=A pages_one=B` in all. Each touch runs in
+ * an explicit region of its own ("three", "one") when omprof's region API is there (weak
+ * references: the program runs alone as well).
  *   omp_page_faults [N] [ROUNDS]     (defaults 2048 and 40) */
 #include <omp.h>
 #include <stdio.h>
@@ -12,6 +14,15 @@
 #include "omp_common.h"
 
 enum { kPage = 4096 };
+
+int omprof_region_begin(const char* name) __attribute__((weak));
+int omprof_region_end(const char* name) __attribute__((weak));
+static void region_begin(const char* name) {
+  if (omprof_region_begin) omprof_region_begin(name);
+}
+static void region_end(const char* name) {
+  if (omprof_region_end) omprof_region_end(name);
+}
 
 /* Different stores, so that no compiler folds the two into one function. */
 TEST_NOINLINE static long touch_three(volatile char* p, long pages) {
@@ -25,8 +36,8 @@ TEST_NOINLINE static long touch_one(volatile char* p, long pages) {
 }
 
 static char* buffer(long pages) {
-  char* p = mmap(NULL, (size_t)pages * kPage, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  char* p =
+      mmap(NULL, (size_t)pages * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
     perror("mmap");
     exit(1);
@@ -45,8 +56,12 @@ int main(int argc, char** argv) {
     char* one = buffer(n);
     long touched = 0;
     for (int r = 0; r < rounds; ++r) {
+      region_begin("three");
       const long a = touch_three(three, 3 * n);
+      region_end("three");
+      region_begin("one");
       const long b = touch_one(one, n);
+      region_end("one");
       all_three += a;
       all_one += b;
       touched += a + b;
