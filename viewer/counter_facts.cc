@@ -15,6 +15,7 @@ CounterFacts counter_facts(const format::Profile& p) {
   for (const auto& [index, t] : p.threads) {
     if (t.mpi_library_thread()) continue;
     c.samples_lost += t.counter_samples_lost();
+    if (t.counter_total_size() > 0) c.cpu_ns += t.cpu_time_ns();
     if (t.counter_total_size() == 0) {
       ++c.threads_missing;
       if (!c.first_errno) c.first_errno = t.counter_errno();
@@ -32,12 +33,24 @@ CounterFacts counter_facts(const format::Profile& p) {
   return c;
 }
 
+namespace {
+
+// The event's count per second of the counted threads' CPU time, "" when none was measured.
+double per_cpu_second(const CounterFacts& c, const CounterFacts::Event& e) {
+  return c.cpu_ns ? double(e.total) / (double(c.cpu_ns) * 1e-9) : 0.0;
+}
+std::string rate_text(const CounterFacts& c, const CounterFacts::Event& e) {
+  return c.cpu_ns ? fmt::format("; {:.0f}/s of CPU", per_cpu_second(c, e)) : "";
+}
+
+}  // namespace
+
 void print_counter_lines(std::ostream& out, const CounterFacts& c) {
   if (c.events.empty()) return;
   std::string line;
   for (const CounterFacts::Event& e : c.events)
-    line += fmt::format("{}{} {} ({} on thread {}{})", line.empty() ? "" : ", ", e.name, e.total,
-                        e.most, e.most_thread,
+    line += fmt::format("{}{} {} ({} on thread {}{}{})", line.empty() ? "" : ", ", e.name, e.total,
+                        e.most, e.most_thread, rate_text(c, e),
                         e.period ? fmt::format("; sampled every {}", e.period) : "");
   out << "Counters:  " << line << "\n";
   if (c.samples_lost)
@@ -62,6 +75,7 @@ nlohmann::json counter_json(const format::Profile& p, const CounterFacts& c) {
     events.push_back({{"event", c.events[e].name},
                       {"total", c.events[e].total},
                       {"sample_period", c.events[e].period},
+                      {"per_cpu_second", per_cpu_second(c, c.events[e])},
                       {"per_thread", per_thread}});
   }
   return events;

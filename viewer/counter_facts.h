@@ -22,11 +22,13 @@ struct CounterFacts {
   std::vector<Event> events;
   uint32_t threads_missing = 0;  // threads without counts (ThreadProfile.counter_errno)
   uint64_t samples_lost = 0;     // samples of the sampled event not recorded
+  uint64_t cpu_ns = 0;           // the counted threads' CPU time: the events' rates are per it
   int first_errno = 0;
 };
 CounterFacts counter_facts(const format::Profile& p);
 
-// "Counters:  page-faults 655440 (327720 on thread 1), ..." and a line for missing threads;
+// "Counters:  page-faults 655440 (327720 on thread 1; 520000/s of CPU), ..." and a line for
+// missing threads;
 // nothing when the profile counted no events.
 void print_counter_lines(std::ostream& out, const CounterFacts& c);
 // [{"event": "page-faults", "total": 655440, "per_thread": {"0": 327720, ...}}, ...]

@@ -234,6 +234,8 @@ struct ParallelRegion {
   std::set<uint32_t> teams;
   WorkWait ww;
   std::map<std::string, uint64_t> wait_by_kind;
+  // Counter events its members' samples took inside it (format 1.16), Header.counter_event order.
+  std::array<uint64_t, counters::kMaxCounters> counters{};
 };
 
 // By "function@file:line+code_place".
@@ -278,6 +280,7 @@ std::map<std::string, ParallelRegion> parallel_regions_of(const Model& m) {
         seen.push_back(r);
         r->incl += s.weight_ns;
         r->ww.add(s);
+        for (size_t c = 0; c < s.counters.size(); ++c) r->counters[c] += s.counters[c];
         if (omp::is_wait(s.state))
           r->wait_by_kind[omp::describe_state(s.state).pseudo_frame] += s.weight_ns;
       }
@@ -305,11 +308,17 @@ std::map<std::string, ParallelRegionTotals> parallel_region_totals(const Model& 
 
 Table parallel_region_table(const Model& m, Format format) {
   const std::map<std::string, ParallelRegion> constructs = parallel_regions_of(m);
-  Table t({"<region", "instances", "wall_s", "<teams", "incl_s", "work_s", "wait_s", "efficiency%",
-           "eff_err%", "samples", "overhead_s", "barrier_s", "lock_s", "other_wait_s",
-           "<function"});
+  std::vector<std::string> columns = {
+      "<region",     "instances", "wall_s",  "<teams",     "incl_s",    "work_s", "wait_s",
+      "efficiency%", "eff_err%",  "samples", "overhead_s", "barrier_s", "lock_s", "other_wait_s"};
+  // Counter events (1.16): what the team's samples took inside each construct.
+  const auto& events = m.profile->header.counter_event();
+  columns.insert(columns.end(), events.begin(), events.end());
+  columns.push_back("<function");
+  Table t(columns);
   t.last_in_csv(8, 3);  // appended: the sampling error, then the overhead part of wait
   t.last_in_csv(2, 1);  // then the wall time (format 1.14)
+  if (!events.empty()) t.last_in_csv(14, size_t(events.size()));
   std::vector<std::pair<std::string, ParallelRegion>> sorted(constructs.begin(), constructs.end());
   std::sort(sorted.begin(), sorted.end(),
             [](const auto& a, const auto& b) { return a.second.incl > b.second.incl; });
@@ -326,11 +335,24 @@ Table parallel_region_table(const Model& m, Format format) {
       else
         other += ns;
     }
-    t.row({r.place, std::to_string(r.instances), wall_seconds(r.wall, format), teams,
-           seconds(r.incl), seconds(r.ww.work), seconds(r.ww.wait),
-           r.ww.share(r.ww.work, r.ww.work + r.ww.wait, format), r.ww.wait_error_percent(),
-           std::to_string(r.ww.samples()), seconds(r.ww.overhead), seconds(barrier), seconds(lock),
-           seconds(other), r.function});
+    std::vector<std::string> cells = {r.place,
+                                      std::to_string(r.instances),
+                                      wall_seconds(r.wall, format),
+                                      teams,
+                                      seconds(r.incl),
+                                      seconds(r.ww.work),
+                                      seconds(r.ww.wait),
+                                      r.ww.share(r.ww.work, r.ww.work + r.ww.wait, format),
+                                      r.ww.wait_error_percent(),
+                                      std::to_string(r.ww.samples()),
+                                      seconds(r.ww.overhead),
+                                      seconds(barrier),
+                                      seconds(lock),
+                                      seconds(other)};
+    for (int e = 0; e < events.size() && size_t(e) < r.counters.size(); ++e)
+      cells.push_back(std::to_string(r.counters[size_t(e)]));
+    cells.push_back(r.function);
+    t.row(cells);
   }
   return t;
 }

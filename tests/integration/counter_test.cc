@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "viewer/model.h"
 #include "viewer/regions_view.h"
+#include "viewer/report.h"
 
 namespace omprof::test {
 namespace {
@@ -123,6 +124,13 @@ TEST_P(Counters, SampledOnPageFaultsTheFaultsLandWhereTheyHappen) {
               static_cast<unsigned long long>(in_region["one"]), pages_one);
   EXPECT_NEAR(double(in_region["three"]), pages_three, 0.02 * pages_three);
   EXPECT_NEAR(double(in_region["one"]), pages_one, 0.02 * pages_one);
+  // The parallel region holds every touch: its team's overflow samples took all the pages.
+  const nlohmann::json parallel =
+      viewer::parallel_region_table(user, viewer::Format::kJson).to_json();
+  ASSERT_EQ(parallel.size(), 1u) << parallel.dump();
+  EXPECT_NEAR(parallel[0].value("page-faults", 0.0), pages_three + pages_one,
+              0.02 * (pages_three + pages_one))
+      << parallel.dump();
   // The time samples: CPU time at 200 Hz, none missing (coverage).
   uint64_t cpu_ns = 0;
   for (const auto& [index, t] : p.threads) cpu_ns += t.cpu_time_ns();
