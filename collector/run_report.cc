@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collector/high_descriptors.h"
 #include "collector/runtime.h"
 
 namespace omprof {
@@ -44,17 +45,7 @@ void append_manifest(const std::string& line) {
 int reserve_descriptor(int fd) {
   if (fd < 0) fd = memfd_create("omprof-reserve", MFD_CLOEXEC);
   if (fd < 0) return -1;
-  // High, but inside the limit: programs expect the lowest free numbers from open().
-  rlimit lim{};
-  int at = fd;
-  if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur > 64) {
-    const rlim_t want = lim.rlim_cur > 1024 ? 1000 : lim.rlim_cur - 24;
-    const int high = fcntl(fd, F_DUPFD_CLOEXEC, int(want));
-    if (high >= 0) {
-      ::close(fd);
-      at = high;
-    }
-  }
+  const int at = move_descriptor_high(fd);
   struct stat st {};
   if (fstat(at, &st) != 0) {
     ::close(at);
