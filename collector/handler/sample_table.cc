@@ -64,15 +64,22 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
                              const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
                              uint64_t cpu_ns, uint64_t idle_blame_ns, const uint64_t* counters,
                              uint32_t* used_slot) {
-  journal::TableHeader& t = *head_;
+  // Read once: the table's memory may read as zero at any moment once another process truncated
+  // the journal holding it (journal_writer.cc).
+  journal::TableHeader* const head = head_;
+  SampleEntry* const entries = entries_;
+  uint64_t* const pool = frames_;
+  uint32_t* const order = order_;
+  if (!head || !entries || !pool || !order) return false;
+  journal::TableHeader& t = *head;
   const uint32_t capacity = t.capacity;
   const uint32_t mask = capacity - 1;
   // Keep the load factor at or below 3/4 so probes stay short.
   for (uint32_t probe = 0, i = uint32_t(h) & mask; probe < capacity; ++probe, i = (i + 1) & mask) {
-    SampleEntry& e = entries_[i];
+    SampleEntry& e = entries[i];
     if (e.hash == 0) {
       if (t.used + 1 > capacity - capacity / 4 || t.frames_used + depth > t.frame_capacity) break;
-      std::memcpy(frames_ + t.frames_used, frames, depth * sizeof(uint64_t));
+      std::memcpy(pool + t.frames_used, frames, depth * sizeof(uint64_t));
       e.frame_offset = t.frames_used;
       e.depth = static_cast<uint16_t>(depth);
       e.flags = flags;
@@ -84,13 +91,13 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
       for (size_t c = 0; c < journal::kMaxCounters; ++c) e.counters[c] = counters ? counters[c] : 0;
       e.hash = h;  // last: the slot is complete before it becomes visible
       t.frames_used += depth;
-      order_[t.used] = i;
+      order[t.used] = i;
       ++t.used;  // a reader of the journal takes order[0, used)
       if (used_slot) *used_slot = i;
       return true;
     }
     if (e.hash == h && e.depth == depth && e.flags == flags && e.ctx == ctx &&
-        same_frames(frames_ + e.frame_offset, frames, depth)) {
+        same_frames(pool + e.frame_offset, frames, depth)) {
       e.count += count;
       e.weight_ns += weight_ns;
       e.cpu_ns += cpu_ns;
@@ -112,8 +119,9 @@ bool SampleTable::add_site(uint64_t site, const SampleContext& ctx, uint64_t cou
   const uint32_t depth = site ? 1 : 0;
   RecentSite& r =
       recent_[(ctx.omp_state ^ (site >> 2) ^ (ctx.fork_id * 7) ^ ctx.region_node) % kRecentSites];
-  if (r.depth == depth && r.site == site && r.ctx == ctx) {
-    SampleEntry& e = entries_[r.slot];
+  SampleEntry* const entries = entries_;  // read once (add_hashed)
+  if (r.depth == depth && r.site == site && r.ctx == ctx && entries) {
+    SampleEntry& e = entries[r.slot];
     e.count += count;
     e.weight_ns += weight_ns;
     e.cpu_ns += cpu_ns;

@@ -61,7 +61,7 @@ void read_context(const ThreadState* ts, SampleContext& ctx) {
 //
 // Returns the weight of a sample taken at `now` and sets `now_offset` to the position inside
 // the current stratum.
-uint64_t sample_weight(ThreadState* ts, uint64_t now, uint64_t& now_offset) {
+uint64_t sample_weight(ThreadState* ts, bool on_ticks, uint64_t now, uint64_t& now_offset) {
   const uint64_t period = sampling_state().period_ns;
   const uint64_t previous = ts->last_clock_ns;
   ts->last_clock_ns = now;  // how far the thread got, should the process die
@@ -70,7 +70,7 @@ uint64_t sample_weight(ThreadState* ts, uint64_t now, uint64_t& now_offset) {
   now_offset = since % period;
   const uint64_t strata = stratum + 1 > ts->strata_sampled ? stratum + 1 - ts->strata_sampled : 0;
   ts->strata_sampled = stratum + 1;  // coverage: the strata reached, for both schemes
-  if (ts->clock->on_ticks) return now > previous ? now - previous : 0;
+  if (on_ticks) return now > previous ? now - previous : 0;
   return strata * period;
 }
 
@@ -85,19 +85,20 @@ uint64_t next_random(ThreadState* ts) {
 
 // Time from now to the next sample's target: a uniformly random instant of the next stratum
 // (now at `now_offset` inside the current one), or on tick clocks 0.5 to 1.5 periods from now.
-uint64_t next_interval_ns(ThreadState* ts, uint64_t now_offset) {
+uint64_t next_interval_ns(ThreadState* ts, bool on_ticks, uint64_t now_offset) {
   const uint64_t period = sampling_state().period_ns;
   const uint64_t r = next_random(ts) % period;
-  const uint64_t ns = ts->clock->on_ticks ? period / 2 + r : period - now_offset + r;
+  const uint64_t ns = on_ticks ? period / 2 + r : period - now_offset + r;
   return ns ? ns : 1;  // a zero timer value would disarm
 }
 
-// The interrupted code's stack into ts->frames: the pc alone where too little of the thread's
+// The interrupted code's stack into `frames`: the pc alone where too little of the thread's
 // stack is left to unwind.
-CaptureResult capture_interrupted_stack(ThreadState* ts, void* ucontext) {
-  if (stack_is_short(ts)) return capture_signal_pc(ucontext, ts->frames);
+CaptureResult capture_interrupted_stack(ThreadState* ts, void* ucontext, uint64_t* frames,
+                                        void** scratch) {
+  if (stack_is_short(ts)) return capture_signal_pc(ucontext, frames);
   SectionScope in_handler(Section::kHandler);
-  return capture_signal_stack(ucontext, ts->scratch, ts->frames, sampling_state().max_depth,
+  return capture_signal_stack(ucontext, scratch, frames, sampling_state().max_depth,
                               ts->trace_cache_warm);
 }
 
@@ -118,15 +119,19 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   // libunwind's per-thread trace cache, which costs more to create than those samples.
   if (!ts->trace_cache_warm && ++ts->samples_unwound > kSamplesBeforeTraceCache)
     ts->trace_cache_warm = true;
-  const CaptureResult r = capture_interrupted_stack(ts, ucontext);
+  // Read once: another process may truncate the journal under the thread's state at any moment,
+  // and its fields then read as zero (journal_writer.cc): a pointer read again could be null.
+  uint64_t* const frames = ts->frames;
+  void** const scratch = ts->scratch;
+  if (!frames || !scratch) return;  // the state's page was lost (thread_states_lost)
+  const CaptureResult r = capture_interrupted_stack(ts, ucontext, frames, scratch);
   if (stack_is_short(ts)) ts->short_stack_samples += 1;
-  if (!ts->frames) return;  // the state's page was lost meanwhile (thread_states_lost)
   SampleContext ctx;
   read_context(ts, ctx);
   const uint16_t flags = stack_flags(r);
   uint64_t counters[journal::kMaxCounters] = {};
   const bool counted = read_counter_deltas(ts, counters);
-  ts->table.add(ts->frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns),
+  ts->table.add(frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns),
                 counted ? counters : nullptr);
   if (r.truncated) ts->truncated_samples += 1;
   if (r.unwind_failed) ts->unwind_failed += 1;
@@ -140,19 +145,22 @@ void take_counter_sample(ThreadState* ts, void* ucontext) {
     ts->counter_samples_lost += 1;
     return;
   }
-  const CaptureResult r = capture_interrupted_stack(ts, ucontext);
-  if (!ts->frames) return;  // the state's page was lost meanwhile (thread_states_lost)
+  uint64_t* const frames = ts->frames;  // read once, as in take_sample
+  void** const scratch = ts->scratch;
+  if (!frames || !scratch) return;
+  const CaptureResult r = capture_interrupted_stack(ts, ucontext, frames, scratch);
   SampleContext ctx;
   read_context(ts, ctx);
   uint64_t counters[journal::kMaxCounters] = {ts->counter_sample_period};
-  ts->table.add(ts->frames, r.depth, stack_flags(r), ctx, 0, 0, 0, 0, counters);
+  ts->table.add(frames, r.depth, stack_flags(r), ctx, 0, 0, 0, 0, counters);
 }
 
-void sample_and_rearm(ThreadState* ts, void* ucontext) {
+// `clock`: the thread's, read once by the caller (as frames in take_sample).
+void sample_and_rearm(ThreadState* ts, const SamplingClock* clock, void* ucontext) {
   SamplingState& st = sampling_state();
   uint64_t now_offset = 0;
-  const uint64_t now = ts->clock->now_ns();  // a system call for the thread CPU clock
-  const uint64_t weight_ns = sample_weight(ts, now, now_offset);
+  const uint64_t now = clock->now_ns();  // a system call for the thread CPU clock
+  const uint64_t weight_ns = sample_weight(ts, clock->on_ticks, now, now_offset);
   ts->last_sample_mono_ns = monotonic_ns();  // how long the process ran, should it die
   if (st.time_handler) {
     const uint64_t t0 = monotonic_ns();
@@ -165,8 +173,8 @@ void sample_and_rearm(ThreadState* ts, void* ucontext) {
   // Clocks are one-shot with a fresh random interval each time. Shutdown sets `stopped` and
   // waits for handlers in flight before it disarms clocks, so none is re-armed after.
   if (ts->timer_armed.load()) {
-    const uint64_t next_ns = next_interval_ns(ts, now_offset);
-    if (!leave_clock_if_switching(ts, now, next_ns)) ts->clock->rearm(ts, next_ns);
+    const uint64_t next_ns = next_interval_ns(ts, clock->on_ticks, now_offset);
+    if (!leave_clock_if_switching(ts, now, next_ns)) clock->rearm(ts, next_ns);
   }
   // A sampled counter's overflow signal may have been merged with this one: one more overflow
   // allowed keeps its group counting (handler/counter_read.h).
@@ -178,10 +186,11 @@ void sample_and_rearm(ThreadState* ts, void* ucontext) {
 void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
   const int saved_errno = errno;
   ThreadState* ts = current_thread();
-  if (info && ts && ts->clock && ts->clock->owns_signal(ts, info)) {
+  const SamplingClock* clock = ts ? ts->clock : nullptr;
+  if (info && clock && clock->owns_signal(ts, info)) {
     SamplingState& st = sampling_state();
     st.handlers_in_flight.fetch_add(1);
-    if (!st.stopped.load()) sample_and_rearm(ts, ucontext);
+    if (!st.stopped.load()) sample_and_rearm(ts, clock, ucontext);
     st.handlers_in_flight.fetch_sub(1);
   } else if (info && ts && owns_counter_signal(ts, info)) {
     SamplingState& st = sampling_state();
@@ -190,7 +199,7 @@ void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
       take_counter_sample(ts, ucontext);
       rearm_counter_sampling(ts);
       // The sampling clock's signal may have been merged with this one.
-      if (ts->clock && ts->clock->revive && ts->timer_armed.load()) ts->clock->revive(ts);
+      if (clock && clock->revive && ts->timer_armed.load()) clock->revive(ts);
     }
     st.handlers_in_flight.fetch_sub(1);
   } else if (!(info && thread_states_lost() &&
@@ -202,7 +211,8 @@ void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
 }
 
 uint64_t first_interval_ns(ThreadState* ts) {
-  if (!ts->clock->on_ticks) return next_interval_ns(ts, sampling_state().period_ns);  // stratum 0
+  if (!ts->clock->on_ticks)
+    return next_interval_ns(ts, false, sampling_state().period_ns);  // stratum 0
   const uint64_t ns = next_random(ts) % sampling_state().period_ns;  // a random start
   return ns ? ns : 1;
 }
