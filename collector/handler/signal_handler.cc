@@ -95,8 +95,8 @@ uint64_t next_interval_ns(ThreadState* ts, bool on_ticks, uint64_t now_offset) {
 // The interrupted code's stack into `frames`: the pc alone where too little of the thread's
 // stack is left to unwind.
 CaptureResult capture_interrupted_stack(ThreadState* ts, void* ucontext, uint64_t* frames,
-                                        void** scratch) {
-  if (stack_is_short(ts)) return capture_signal_pc(ucontext, frames);
+                                        void** scratch, bool short_stack) {
+  if (short_stack) return capture_signal_pc(ucontext, frames);
   SectionScope in_handler(Section::kHandler);
   return capture_signal_stack(ucontext, scratch, frames, sampling_state().max_depth,
                               ts->trace_cache_warm);
@@ -124,8 +124,9 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   uint64_t* const frames = ts->frames;
   void** const scratch = ts->scratch;
   if (!frames || !scratch) return;  // the state's page was lost (thread_states_lost)
-  const CaptureResult r = capture_interrupted_stack(ts, ucontext, frames, scratch);
-  if (stack_is_short(ts)) ts->short_stack_samples += 1;
+  const bool short_stack = stack_is_short(ts);
+  const CaptureResult r = capture_interrupted_stack(ts, ucontext, frames, scratch, short_stack);
+  if (short_stack) ts->short_stack_samples += 1;
   SampleContext ctx;
   read_context(ts, ctx);
   const uint16_t flags = stack_flags(r);
@@ -148,7 +149,8 @@ void take_counter_sample(ThreadState* ts, void* ucontext) {
   uint64_t* const frames = ts->frames;  // read once, as in take_sample
   void** const scratch = ts->scratch;
   if (!frames || !scratch) return;
-  const CaptureResult r = capture_interrupted_stack(ts, ucontext, frames, scratch);
+  const CaptureResult r =
+      capture_interrupted_stack(ts, ucontext, frames, scratch, stack_is_short(ts));
   SampleContext ctx;
   read_context(ts, ctx);
   uint64_t counters[journal::kMaxCounters] = {ts->counter_sample_period};
