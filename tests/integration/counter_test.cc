@@ -142,11 +142,13 @@ TEST_P(Counters, SampledOnPageFaultsTheFaultsLandWhereTheyHappen) {
 }
 
 // switchy: two threads pass a token through pipes 2,000 times, each computing 100 us a turn; a
-// third computes without blocking. Each turn a token-passing thread leaves its CPU at least once:
-// it blocks in read() until the other has computed, or, preempted when its write woke the other
-// (then the token may be back before it reads), it was switched out there. Other switches are
-// preemptions, which omprof reads from the kernel at the thread's end
-// (ThreadProfile.involuntary_switches): turns - 1 <= switches <= turns + involuntary.
+// third computes without blocking. Each thread prints its context switches, voluntary and
+// involuntary, as getrusage(RUSAGE_THREAD) gives them just before it returns. The turns alone do
+// not fix the count: a turn where the token came back before the thread read it (its vCPU was
+// held up by the hypervisor, which no guest counts) has no switch. omprof counts from the moment
+// the collector opened the thread's counters to the thread's end, so a few switches differ
+// either way: the thread's start and omprof's setup before the counters open, the printf and
+// the exit after the program's count (up to 2 each way seen in 12 runs on a 2-vCPU VM).
 TEST(CountersPlain, ContextSwitchesOfThreadsThatBlockAKnownNumberOfTimes) {
   if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open is not permitted here";
   const std::string dir = fresh_dir("counters_switches");
@@ -154,20 +156,33 @@ TEST(CountersPlain, ContextSwitchesOfThreadsThatBlockAKnownNumberOfTimes) {
   const RunResult r = run({OMPROF_BIN, "run", "--counters", "context-switches,page-faults", "-o",
                            dir, "--", program("switchy"), std::to_string(turns), "100"});
   ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<double> told;  // the players' own counts
+  for (const char* player : {"player_a", "player_b"}) {
+    const size_t at = r.out.find(std::string(player) + " cpu_s ");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const size_t count_at = r.out.find("switches ", at);
+    ASSERT_NE(count_at, std::string::npos) << r.out;
+    told.push_back(std::stod(r.out.substr(count_at + 9)));
+    EXPECT_GT(told.back(), turns / 2) << "the players did not block as designed";
+  }
   const format::Profile p = only_profile(dir);
-  int blocking = 0;
+  std::vector<double> counted;
   for (const auto& [index, t] : p.threads) {
     ASSERT_EQ(t.counter_total_size(), 2);
     const double switches = double(t.counter_total(0));
-    const double involuntary = double(t.involuntary_switches());
-    std::printf("thread %u: %.0f context switches, %.0f involuntary\n", index, switches,
-                involuntary);
-    if (switches < turns / 2) continue;  // the main thread, the computing one
-    ++blocking;
-    EXPECT_GE(switches, turns - 1);
-    EXPECT_LE(switches, turns + involuntary + 2);  // its start and end
+    std::printf("thread %u: %.0f context switches, %llu involuntary\n", index, switches,
+                static_cast<unsigned long long>(t.involuntary_switches()));
+    if (switches > turns / 4) counted.push_back(switches);  // not the main or computing thread
   }
-  EXPECT_EQ(blocking, 2) << "the two threads passing the token";
+  std::printf("the players counted %.0f and %.0f switches themselves\n", told[0], told[1]);
+  ASSERT_EQ(counted.size(), 2u) << "the two threads passing the token";
+  std::sort(told.begin(), told.end());
+  std::sort(counted.begin(), counted.end());
+  const auto near = [](double a, double b) { return std::fabs(a - b) <= 4; };
+  const bool matched = near(counted[0], told[0]) && near(counted[1], told[1]);
+  const bool crossed = near(counted[0], told[1]) && near(counted[1], told[0]);
+  EXPECT_TRUE(matched || crossed) << "omprof " << counted[0] << ", " << counted[1]
+                                  << "; the program " << told[0] << ", " << told[1];
 }
 
 // What cannot be counted is refused before the program starts: one line naming the event and

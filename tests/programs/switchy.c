@@ -1,11 +1,14 @@
 /* Threads that context-switch very often while computing, beside one that does not: two
  * threads pass a token back and forth through pipes, each computing TURN_US microseconds of
  * thread CPU time per turn and then blocking until the token comes back (one switch per turn),
- * while a third computes as long without blocking. Each thread prints its CPU time.
+ * while a third computes as long without blocking. Each thread prints its CPU time and its
+ * context switches so far, voluntary and involuntary, as the kernel counts them.
  * Usage: switchy [TURNS=4000] [TURN_US=100] */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "spin.h"
@@ -15,7 +18,9 @@ static double turn_s = 100e-6;
 static int ping[2], pong[2];
 
 static void report(const char* name) {
-  printf("%s cpu_s %.6f\n", name, thread_cpu_seconds());
+  struct rusage u;
+  if (getrusage(RUSAGE_THREAD, &u) != 0) exit(4);
+  printf("%s cpu_s %.6f switches %ld\n", name, thread_cpu_seconds(), u.ru_nvcsw + u.ru_nivcsw);
 }
 
 __attribute__((noinline)) static void pass_token(int in, int out, int first) {
