@@ -30,6 +30,7 @@ const std::vector<std::pair<std::string, std::string>>& viewer_commands() {
       {"export", "Write profiles in another tool's format: pprof, folded, speedscope"},
       {"view", "Write one self-contained HTML page: flame graph, regions, threads, ranks"},
       {"diff", "Compare two runs: function and region deltas (omprof diff BASE NEW)"},
+      {"scaling", "Compare runs at several thread and rank counts: efficiencies and losses"},
   };
   return commands;
 }

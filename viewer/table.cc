@@ -227,6 +227,14 @@ void Table::print(std::ostream& out, Format format, size_t max_width, bool colou
   print_text(out, max_width, colour);
 }
 
+std::string Table::coloured_cell(size_t column, const std::string& cell, std::string padded) const {
+  if (column < colour_first_ || column >= colour_first_ + colour_n_) return padded;
+  char* end = nullptr;
+  const double v = std::strtod(cell.c_str(), &end);
+  if (end == cell.c_str()) return padded;
+  return (v < colour_threshold_ ? "\033[31m" : "\033[32m") + padded + "\033[0m";
+}
+
 void Table::print_text(std::ostream& out, size_t max_width, bool colour) const {
   // Cells as a terminal may show them (text::printable), made when measured and when printed:
   // a table of millions of rows is not copied.
@@ -248,13 +256,15 @@ void Table::print_text(std::ostream& out, size_t max_width, bool colour) const {
       const std::string c =
           !header && last_width && i + 1 == columns_.size() ? fit(cell, last_width) : cell;
       if (i) s += "  ";
+      std::string padded;
       if (i + 1 == cells.size() && left) {
-        s += c;
+        padded = c;
       } else if (left) {
-        s += c + std::string(width[i] - std::min(width[i], c.size()), ' ');
+        padded = c + std::string(width[i] - std::min(width[i], c.size()), ' ');
       } else {
-        s += std::string(width[i] - std::min(width[i], c.size()), ' ') + c;
+        padded = std::string(width[i] - std::min(width[i], c.size()), ' ') + c;
       }
+      s += colour && !header ? coloured_cell(i, c, std::move(padded)) : padded;
     }
     if (colour && header) {
       s = "\033[1m" + s + "\033[0m";

@@ -33,6 +33,13 @@ class Table {
   // `colour` (text on a terminal): the header bold, rows of omprof's wait frames (<omp:...>,
   // <mpi:...>) blue.
   void print(std::ostream& out, Format format, size_t max_width = 0, bool colour = false) const;
+  // Text on a terminal: numbers in columns [first, first + n) below `threshold` red, the others
+  // green (efficiencies against POP's 0.8).
+  void colour_below(double threshold, size_t first, size_t n) {
+    colour_threshold_ = threshold;
+    colour_first_ = first;
+    colour_n_ = n;
+  }
   size_t size() const { return rows_.size(); }
   const std::vector<std::string>& columns() const { return columns_; }
   // Appends `other`'s rows (same columns) behind a first column `name` = `value` (a rank): the
@@ -50,6 +57,9 @@ class Table {
  private:
   std::vector<std::string> in_csv_order(std::vector<std::string> cells) const;
   void print_text(std::ostream& out, size_t max_width, bool colour) const;
+  std::string coloured_cell(size_t column, const std::string& cell, std::string padded) const;
+  double colour_threshold_ = 0;
+  size_t colour_first_ = 0, colour_n_ = 0;
   std::vector<size_t> csv_last_;  // text positions, in their CSV order at the end
   std::vector<std::string> columns_;
   std::vector<std::vector<std::string>> rows_;

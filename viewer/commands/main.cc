@@ -33,7 +33,8 @@ static int dispatch(int argc, char** argv) {
   app.require_subcommand(1);
   const commands::Command all[] = {commands::add_report(app),  commands::add_export(app),
                                    commands::add_view(app),    commands::add_diff(app),
-                                   commands::add_recover(app), commands::add_probe_counters(app)};
+                                   commands::add_scaling(app), commands::add_recover(app),
+                                   commands::add_probe_counters(app)};
   if (const int status = omprof::cli::parse(app, argc, argv); status >= 0) return status;
   for (const commands::Command& c : all)
     if (c.app->parsed()) return c.run();

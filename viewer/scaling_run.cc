@@ -1,0 +1,269 @@
+#include "viewer/scaling_run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "omp/states.h"
+#include "omp/user_model.h"
+#include "viewer/export.h"
+#include "viewer/idle_blame.h"
+#include "viewer/regions_view.h"
+#include "viewer/run_configuration.h"
+#include "viewer/symbolize.h"
+
+namespace omprof::viewer {
+
+const char* const kNotRunningPath = "<threads not running>";
+
+const char* loss_class_name(LossClass c) {
+  static const char* const names[kLossClasses] = {"work",     "off_cpu", "serial", "imbalance",
+                                                  "overhead", "sync",    "mpi"};
+  return names[size_t(c)];
+}
+
+LossClass loss_class(uint32_t state, bool& setup) {
+  using namespace format;
+  setup = false;
+  if (omp::is_mpi(state)) {
+    const uint32_t call = state - kMpiFirst;
+    setup = call == 1 || call == 2 || call == 3;  // Init, Init_thread, Finalize
+    return LossClass::kMpi;
+  }
+  if (state == kOffCpu) return LossClass::kOffCpu;
+  if (!omp::is_wait(state)) return LossClass::kWork;
+  if (omp::is_idle(state)) return LossClass::kSerial;
+  if (omp::is_overhead(state)) return LossClass::kOverhead;
+  if (state >= kWaitBarrier && state <= kWaitBarrierTeams) return LossClass::kImbalance;
+  return LossClass::kSync;
+}
+
+double ClassTimes::total() const {
+  double t = 0;
+  for (double v : ns) t += v;
+  return t;
+}
+
+double ClassTimes::sampled_total() const {
+  double t = 0;
+  for (double v : sampled) t += v;
+  return t;
+}
+
+void ClassTimes::add(LossClass c, double t, double sampled_part) {
+  ns[size_t(c)] += t;
+  sampled[size_t(c)] += sampled_part;
+}
+
+ClassTimes& ClassTimes::operator+=(const ClassTimes& o) {
+  for (size_t i = 0; i < kLossClasses; ++i) {
+    ns[i] += o.ns[i];
+    sampled[i] += o.sampled[i];
+  }
+  return *this;
+}
+
+namespace {
+
+// "main;solve;<solve: omp parallel @ solve.c:42>;kernel": the stack root first.
+std::string path_key(const StackRef& stack) {
+  std::string key;
+  for (auto f = stack.rbegin(); f != stack.rend(); ++f) {
+    if (!key.empty()) key += ';';
+    key += f->name.str();
+  }
+  return key.empty() ? std::string("<no stack>") : key;
+}
+
+// The innermost parallel construct on the stack, "(serial)" outside every one.
+std::string construct_key(const StackRef& stack) {
+  for (const omp::Frame& f : stack)
+    if (omp::is_region_frame_name(f.name)) return f.name;
+  return "(serial)";
+}
+
+// Explicit region nodes inside a region named `name` (itself or nested), and the outermost
+// such nodes' inclusive wall time (the slowest thread's): the rank's elapsed time in it.
+struct RegionScope {
+  std::vector<bool> inside;  // by node id
+  double wall_ns = 0;
+};
+RegionScope region_scope(const format::Profile& p, const std::string& name) {
+  RegionScope s;
+  s.inside.assign(p.region_nodes.size() + 1, false);
+  for (size_t node = 1; node <= p.region_nodes.size(); ++node) {
+    const uint64_t parent = p.region_nodes[node - 1].parent_id();
+    const bool parent_inside = parent >= 1 && parent < node && s.inside[parent];
+    s.inside[node] = parent_inside || p.str(p.region_nodes[node - 1].name()) == name;
+  }
+  for (const regions::SummaryRow& row : region_summary(p))
+    if (row.node < s.inside.size() && s.inside[row.node] &&
+        !(row.parent < s.inside.size() && s.inside[row.parent]))
+      s.wall_ns += double(row.wall_max_ns);
+  return s;
+}
+
+// One rank's profile added to `run`.
+class RankReader {
+ public:
+  RankReader(const format::Profile& p, const std::string& region) : p_(p), region_(region) {}
+
+  // The rank's elapsed time (the POP window, or the region's time) and its class times.
+  void read(ScalingRun& run) {
+    const Model m = build_model(p_, omp::View::kUser);
+    double elapsed = window_ns();
+    RegionScope scope;
+    if (!region_.empty()) {
+      scope = region_scope(p_, region_);
+      elapsed = scope.wall_ns;
+    }
+    for (const ViewSample& s : m.samples) {
+      if (!region_.empty() &&
+          !(s.region_node < scope.inside.size() && scope.inside[size_t(s.region_node)]))
+        continue;
+      add_sample(s);
+    }
+    spread_idle_over_blame();
+    close(run, elapsed);
+  }
+
+ private:
+  double window_ns() const {
+    const v1::Header& h = p_.header;
+    if (h.mpi_finalize_start_ns() > h.mpi_init_end_ns() && h.mpi_init_end_ns() > 0)
+      return double(h.mpi_finalize_start_ns() - h.mpi_init_end_ns());
+    return double(h.duration_ns());
+  }
+
+  void add_sample(const ViewSample& s) {
+    bool setup = false;
+    const LossClass c = loss_class(s.state, setup);
+    if (setup) return;
+    const double w = double(s.weight_ns);
+    const double sampled = (s.exact || s.count == 0) ? 0 : w;  // the sampled part
+    if (!s.exact) samples_ += s.count;
+    if (c == LossClass::kSerial) {
+      idle_.add(c, w, sampled);  // placed by the blame below, or at its own path
+      idle_paths_[path_key(s.stack)].add(c, w, sampled);
+    } else {
+      rank_.add(c, w, sampled);
+      paths_[path_key(s.stack)].add(c, w, sampled);
+    }
+    parallel_[construct_key(s.stack)].add(c, w, sampled);
+    regions_[s.region_node ? region_path(p_, s.region_node) : ""].add(c, w, sampled);
+    if (s.idle_blame_ns) blame_[path_key(s.stack)] += double(s.idle_blame_ns);
+  }
+
+  // The workers' idle time goes to the serial code that kept them idle (the main thread's
+  // samples it was blamed on, format 1.14), in proportion to the blame; without blame, to the
+  // idle workers' own path.
+  void spread_idle_over_blame() {
+    double blamed = 0;
+    for (const auto& [path, ns] : blame_) blamed += ns;
+    const double idle = idle_.at(LossClass::kSerial);
+    rank_ += idle_;
+    if (blamed <= 0) {
+      for (const auto& [path, t] : idle_paths_) paths_[path] += t;
+      return;
+    }
+    const double sampled = idle_.sampled[size_t(LossClass::kSerial)];
+    for (const auto& [path, ns] : blame_)
+      paths_[path].add(LossClass::kSerial, idle * ns / blamed, sampled * ns / blamed);
+  }
+
+  // What the rank adds to the run; the capacity no thread used waits for the run's thread count.
+  void close(ScalingRun& run, double elapsed) {
+    run.all += rank_;
+    for (auto& [k, t] : paths_) run.paths[k] += t;
+    for (auto& [k, t] : parallel_) run.parallel_regions[k] += t;
+    for (auto& [k, t] : regions_) run.regions[k] += t;
+    run.samples += samples_;
+    totals_ = {elapsed, rank_.total(), rank_.at(LossClass::kMpi)};
+  }
+
+ public:
+  struct Totals {
+    double elapsed_ns, thread_ns, mpi_ns;
+  };
+  Totals totals_{};
+
+ private:
+  const format::Profile& p_;
+  const std::string& region_;
+  uint64_t samples_ = 0;
+  ClassTimes rank_, idle_;
+  std::map<std::string, ClassTimes> paths_, idle_paths_, parallel_, regions_;
+  std::map<std::string, double> blame_;
+};
+
+void add_unused(ScalingRun& run, LossClass c, double ns) {
+  run.all.add(c, ns);
+  run.paths[kNotRunningPath].add(c, ns);
+  run.parallel_regions["(serial)"].add(c, ns);
+  run.regions[""].add(c, ns);
+}
+
+// The capacity no thread used, once the run's threads per rank are known: on a rank, threads
+// that did not run while it ran (serial: the master ran alone); after its end, until the
+// longest rank's, it waited for the others (MPI: its MPI_Finalize, or the job's end).
+void add_unused_capacity(ScalingRun& run, const std::vector<RankReader::Totals>& ranks) {
+  const double threads = double(run.threads);
+  for (const RankReader::Totals& r : ranks) run.elapsed_ns = std::max(run.elapsed_ns, r.elapsed_ns);
+  for (const RankReader::Totals& r : ranks) {
+    const double capacity = threads * r.elapsed_ns;
+    add_unused(run, LossClass::kSerial, std::max(0.0, capacity - r.thread_ns));
+    const double used = std::max(capacity, r.thread_ns);
+    run.rank_outside_mpi_ns.push_back((used - r.mpi_ns) / threads);
+    add_unused(run, LossClass::kMpi, std::max(0.0, threads * run.elapsed_ns - used));
+  }
+}
+
+}  // namespace
+
+bool read_scaling_run(const std::string& input, const std::vector<std::string>& files,
+                      const std::string& region, SymbolCache& symbols, ScalingRun& run,
+                      std::string& error) {
+  run = ScalingRun{};
+  run.input = input;
+  std::set<int> ranks;
+  std::vector<RankReader::Totals> totals;
+  int size = 0;
+  for (const std::string& f : files) {
+    const format::Profile p = load_profile(f, symbols);  // one at a time: memory stays flat
+    const RunConfiguration c = configuration_of(p);
+    if (run.program.empty()) run.program = c.program;
+    if (c.program != run.program) {
+      error =
+          fmt::format("{}: profiles of two programs ({} and {})", input, run.program, c.program);
+      return false;
+    }
+    run.threads = std::max({run.threads, c.max_team, 1u});
+    size = std::max(size, c.mpi_size);
+    ranks.insert(c.mpi_size > 0 ? p.header.mpi_rank() : 0);
+    for (size_t node = 1; node <= p.region_nodes.size(); ++node)
+      run.region_paths.insert(region_path(p, node));
+    RankReader reader(p, region);
+    reader.read(run);
+    totals.push_back(reader.totals_);
+  }
+  run.ranks = std::max(size, 1);
+  if (size <= 0 && files.size() > 1) {
+    error = fmt::format("{}: {} profiles of a program without MPI; give one run per argument",
+                        input, files.size());
+    return false;
+  }
+  if (int(ranks.size()) != run.ranks || files.size() != ranks.size()) {
+    error = fmt::format("{}: {} of the job's {} ranks have a profile{}", input, ranks.size(),
+                        run.ranks, files.size() != ranks.size() ? " (a rank twice)" : "");
+    return false;
+  }
+  add_unused_capacity(run, totals);
+  if (!region.empty() && run.elapsed_ns <= 0) {
+    error = fmt::format("{}: no explicit region named '{}'", input, region);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace omprof::viewer
