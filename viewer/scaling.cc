@@ -256,6 +256,8 @@ Table loss_table(const std::vector<Loss>& rows, double capacity_ns, size_t top,
   Table t(columns);
   size_t n = 0;
   for (const Loss& l : rows) {
+    // Text: rows that neither lose nor gain a tenth of a percent are noise to a reader.
+    if (text && rows.size() > 1 && std::fabs(l.total()) < 1e-3 * capacity_ns) continue;
     if (top && n++ >= top) break;
     std::vector<std::string> cells = {
         secs(l.total()), fmt::format(text ? "{:+.1f}" : "{:.4f}", 100 * l.total() / capacity_ns),

@@ -15,7 +15,7 @@
 
 namespace omprof::viewer {
 
-const char* const kNotRunningPath = "<threads not running>";
+const char* const kNotRunningPath = "<no thread running>";
 
 const char* loss_class_name(LossClass c) {
   static const char* const names[kLossClasses] = {"work",     "off_cpu", "serial", "imbalance",
@@ -76,11 +76,11 @@ std::string path_key(const StackRef& stack) {
   return key.empty() ? std::string("<no stack>") : key;
 }
 
-// The innermost parallel construct on the stack, "(serial)" outside every one.
+// The innermost parallel construct on the stack, "(outside parallel regions)" outside every one.
 std::string construct_key(const StackRef& stack) {
   for (const omp::Frame& f : stack)
     if (omp::is_region_frame_name(f.name)) return f.name;
-  return "(serial)";
+  return "(outside parallel regions)";
 }
 
 // Explicit region nodes inside a region named `name` (itself or nested), and the outermost
@@ -200,23 +200,31 @@ class RankReader {
 void add_unused(ScalingRun& run, LossClass c, double ns) {
   run.all.add(c, ns);
   run.paths[kNotRunningPath].add(c, ns);
-  run.parallel_regions["(serial)"].add(c, ns);
+  run.parallel_regions["(outside parallel regions)"].add(c, ns);
   run.regions[""].add(c, ns);
 }
 
 // The capacity no thread used, once the run's threads per rank are known: on a rank, threads
 // that did not run while it ran (serial: the master ran alone); after its end, until the
 // longest rank's, it waited for the others (MPI: its MPI_Finalize, or the job's end).
+// A rank whose threads' time exceeds threads x elapsed (a sample's period rounds up, or threads
+// beyond the team) takes that as its capacity, and so do the others: the run's capacity is
+// ranks x the largest.
 void add_unused_capacity(ScalingRun& run, const std::vector<RankReader::Totals>& ranks) {
   const double threads = double(run.threads);
-  for (const RankReader::Totals& r : ranks) run.elapsed_ns = std::max(run.elapsed_ns, r.elapsed_ns);
+  double full = 0;
+  for (const RankReader::Totals& r : ranks) {
+    run.elapsed_ns = std::max(run.elapsed_ns, r.elapsed_ns);
+    full = std::max(full, std::max(threads * r.elapsed_ns, r.thread_ns));
+  }
   for (const RankReader::Totals& r : ranks) {
     const double capacity = threads * r.elapsed_ns;
     add_unused(run, LossClass::kSerial, std::max(0.0, capacity - r.thread_ns));
     const double used = std::max(capacity, r.thread_ns);
     run.rank_outside_mpi_ns.push_back((used - r.mpi_ns) / threads);
-    add_unused(run, LossClass::kMpi, std::max(0.0, threads * run.elapsed_ns - used));
+    add_unused(run, LossClass::kMpi, full - used);
   }
+  run.capacity_elapsed_ns = full / threads;
 }
 
 }  // namespace

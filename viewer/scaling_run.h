@@ -56,13 +56,17 @@ struct ScalingRun {
   int ranks = 0;
   uint32_t threads = 0;   // OpenMP threads per rank: the largest team
   double elapsed_ns = 0;  // the longest rank's (or region's) elapsed time
-  uint64_t samples = 0;   // samples behind the sampled parts (all.sampled)
-  ClassTimes all;         // every rank, with capacity no thread used (serial, MPI)
+  // What the capacity counts per thread: elapsed_ns, or more where a rank's threads' time
+  // exceeds it (sampling rounds each thread's time up to whole periods).
+  double capacity_elapsed_ns = 0;
+  uint64_t samples = 0;  // samples behind the sampled parts (all.sampled)
+  ClassTimes all;        // every rank, with capacity no thread used (serial, MPI)
   std::vector<double> rank_outside_mpi_ns;  // per rank: time outside MPI, as wall time
   std::map<std::string, ClassTimes> paths;  // user-model call path, root first, ";"-joined
-  std::map<std::string, ClassTimes> parallel_regions;  // innermost construct ("(serial)": none)
-  std::map<std::string, ClassTimes> regions;           // explicit region path ("" : none)
-  std::set<std::string> region_paths;                  // every explicit region path of every rank
+  std::map<std::string, ClassTimes>
+      parallel_regions;  // innermost construct, or "(outside parallel regions)"
+  std::map<std::string, ClassTimes> regions;  // explicit region path ("" : none)
+  std::set<std::string> region_paths;         // every explicit region path of every rank
   size_t cores() const { return size_t(ranks) * threads; }
 };
 

@@ -26,6 +26,7 @@ namespace {
 // What one rank of mpi_ranks printed about itself (seconds).
 struct Truth {
   double step_work = 0, step_mpi = 0, step_mpi_cpu = 0, join_wait = 0, team_wait = 0, step_s = 0;
+  double elapsed_s = 0;
 };
 
 std::map<int, Truth> parse_truth(const std::string& out) {
@@ -47,6 +48,7 @@ std::map<int, Truth> parse_truth(const std::string& out) {
       if (key == "join_wait") t.join_wait = v;
       if (key == "team_wait") t.team_wait = v;
       if (key == "step_s") t.step_s = v;
+      if (key == "elapsed_s") t.elapsed_s = v;
     }
     truth[rank] = t;
   }
@@ -726,6 +728,58 @@ TEST(MpiViews, LinesCalleesAndThreadsOverRanks) {
     std::set<int> seen;
     for (const auto& row : j.at(view)) seen.insert(row.at("rank").get<int>());
     EXPECT_EQ(seen, (std::set<int>{0, 1})) << view;
+  }
+}
+
+// omprof scaling over ranks: mpi_ranks at 1 and 2 ranks, rank r computing r+1 units per step;
+// MPI load balance is the average over ranks of the time outside MPI over its maximum, as each
+// rank measured it: in the "step" region (--region step) and over the whole POP window.
+TEST(MpiScaling, RankImbalanceIsMpiLoadBalance) {
+  std::map<int, std::map<int, Truth>> truth;  // by job size
+  std::map<int, std::string> dirs;
+  for (int ranks : {1, 2}) {
+    dirs[ranks] = fresh_dir("mpi_scaling_" + std::to_string(ranks));
+    const RunResult r = run(mpirun(ranks, {OMPROF_BIN, "run", "-o", dirs[ranks], "--",
+                                           program("mpi_ranks_clang"), "20", "20", "1"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    truth[ranks] = parse_truth(r.out);
+    ASSERT_EQ(truth[ranks].size(), size_t(ranks)) << r.out;
+  }
+  for (const bool in_step : {true, false}) {
+    SCOPED_TRACE(in_step ? "--region step" : "the whole run");
+    std::vector<std::string> argv = {OMPROF_BIN, "scaling", "--json", dirs[1], dirs[2]};
+    if (in_step) argv.insert(argv.end(), {"--region", "step"});
+    const RunResult r = run(argv);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    double sum = 0, most = 0;
+    for (const auto& [rank, t] : truth[2]) {
+      const double outside = (in_step ? t.step_s : t.elapsed_s) - t.step_mpi;
+      sum += outside;
+      most = std::max(most, outside);
+    }
+    const double designed = sum / 2 / most;
+    double lb = -1, mpi_parallel = -1, communication = -1;
+    for (const nlohmann::json& row : j["metrics"]) {
+      if (row["metric"] == "MPI load balance") lb = row["2x1"];
+      if (row["metric"] == "MPI parallel efficiency") mpi_parallel = row["2x1"];
+      if (row["metric"] == "MPI communication efficiency") communication = row["2x1"];
+    }
+    std::printf("MPI load balance %.3f, designed %.3f; communication %.3f\n", lb, designed,
+                communication);
+    EXPECT_NEAR(lb, designed, 0.03);
+    EXPECT_NEAR(mpi_parallel, lb * communication, 0.005);
+    EXPECT_GT(communication, 0.95) << "the ranks wait for the slow one, not for the network";
+    // The MPI loss is the fast rank's wait in MPI_Allreduce, at exchange's call path.
+    const nlohmann::json& whole = j["2x1.total"][0];
+    EXPECT_NEAR(whole.value("mpi_s", 0.0), truth[2][0].step_mpi + truth[2][1].step_mpi,
+                0.05 * whole.value("mpi_s", 0.0) + 0.01);
+    bool found = false;
+    for (const nlohmann::json& row : j["2x1.paths"])
+      if (row.value("path", "").find("exchange") != std::string::npos &&
+          row.value("mpi_s", 0.0) > 0.8 * whole.value("mpi_s", 0.0))
+        found = true;
+    EXPECT_TRUE(found) << j["2x1.paths"].dump();
   }
 }
 

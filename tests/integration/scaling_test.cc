@@ -174,6 +174,22 @@ TEST_P(Scaling, RedundantWorkIsComputationScalability) {
   EXPECT_NEAR(metric(back, "computation scalability", "1x1"), 1 / designed, 0.04);
 }
 
+// Weak scaling: every thread does 0.1 s per round whatever the team. --weak compares the work
+// per core: computation scalability = 2 work(1) / work(2), as the program spun, and the 2-thread
+// run takes as long as the 1-thread one. Strong scaling reads the same runs as twice the work.
+TEST_P(Scaling, WeakScalingComparesWorkPerCore) {
+  Design d1, d2;
+  const std::string one = profile("weak", 1, d1), two = profile("weak", 2, d2);
+  const nlohmann::json weak = analyse({one, two}, {"--weak"});
+  EXPECT_EQ(weak.value("kind", ""), "weak");
+  const double designed = 2 * d1.work_s / d2.work_s;
+  EXPECT_NEAR(metric(weak, "computation scalability", "1x2"), designed, 0.03);
+  const double speedup = row_of(weak["runs"], "run", "1x2").value("speedup", 0.0);
+  EXPECT_NEAR(speedup, 1.0, 0.1) << "weak scaling: the same time for twice the problem";
+  const nlohmann::json strong = analyse({one, two});
+  EXPECT_NEAR(metric(strong, "computation scalability", "1x2"), designed / 2, 0.03);
+}
+
 // Fine-grained regions: 80,000 regions of about 10 us of work; at 2 threads the fork and join
 // cost as much as the work they split: runtime overhead is the largest loss class of the
 // program's own (time off the CPU, which a busy machine adds, apart).

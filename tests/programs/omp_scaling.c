@@ -9,6 +9,7 @@
  *   imbalance  ROUNDS x 0.2 s of work split in proportion to 1, 2, ..., T (thread t's share
  *              (t+1) / sum): the imbalance grows with the team;
  *   redundant  ROUNDS x (0.15 s split evenly, plus 0.05 s every thread does again);
+ *   weak       ROUNDS x 0.1 s of work per thread (the problem grows with the team);
  *   fine       ROUNDS x 10,000 parallel regions of about 10 us of work split evenly.
  * Usage: omp_scaling MODE [ROUNDS=4] */
 #include <omp.h>
@@ -74,6 +75,8 @@ int main(int argc, char** argv) {
       team_work(0.2, 1);
     } else if (strcmp(argv[1], "redundant") == 0) {
       team_work(0.15, 2);
+    } else if (strcmp(argv[1], "weak") == 0) {
+      team_work(0.1 * omp_get_max_threads(), 0);
     } else if (strcmp(argv[1], "fine") == 0) {
       fine_regions(10000);
     } else {
