@@ -55,10 +55,13 @@ th{background:#eee;position:sticky;top:0}td.t,th.t{text-align:left}
  font-size:12px;display:none;max-width:600px;white-space:pre-wrap;z-index:9}
 .legend span{display:inline-block;width:12px;height:12px;vertical-align:middle;margin:0 4px 0 10px}
 .bar{display:flex;height:14px;min-width:200px;background:#eee}.bar div{height:100%}
+td.low{background:#f6c9c4}td.high{background:#cdebc5}
+#plot text{font-size:11px}
 #selftest{display:none}
 </style></head><body>
 <h1 id="title"></h1><div id="header"></div>
-<h2>Call tree (user model): width = time, colour = share of wait</h2>
+<div id="scaling"></div>
+<h2 id="treetitle">Call tree (user model): width = time, colour = share of wait</h2>
 <div id="controls"><button id="reset">Reset zoom</button>
 <input id="search" placeholder="search (regular expression)" size="32"><span id="matched"></span>
 <span class="legend"><span style="background:rgb(240,160,80)"></span>work<span style="background:rgb(80,150,230)"></span>wait</span></div>
@@ -225,6 +228,77 @@ table("ranks", D.ranks, ["rank", "threads", "elapsed_s", "computation_s", "work_
       "mpi_wait_s", "work%", "omp_wait%", "mpi_wait%"], ["work_s", "omp_wait_s"]);
 table("states", D.states.filter(r => r.thread === "all"),
       ["rank", "state", "class", "time_s", "pct"].filter(c => several || c !== "rank"));
+// A scaling page (omprof view RUN1 RUN2 ...): the metric tree per run, efficiency against the
+// configuration, and the largest run's losses; the flame graph is its extra time by call path.
+(function scaling() {
+  const S = D.scaling;
+  if (!S) return;
+  const box = document.getElementById("scaling");
+  const h = document.createElement("h2");
+  h.textContent = `Scaling (${S.kind}): reference ${S.reference}; cells below 0.8 in red`;
+  box.appendChild(h);
+  const t = document.createElement("table");
+  const head = t.insertRow();
+  for (const c of ["metric", ...S.labels]) {
+    const th = document.createElement("th"); th.textContent = c; head.appendChild(th);
+  }
+  for (const r of S.metrics) {
+    const tr = t.insertRow();
+    const name = tr.insertCell(); name.textContent = r.metric; name.className = "t";
+    for (const l of S.labels) {
+      const td = tr.insertCell(), v = r[l], e = r[l + "_err"];
+      td.textContent = v.toFixed(3) + (e >= 0.0005 ? " \u00b1" + e.toFixed(3) : "");
+      td.className = v < 0.8 ? "low" : "high";
+    }
+  }
+  box.appendChild(t);
+  box.appendChild(plot(S));
+  const lossColumns = ["loss_s", "loss%", "err_s", "work_s", "off_cpu_s", "serial_s",
+                       "imbalance_s", "overhead_s", "sync_s", "mpi_s", "now_s", "ideal_s"];
+  for (const [title, rows, key] of [["Loss by class", S.total, "whole"],
+                                    ["Parallel regions by loss", S.parallel_regions, "parallel_region"],
+                                    ["Explicit regions by loss", S.regions, "region"]]) {
+    const h3 = document.createElement("h2");
+    h3.textContent = `${title} (${S.largest} against ${S.reference}, thread-s)`;
+    box.appendChild(h3);
+    const div = document.createElement("div");
+    div.className = "tablebox"; div.id = "scaling_" + title.split(" ")[0].toLowerCase();
+    box.appendChild(div);
+    table(div.id, rows, [key, ...lossColumns]);
+  }
+  document.getElementById("treetitle").textContent =
+      `Scaling loss of ${S.largest} against ${S.reference} by call path: width = extra thread ` +
+      "time, colour = its share of waiting";
+})();
+// Efficiencies against the runs (in the order given): global, parallel, computation.
+function plot(S) {
+  const W = 520, H = 220, L = 40, B = 30, ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("width", W); svg.setAttribute("height", H); svg.id = "plot";
+  const lines = [["global efficiency", "#222"], ["parallel efficiency", "#3a7bd5"],
+                 ["computation scalability", "#e08a2c"]];
+  const rows = Object.fromEntries(S.metrics.map(r => [r.metric, r]));
+  const top = Math.max(1, ...lines.flatMap(([m]) => S.labels.map(l => rows[m][l])));
+  const x = i => L + (S.labels.length > 1 ? i * (W - L - 130) / (S.labels.length - 1) : 0);
+  const y = v => H - B - v / top * (H - B - 10);
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    svg.appendChild(e); return e;
+  };
+  for (const v of [0, 0.5, 0.8, 1]) {
+    add("line", {x1: L, x2: W - 130, y1: y(v), y2: y(v), stroke: v === 0.8 ? "#d66" : "#ddd"});
+    add("text", {x: 4, y: y(v) + 4}, v.toFixed(1));
+  }
+  S.labels.forEach((l, i) => add("text", {x: x(i) - 10, y: H - 8}, l));
+  lines.forEach(([m, c], k) => {
+    const pts = S.labels.map((l, i) => `${x(i)},${y(rows[m][l])}`).join(" ");
+    add("polyline", {points: pts, fill: "none", stroke: c, "stroke-width": 2});
+    add("text", {x: W - 125, y: 20 + 16 * k, fill: c}, m);
+  });
+  return svg;
+}
 render();
 
 if (location.hash === "#selftest") {

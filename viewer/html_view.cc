@@ -48,7 +48,7 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
     if (std::find(counter_events_.begin(), counter_events_.end(), e) == counter_events_.end())
       counter_events_.push_back(e);
 
-  for (const StackTotal& s : stack_totals(m)) {
+  for (const StackTotal& s : tree_from_losses_ ? std::vector<StackTotal>() : stack_totals(m)) {
     auto count = [&](size_t n) {
       if (n >= counts_.size()) counts_.resize(n + 1);
       counts_[n].incl += s.ns();
@@ -67,6 +67,32 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
   append_rows(parallel_regions_, parallel_region_table(m, Format::kJson), p);
   append_rows(regions_, region_tree_table(m, Format::kJson, kMaxPageRegions), p);
   if (p.header.mpi_rank() >= 0) ranks_.push_back(rank_numbers(p));
+}
+
+void HtmlView::set_scaling(nlohmann::json analysis, const std::vector<Loss>& path_losses) {
+  scaling_ = std::move(analysis);
+  tree_from_losses_ = true;
+  for (const Loss& l : path_losses) {
+    if (l.total() <= 0) continue;
+    const double working = std::max(0.0, l.of(LossClass::kWork) + l.of(LossClass::kOffCpu));
+    const auto incl = uint64_t(l.total());
+    const auto wait = uint64_t(std::clamp(l.total() - working, 0.0, l.total()));
+    size_t cur = 0;
+    auto count = [&](size_t n) {
+      if (n >= counts_.size()) counts_.resize(n + 1);
+      counts_[n].incl += incl;
+      counts_[n].wait += wait;
+    };
+    count(cur);
+    for (size_t from = 0; from <= l.key.size();) {
+      size_t to = l.key.find(';', from);
+      if (to == std::string::npos) to = l.key.size();
+      cur = trie_.child(cur, omp::Name(l.key.substr(from, to - from)));
+      count(cur);
+      from = to + 1;
+    }
+    counts_[cur].self += incl;
+  }
 }
 
 nlohmann::json HtmlView::tree_json() const {
@@ -136,6 +162,7 @@ nlohmann::json HtmlView::data() const {
   d["states"] = states_;
   d["parallel_regions"] = parallel_regions_;
   d["regions"] = regions_;
+  if (!scaling_.is_null()) d["scaling"] = scaling_;
   if (!ranks_.empty()) {
     std::vector<RankNumbers> sorted = ranks_;
     std::sort(sorted.begin(), sorted.end(),
@@ -148,7 +175,7 @@ nlohmann::json HtmlView::data() const {
 }
 
 void HtmlView::write(std::ostream& out) const {
-  std::string title = "omprof";
+  std::string title = scaling_.is_null() ? "omprof" : "omprof scaling";
   if (!headers_.empty()) title += ": " + headers_[0].value("command", std::string());
   write_html_page(out, title, data());
 }

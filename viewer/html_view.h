@@ -11,6 +11,7 @@
 
 #include "viewer/model.h"
 #include "viewer/name_trie.h"
+#include "viewer/scaling.h"
 #include "viewer/ranks.h"
 
 namespace omprof::viewer {
@@ -21,6 +22,10 @@ class HtmlView {
   // that the page stays fast for any number of distinct stacks.
   explicit HtmlView(double min_fraction = 1e-4) : min_fraction_(min_fraction) {}
   void add(const format::Profile& p, const Model& m);  // each input profile in turn
+  // A scaling page (`omprof view RUN1 RUN2 ...`, viewer/scaling.h): the analysis as the page's
+  // "scaling" member, and the flame graph drawn from the call paths' losses (only the positive
+  // ones: the extra thread time, coloured by its waiting part) instead of the profiles' samples.
+  void set_scaling(nlohmann::json analysis, const std::vector<Loss>& path_losses);
   // The page's data: header, tree (flat arrays), tables.
   nlohmann::json data() const;
   void write(std::ostream& out) const;
@@ -42,6 +47,8 @@ class HtmlView {
   nlohmann::json parallel_regions_ = nlohmann::json::array();
   nlohmann::json regions_ = nlohmann::json::array();
   std::vector<RankNumbers> ranks_;
+  nlohmann::json scaling_;
+  bool tree_from_losses_ = false;
   size_t profiles_ = 0;
 };
 

@@ -271,6 +271,48 @@ Table loss_table(const std::vector<Loss>& rows, double capacity_ns, size_t top,
   return t;
 }
 
+ScalingAnalysis analyse_scaling(std::vector<ScalingRun> runs, ScalingKind kind, size_t reference) {
+  ScalingAnalysis a;
+  a.kind = kind;
+  a.runs = std::move(runs);
+  a.reference = reference;
+  if (reference >= a.runs.size()) {
+    a.reference = 0;
+    for (size_t i = 1; i < a.runs.size(); ++i)
+      if (a.runs[i].cores() < a.runs[a.reference].cores()) a.reference = i;
+  }
+  for (const ScalingRun& r : a.runs) a.trees.push_back(metric_tree(r, a.runs[a.reference], kind));
+  a.labels = run_labels(a.runs);
+  return a;
+}
+
+Loss whole_loss(const ScalingAnalysis& a, size_t i) {
+  const ScalingRun &run = a.runs[i], &ref = a.runs[a.reference];
+  return loss_at("(whole program)", &run.all, &ref.all, run, ref, ideal_scale(run, ref, a.kind));
+}
+
+nlohmann::json scaling_page_json(const ScalingAnalysis& a, size_t largest) {
+  const ScalingRun &run = a.runs[largest], &ref = a.runs[a.reference];
+  const double scale = ideal_scale(run, ref, a.kind);
+  const double capacity = run.all.total();
+  nlohmann::json j;
+  j["kind"] = a.kind == ScalingKind::kStrong ? "strong" : "weak";
+  j["labels"] = a.labels;
+  j["reference"] = a.labels[a.reference];
+  j["largest"] = a.labels[largest];
+  j["runs"] = runs_table(a.runs, a.trees).to_json();
+  j["metrics"] = metric_table(a.runs, a.trees, Format::kJson).to_json();
+  j["total"] = loss_table({whole_loss(a, largest)}, capacity, 0, "whole", Format::kJson).to_json();
+  j["parallel_regions"] = loss_table(losses(run.parallel_regions, ref.parallel_regions, run, ref,
+                                            scale),
+                                     capacity, 50, "parallel_region", Format::kJson)
+                              .to_json();
+  j["regions"] = loss_table(losses(run.regions, ref.regions, run, ref, scale), capacity, 50,
+                            "region", Format::kJson)
+                     .to_json();
+  return j;
+}
+
 std::string series_problem(const std::vector<ScalingRun>& runs, const std::string& region) {
   if (runs.size() < 2) return "scaling needs two runs or more (one omprof run -o DIR each)";
   const auto base = [](const std::string& p) { return p.substr(p.rfind('/') + 1); };

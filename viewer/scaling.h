@@ -4,6 +4,7 @@
 // region, split into loss classes.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,23 @@ Table metric_table(const std::vector<ScalingRun>& runs, const std::vector<Metric
 Table runs_table(const std::vector<ScalingRun>& runs, const std::vector<MetricTree>& trees);
 Table loss_table(const std::vector<Loss>& rows, double capacity_ns, size_t top,
                  const char* key_column, Format format);
+
+// A series analysed: each run's metric tree against the reference.
+struct ScalingAnalysis {
+  std::vector<ScalingRun> runs;
+  std::vector<MetricTree> trees;
+  size_t reference = 0;
+  ScalingKind kind = ScalingKind::kStrong;
+  // Column labels ("2x4"); where two runs have one configuration, "2x4#2".
+  std::vector<std::string> labels;
+};
+// `reference`: a run's index, or runs.size() for the smallest configuration.
+ScalingAnalysis analyse_scaling(std::vector<ScalingRun> runs, ScalingKind kind, size_t reference);
+// The extra thread time of run `i` over the reference's (scaled), as a whole.
+Loss whole_loss(const ScalingAnalysis& a, size_t i);
+// Every number for the HTML page: runs, metrics, and for the largest run its losses by class,
+// parallel region and explicit region (call paths are the page's flame graph).
+nlohmann::json scaling_page_json(const ScalingAnalysis& a, size_t largest);
 
 // Checks a series: one line naming what is wrong, or "".
 std::string series_problem(const std::vector<ScalingRun>& runs, const std::string& region);

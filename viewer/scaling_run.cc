@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iostream>
 #include <set>
 
 #include "omp/states.h"
 #include "omp/user_model.h"
 #include "viewer/export.h"
+#include "viewer/profile_inputs.h"
+#include "viewer/summary_reader.h"
 #include "viewer/idle_blame.h"
 #include "viewer/regions_view.h"
 #include "viewer/run_configuration.h"
@@ -270,6 +273,31 @@ bool read_scaling_run(const std::string& input, const std::vector<std::string>& 
   if (!region.empty() && run.elapsed_ns <= 0) {
     error = fmt::format("{}: no explicit region named '{}'", input, region);
     return false;
+  }
+  return true;
+}
+
+bool read_scaling_series(const std::vector<std::string>& inputs, const std::string& region,
+                         const char* command, std::vector<ScalingRun>& runs) {
+  SymbolCache symbols;
+  for (const std::string& input : inputs) {
+    int status = 0;
+    std::vector<std::string> files;
+    for (const std::string& f : expand_profile_arguments({input}, status))
+      if (!is_summary_path(f)) files.push_back(f);  // an MPI job summary: no samples
+    if (status) return false;
+    ScalingRun run;
+    std::string error;
+    try {
+      if (!read_scaling_run(input, files, region, symbols, run, error)) {
+        std::cerr << "omprof: " << command << ": " << error << "\n";
+        return false;
+      }
+    } catch (const format::ProfileError& e) {
+      tell_unreadable(e, status);
+      return false;
+    }
+    runs.push_back(std::move(run));
   }
   return true;
 }

@@ -80,4 +80,9 @@ bool read_scaling_run(const std::string& input, const std::vector<std::string>& 
                       const std::string& region, SymbolCache& symbols, ScalingRun& run,
                       std::string& error);
 
+// Reads every argument as one run (a directory omprof run -o wrote, or one profile). False, with
+// one line "omprof: COMMAND: ..." on standard error, at the first that cannot be read.
+bool read_scaling_series(const std::vector<std::string>& inputs, const std::string& region,
+                         const char* command, std::vector<ScalingRun>& runs);
+
 }  // namespace omprof::viewer

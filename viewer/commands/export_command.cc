@@ -2,8 +2,10 @@
 // page.html`: the profiles merged into one file (runs of different configurations refused).
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include "viewer/commands/commands.h"
 #include "viewer/commands/options.h"
@@ -11,6 +13,7 @@
 #include "viewer/html_view.h"
 #include "viewer/profile_inputs.h"
 #include "viewer/run_configuration.h"
+#include "viewer/scaling.h"
 #include "viewer/summary_reader.h"
 
 namespace omprof::viewer::commands {
@@ -102,8 +105,65 @@ struct ViewCommand : Merge {
   std::string output = "omprof.html";
 };
 
+// Whether the arguments are runs of one program at different sizes (a scaling series): every
+// one a directory, the first profile of each the same program, not all of one configuration.
+bool is_scaling_series(const std::vector<std::string>& args) {
+  if (args.size() < 2) return false;
+  std::set<std::pair<int32_t, uint32_t>> sizes;
+  std::string program;
+  SymbolCache symbols;
+  for (const std::string& a : args) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(a, ec)) return false;
+    int status = 0;
+    const std::vector<std::string> files = expand_profile_arguments({a}, status);
+    const auto first = std::find_if(files.begin(), files.end(),
+                                    [](const std::string& f) { return !is_summary_path(f); });
+    if (status || first == files.end()) return false;
+    try {
+      const RunConfiguration c = configuration_of(load_profile(*first, symbols));
+      if (!program.empty() && c.program != program) return false;
+      program = c.program;
+      sizes.insert({c.mpi_size, c.max_team});
+    } catch (const format::ProfileError&) {
+      return false;  // the merge tells it
+    }
+  }
+  return sizes.size() > 1;
+}
+
+// The scaling page: the analysis, the flame graph of the largest run's losses against the
+// smallest, and the largest run's own tables.
+int run_scaling_view(const ViewCommand& v) {
+  std::vector<ScalingRun> runs;
+  if (!read_scaling_series(v.files, "", "view", runs)) return 1;
+  if (const std::string problem = series_problem(runs, ""); !problem.empty()) {
+    std::cerr << "omprof: view: " << problem << "\n";
+    return 1;
+  }
+  const ScalingAnalysis a = analyse_scaling(std::move(runs), ScalingKind::kStrong, SIZE_MAX);
+  size_t largest = 0;
+  for (size_t i = 0; i < a.runs.size(); ++i)
+    if (a.runs[i].cores() >= a.runs[largest].cores() && i != a.reference) largest = i;
+  const ScalingRun &run = a.runs[largest], &ref = a.runs[a.reference];
+  HtmlView page;
+  page.set_scaling(scaling_page_json(a, largest),
+                   losses(run.paths, ref.paths, run, ref, ideal_scale(run, ref, a.kind)));
+  ViewCommand largest_run = v;
+  largest_run.files = {run.input};
+  const int status = merge_models(largest_run, "view", false,
+                                  [&](const auto& p, const auto& m) { page.add(p, m); });
+  if (status) return status;
+  const int written =
+      write_file_atomically(v.output, "view", [&](std::ostream& out) { page.write(out); });
+  if (written) return written;
+  std::cerr << "omprof: wrote " << v.output << " (scaling of " << a.runs.size() << " runs)\n";
+  return 0;
+}
+
 int run_view(const ViewCommand& v) {
   if (!valid_filter(v.filter)) return 2;
+  if (v.rank < 0 && v.filter.empty() && is_scaling_series(v.files)) return run_scaling_view(v);
   HtmlView page;
   // The job summary is skipped silently: the rank profiles hold it all.
   const int status =

@@ -29,37 +29,10 @@ struct ScalingCommand {
 };
 
 bool read_runs(const ScalingCommand& c, std::vector<ScalingRun>& runs) {
-  SymbolCache symbols;
-  for (const std::string& input : c.inputs) {
-    int status = 0;
-    std::vector<std::string> files;
-    for (const std::string& f : expand_profile_arguments({input}, status))
-      if (!is_summary_path(f)) files.push_back(f);  // an MPI job summary: no samples
-    if (status) return false;
-    ScalingRun run;
-    std::string error;
-    try {
-      if (!read_scaling_run(input, files, c.region, symbols, run, error)) {
-        std::cerr << "omprof: scaling: " << error << "\n";
-        return false;
-      }
-    } catch (const format::ProfileError& e) {
-      tell_unreadable(e, status);
-      return false;
-    }
-    runs.push_back(std::move(run));
-  }
+  if (!read_scaling_series(c.inputs, c.region, "scaling", runs)) return false;
   const std::string problem = series_problem(runs, c.region);
   if (!problem.empty()) std::cerr << "omprof: scaling: " << problem << "\n";
   return problem.empty();
-}
-
-size_t reference_of(const ScalingCommand& c, const std::vector<ScalingRun>& runs) {
-  if (c.reference) return c.reference - 1;
-  size_t best = 0;
-  for (size_t i = 1; i < runs.size(); ++i)
-    if (runs[i].cores() < runs[best].cores()) best = i;
-  return best;
 }
 
 // Call paths read root first with " > " in text; CSV and JSON keep the folded ";".
@@ -73,30 +46,33 @@ std::vector<Loss> readable(std::vector<Loss> rows, bool text) {
   return rows;
 }
 
-void print_losses(ReportOutput& out, const ScalingCommand& c, const ScalingRun& run,
-                  const ScalingRun& ref, ScalingKind kind, const std::string& label) {
-  const double scale = ideal_scale(run, ref, kind);
+void print_losses(ReportOutput& out, const ScalingCommand& c, const ScalingAnalysis& a,
+                  size_t i) {
+  const ScalingRun &run = a.runs[i], &ref = a.runs[a.reference];
+  const double scale = ideal_scale(run, ref, a.kind);
   const double capacity = run.all.total();
-  const Loss whole = loss_at("(whole program)", &run.all, &ref.all, run, ref, scale);
+  const Loss whole = whole_loss(a, i);
+  const std::string& label = a.labels[i];
   out.text_out() << fmt::format(
-      "\n{} against {}: {:+.3f} thread-s ({:+.1f}% of its {:.3f} thread-s) over the {}", label,
-      fmt::format("{}x{}", ref.ranks, ref.threads), whole.total() * 1e-9,
-      100 * whole.total() / capacity, capacity * 1e-9,
-      kind == ScalingKind::kStrong ? "reference's thread time (strong scaling)"
-                                   : "reference's thread time per core (weak scaling)");
+      "\n{} against {}: {:+.3f} thread-s ({:+.1f}% of its {:.3f} thread-s) over the {}\n", label,
+      a.labels[a.reference], whole.total() * 1e-9, 100 * whole.total() / capacity,
+      capacity * 1e-9,
+      a.kind == ScalingKind::kStrong ? "reference's thread time (strong scaling)"
+                                     : "reference's thread time per core (weak scaling)");
   const bool text = out.text();
+  const size_t top = text ? c.top : 0;
   out.section(label + ".total", "Loss by class (thread-s; + is time lost):",
               loss_table({whole}, capacity, 0, "whole", out.format()));
   out.section(label + ".paths", fmt::format("Call paths by loss (top {}):", c.top),
               loss_table(readable(losses(run.paths, ref.paths, run, ref, scale), text), capacity,
-                         text ? c.top : 0, "path", out.format()));
+                         top, "path", out.format()));
   out.section(label + ".parallel_regions", "Parallel regions by loss:",
               loss_table(losses(run.parallel_regions, ref.parallel_regions, run, ref, scale),
-                         capacity, text ? c.top : 0, "parallel_region", out.format()));
+                         capacity, top, "parallel_region", out.format()));
   if (run.regions.size() > 1 || ref.regions.size() > 1)
     out.section(label + ".regions", "Explicit regions by loss (self: nested regions apart):",
-                loss_table(losses(run.regions, ref.regions, run, ref, scale), capacity,
-                           text ? c.top : 0, "region", out.format()));
+                loss_table(losses(run.regions, ref.regions, run, ref, scale), capacity, top,
+                           "region", out.format()));
 }
 
 int run(ScalingCommand& c) {
@@ -107,29 +83,26 @@ int run(ScalingCommand& c) {
               << runs.size() << " runs\n";
     return 2;
   }
-  const ScalingKind kind = c.weak ? ScalingKind::kWeak : ScalingKind::kStrong;
-  const size_t ref = reference_of(c, runs);
-  std::vector<MetricTree> trees;
-  for (const ScalingRun& r : runs) trees.push_back(metric_tree(r, runs[ref], kind));
+  const ScalingAnalysis a =
+      analyse_scaling(std::move(runs), c.weak ? ScalingKind::kWeak : ScalingKind::kStrong,
+                      c.reference ? c.reference - 1 : SIZE_MAX);
   const Format format = parse_format(c.format);
   ReportOutput out(std::cout, format, c.width_option->count() ? c.width : terminal_width(),
                    use_colour(c.colour));
+  const ScalingRun& ref = a.runs[a.reference];
   out.text_out() << fmt::format("Scaling ({}): {} runs, reference {} ({}){}\n",
-                                c.weak ? "weak" : "strong", runs.size(), ref + 1, runs[ref].input,
+                                c.weak ? "weak" : "strong", a.runs.size(), a.labels[a.reference],
+                                ref.input,
                                 c.region.empty() ? "" : ", inside explicit region " + c.region);
   out.value("kind", c.weak ? "weak" : "strong");
-  out.value("reference", runs[ref].input);
+  out.value("reference", ref.input);
   if (!c.region.empty()) out.value("region", c.region);
-  out.section("runs", "Runs:", runs_table(runs, trees));
+  out.section("runs", "Runs:", runs_table(a.runs, a.trees));
   out.section("metrics",
               "Metric tree (POP, hybrid, multiplicative; ± one standard error from sampling):",
-              metric_table(runs, trees, format));
-  for (size_t i = 0; i < runs.size(); ++i)
-    if (i != ref)
-      print_losses(
-          out, c, runs[i], runs[ref], kind,
-          fmt::format("{}x{}{}", runs[i].ranks, runs[i].threads,
-                      runs[i].cores() == runs[ref].cores() ? "(" + runs[i].input + ")" : ""));
+              metric_table(a.runs, a.trees, format));
+  for (size_t i = 0; i < a.runs.size(); ++i)
+    if (i != a.reference) print_losses(out, c, a, i);
   out.finish();
   return 0;
 }
