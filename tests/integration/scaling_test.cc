@@ -123,6 +123,21 @@ TEST_P(Scaling, AmdahlSerialFraction) {
   EXPECT_NEAR(metric(j, "serial-region efficiency", "1x1"), 1.0, 0.03);
   EXPECT_NEAR(metric(j, "OpenMP load balance", "1x2"),
               1 - d2.join_wait_s / (e + d2.parallel_wall_s), 0.03);
+  // The page of the same runs: the analysis, and the extra time by call path as its flame graph
+  // (its root: the positive path losses, which hold the whole loss and what other paths gained).
+  const std::string html = fresh_dir("scaling_page") + "/page.html";
+  const RunResult view = run({OMPROF_BIN, "view", one, two, "-o", html});
+  ASSERT_EQ(view.status, 0) << view.err;
+  const nlohmann::json page = nlohmann::json::parse(page_data(slurp(html)));
+  ASSERT_TRUE(page.contains("scaling")) << view.err;
+  EXPECT_EQ(page["scaling"]["largest"], "1x2");
+  EXPECT_NEAR(row_of(page["scaling"]["metrics"], "metric", "serial-region efficiency")
+                  .value("1x2", -1.0),
+              metric(j, "serial-region efficiency", "1x2"), 1e-4);
+  double gained = 0;
+  for (const nlohmann::json& row : j["1x2.paths"])
+    gained += std::max(0.0, row.value("loss_s", 0.0));
+  EXPECT_NEAR(page["tree"]["incl_ns"][0].get<double>() * 1e-9, gained, 0.01 * gained + 0.002);
   // The serial loss is where the serial code is: serial_code's path has the most of it.
   const nlohmann::json* top = nullptr;
   for (const nlohmann::json& row : j["1x2.paths"])
