@@ -270,34 +270,30 @@ table("states", D.states.filter(r => r.thread === "all"),
       `Scaling loss of ${S.largest} against ${S.reference} by call path: width = extra thread ` +
       "time, colour = its share of waiting";
 })();
-// Efficiencies against the runs (in the order given): global, parallel, computation.
+// Efficiencies against the runs (in the order given): global, parallel, computation. Written as
+// markup: the HTML parser puts <svg> in its namespace by itself.
 function plot(S) {
-  const W = 520, H = 220, L = 40, B = 30, ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("width", W); svg.setAttribute("height", H); svg.id = "plot";
+  const W = 520, H = 220, L = 40, B = 30;
   const lines = [["global efficiency", "#222"], ["parallel efficiency", "#3a7bd5"],
                  ["computation scalability", "#e08a2c"]];
   const rows = Object.fromEntries(S.metrics.map(r => [r.metric, r]));
   const top = Math.max(1, ...lines.flatMap(([m]) => S.labels.map(l => rows[m][l])));
   const x = i => L + (S.labels.length > 1 ? i * (W - L - 130) / (S.labels.length - 1) : 0);
   const y = v => H - B - v / top * (H - B - 10);
-  const add = (tag, attrs, text) => {
-    const e = document.createElementNS(ns, tag);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    svg.appendChild(e); return e;
-  };
-  for (const v of [0, 0.5, 0.8, 1]) {
-    add("line", {x1: L, x2: W - 130, y1: y(v), y2: y(v), stroke: v === 0.8 ? "#d66" : "#ddd"});
-    add("text", {x: 4, y: y(v) + 4}, v.toFixed(1));
-  }
-  S.labels.forEach((l, i) => add("text", {x: x(i) - 10, y: H - 8}, l));
-  lines.forEach(([m, c], k) => {
-    const pts = S.labels.map((l, i) => `${x(i)},${y(rows[m][l])}`).join(" ");
-    add("polyline", {points: pts, fill: "none", stroke: c, "stroke-width": 2});
-    add("text", {x: W - 125, y: 20 + 16 * k, fill: c}, m);
+  const esc = t => String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  let m = `<svg id="plot" width="${W}" height="${H}">`;
+  for (const v of [0, 0.5, 0.8, 1])
+    m += `<line x1="${L}" x2="${W - 130}" y1="${y(v)}" y2="${y(v)}" stroke="${v === 0.8 ? "#d66" : "#ddd"}"/>` +
+         `<text x="4" y="${y(v) + 4}">${v.toFixed(1)}</text>`;
+  S.labels.forEach((l, i) => { m += `<text x="${x(i) - 10}" y="${H - 8}">${esc(l)}</text>`; });
+  lines.forEach(([name, c], k) => {
+    const pts = S.labels.map((l, i) => `${x(i)},${y(rows[name][l])}`).join(" ");
+    m += `<polyline points="${pts}" fill="none" stroke="${c}" stroke-width="2"/>` +
+         `<text x="${W - 125}" y="${20 + 16 * k}" fill="${c}">${esc(name)}</text>`;
   });
-  return svg;
+  const div = document.createElement("div");
+  div.innerHTML = m + "</svg>";
+  return div;
 }
 render();
 

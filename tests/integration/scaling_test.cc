@@ -131,9 +131,9 @@ TEST_P(Scaling, AmdahlSerialFraction) {
   const nlohmann::json page = nlohmann::json::parse(page_data(slurp(html)));
   ASSERT_TRUE(page.contains("scaling")) << view.err;
   EXPECT_EQ(page["scaling"]["largest"], "1x2");
-  EXPECT_NEAR(row_of(page["scaling"]["metrics"], "metric", "serial-region efficiency")
-                  .value("1x2", -1.0),
-              metric(j, "serial-region efficiency", "1x2"), 1e-4);
+  EXPECT_NEAR(
+      row_of(page["scaling"]["metrics"], "metric", "serial-region efficiency").value("1x2", -1.0),
+      metric(j, "serial-region efficiency", "1x2"), 1e-4);
   double gained = 0;
   for (const nlohmann::json& row : j["1x2.paths"])
     gained += std::max(0.0, row.value("loss_s", 0.0));
