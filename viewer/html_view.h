@@ -11,8 +11,8 @@
 
 #include "viewer/model.h"
 #include "viewer/name_trie.h"
-#include "viewer/scaling.h"
 #include "viewer/ranks.h"
+#include "viewer/scaling.h"
 
 namespace omprof::viewer {
 

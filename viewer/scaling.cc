@@ -303,10 +303,10 @@ nlohmann::json scaling_page_json(const ScalingAnalysis& a, size_t largest) {
   j["runs"] = runs_table(a.runs, a.trees).to_json();
   j["metrics"] = metric_table(a.runs, a.trees, Format::kJson).to_json();
   j["total"] = loss_table({whole_loss(a, largest)}, capacity, 0, "whole", Format::kJson).to_json();
-  j["parallel_regions"] = loss_table(losses(run.parallel_regions, ref.parallel_regions, run, ref,
-                                            scale),
-                                     capacity, 50, "parallel_region", Format::kJson)
-                              .to_json();
+  j["parallel_regions"] =
+      loss_table(losses(run.parallel_regions, ref.parallel_regions, run, ref, scale), capacity, 50,
+                 "parallel_region", Format::kJson)
+          .to_json();
   j["regions"] = loss_table(losses(run.regions, ref.regions, run, ref, scale), capacity, 50,
                             "region", Format::kJson)
                      .to_json();

@@ -9,11 +9,11 @@
 #include "omp/states.h"
 #include "omp/user_model.h"
 #include "viewer/export.h"
-#include "viewer/profile_inputs.h"
-#include "viewer/summary_reader.h"
 #include "viewer/idle_blame.h"
+#include "viewer/profile_inputs.h"
 #include "viewer/regions_view.h"
 #include "viewer/run_configuration.h"
+#include "viewer/summary_reader.h"
 #include "viewer/symbolize.h"
 
 namespace omprof::viewer {

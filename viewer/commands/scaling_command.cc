@@ -46,8 +46,7 @@ std::vector<Loss> readable(std::vector<Loss> rows, bool text) {
   return rows;
 }
 
-void print_losses(ReportOutput& out, const ScalingCommand& c, const ScalingAnalysis& a,
-                  size_t i) {
+void print_losses(ReportOutput& out, const ScalingCommand& c, const ScalingAnalysis& a, size_t i) {
   const ScalingRun &run = a.runs[i], &ref = a.runs[a.reference];
   const double scale = ideal_scale(run, ref, a.kind);
   const double capacity = run.all.total();
@@ -55,8 +54,7 @@ void print_losses(ReportOutput& out, const ScalingCommand& c, const ScalingAnaly
   const std::string& label = a.labels[i];
   out.text_out() << fmt::format(
       "\n{} against {}: {:+.3f} thread-s ({:+.1f}% of its {:.3f} thread-s) over the {}\n", label,
-      a.labels[a.reference], whole.total() * 1e-9, 100 * whole.total() / capacity,
-      capacity * 1e-9,
+      a.labels[a.reference], whole.total() * 1e-9, 100 * whole.total() / capacity, capacity * 1e-9,
       a.kind == ScalingKind::kStrong ? "reference's thread time (strong scaling)"
                                      : "reference's thread time per core (weak scaling)");
   const bool text = out.text();
