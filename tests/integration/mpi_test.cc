@@ -781,6 +781,16 @@ TEST(MpiScaling, RankImbalanceIsMpiLoadBalance) {
         found = true;
     EXPECT_TRUE(found) << j["2x1.paths"].dump();
   }
+  // A job with a rank's profile missing is not a run.
+  const std::string partial = fresh_dir("mpi_scaling_partial");
+  const std::vector<std::string> files = profiles_in(dirs[2]);
+  ASSERT_EQ(files.size(), 2u);
+  std::filesystem::copy_file(files[0],
+                             partial + "/" + std::filesystem::path(files[0]).filename().string());
+  const RunResult r = run({OMPROF_BIN, "scaling", dirs[1], partial});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("1 of the job's 2 ranks have a profile"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 }  // namespace
