@@ -770,10 +770,15 @@ TEST(MpiScaling, RankImbalanceIsMpiLoadBalance) {
     EXPECT_NEAR(lb, designed, 0.03);
     EXPECT_NEAR(mpi_parallel, lb * communication, 0.005);
     EXPECT_GT(communication, 0.95) << "the ranks wait for the slow one, not for the network";
-    // The MPI loss is the fast rank's wait in MPI_Allreduce, at exchange's call path.
+    // The MPI loss is the fast rank's wait in MPI_Allreduce, at exchange's call path. In the
+    // step region that is all of it; the whole window also holds a rank's wait for the other's
+    // end, and the ranks' windows (from MPI_Init's return) start at different moments.
     const nlohmann::json& whole = j["2x1.total"][0];
-    EXPECT_NEAR(whole.value("mpi_s", 0.0), truth[2][0].step_mpi + truth[2][1].step_mpi,
-                0.05 * whole.value("mpi_s", 0.0) + 0.01);
+    const double waited = truth[2][0].step_mpi + truth[2][1].step_mpi;
+    if (in_step)
+      EXPECT_NEAR(whole.value("mpi_s", 0.0), waited, 0.05 * waited + 0.01);
+    else
+      EXPECT_GT(whole.value("mpi_s", 0.0), waited - 0.05 * waited - 0.01);
     bool found = false;
     for (const nlohmann::json& row : j["2x1.paths"])
       if (row.value("path", "").find("exchange") != std::string::npos &&

@@ -43,11 +43,11 @@ class Scaling : public ::testing::TestWithParam<std::string> {
  protected:
   // omp_scaling MODE at `threads`, profiled into a fresh directory.
   std::string profile(const std::string& mode, int threads, Design& design,
-                      const std::string& rounds = "4") {
+                      const std::string& rounds = "4", const std::string& rate = "200") {
     const std::string dir = fresh_dir("scaling_" + mode + "_" + std::to_string(threads));
-    const RunResult r = run(
-        {OMPROF_BIN, "run", "-o", dir, "--", program("omp_scaling_" + GetParam()), mode, rounds},
-        {{"OMP_NUM_THREADS", std::to_string(threads)}});
+    const RunResult r = run({OMPROF_BIN, "run", "--rate", rate, "-o", dir, "--",
+                             program("omp_scaling_" + GetParam()), mode, rounds},
+                            {{"OMP_NUM_THREADS", std::to_string(threads)}});
     EXPECT_EQ(r.status, 0) << r.err;
     design = parse_design(r.out);
     EXPECT_EQ(design.threads, threads) << r.out;
@@ -205,12 +205,15 @@ TEST_P(Scaling, WeakScalingComparesWorkPerCore) {
   EXPECT_NEAR(metric(strong, "computation scalability", "1x2"), designed / 2, 0.03);
 }
 
-// Fine-grained regions: 80,000 regions of about 10 us of work; at 2 threads the fork and join
+// Fine-grained regions: 120,000 regions of about 10 us of work; at 2 threads the fork and join
 // cost as much as the work they split: runtime overhead is the largest loss class of the
-// program's own (time off the CPU, which a busy machine adds, apart).
+// program's own (time off the CPU, which a busy machine adds, apart). At 1 kHz: the work's
+// share of each thread's samples is binomial, and at 200 Hz its noise (about 0.02 s in each
+// run) came near the overhead's 0.05 s (CI once read work +0.055 s, overhead +0.048 s).
 TEST_P(Scaling, FineGrainedRegionsLoseTimeToTheRuntime) {
   Design d1, d2;
-  const std::string one = profile("fine", 1, d1, "8"), two = profile("fine", 2, d2, "8");
+  const std::string one = profile("fine", 1, d1, "12", "1000"),
+                    two = profile("fine", 2, d2, "12", "1000");
   const nlohmann::json j = analyse({one, two});
   const nlohmann::json& whole = j["1x2.total"][0];
   std::string largest;
