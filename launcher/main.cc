@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && launcher::is_viewer_command(argv[1])) return launcher::exec_viewer(argc, argv);
   if (argc > 1 && argv[1][0] != '-' && std::strcmp(argv[1], "run") != 0) {
     std::cerr << "omprof: unknown command '" << argv[1]
-              << "' (run, report, export, view, diff, scaling; omprof --help)\n";
+              << "' (run, report, export, view, diff, scaling, advise; omprof --help)\n";
     return 2;
   }
 

@@ -31,6 +31,7 @@ const std::vector<std::pair<std::string, std::string>>& viewer_commands() {
       {"view", "Write one self-contained HTML page: flame graph, regions, threads, ranks"},
       {"diff", "Compare two runs: function and region deltas (omprof diff BASE NEW)"},
       {"scaling", "Compare runs at several thread and rank counts: efficiencies and losses"},
+      {"advise", "What to fix first: findings ranked by the wall time they would save"},
   };
   return commands;
 }

@@ -80,10 +80,24 @@ std::string path_key(const StackRef& stack) {
 }
 
 // The innermost parallel construct on the stack, "(outside parallel regions)" outside every one.
+const char* const kOutside = "(outside parallel regions)";
+
 std::string construct_key(const StackRef& stack) {
   for (const omp::Frame& f : stack)
     if (omp::is_region_frame_name(f.name)) return f.name;
-  return "(outside parallel regions)";
+  return kOutside;
+}
+
+// The parallel construct a sample ran in: its fork record's (a task's: the region it ran in,
+// up its parents), else the innermost construct on its stack, else "(outside parallel regions)".
+std::string construct_key(const Model& m, const ViewSample& s) {
+  for (uint64_t id = s.fork_id, hops = 0; id && hops < 64; ++hops) {
+    const auto f = m.forks.find(id);
+    if (f == m.forks.end()) break;
+    if (!f->second.task) return omp::region_frame_name(f->second);
+    id = f->second.parent_id;
+  }
+  return construct_key(s.stack);
 }
 
 // Explicit region nodes inside a region named `name` (itself or nested), and the outermost
@@ -125,9 +139,10 @@ class RankReader {
       if (!region_.empty() &&
           !(s.region_node < scope.inside.size() && scope.inside[size_t(s.region_node)]))
         continue;
-      add_sample(s);
+      add_sample(m, s);
     }
     spread_idle_over_blame();
+    add_construct_facts(m, run);
     close(run, elapsed);
   }
 
@@ -139,7 +154,7 @@ class RankReader {
     return double(h.duration_ns());
   }
 
-  void add_sample(const ViewSample& s) {
+  void add_sample(const Model& m, const ViewSample& s) {
     bool setup = false;
     const LossClass c = loss_class(s.state, setup);
     if (setup) return;
@@ -153,9 +168,18 @@ class RankReader {
       rank_.add(c, w, sampled);
       paths_[path_key(s.stack)].add(c, w, sampled);
     }
-    parallel_[construct_key(s.stack)].add(c, w, sampled);
+    const std::string construct = construct_key(m, s);
+    parallel_[construct].add(c, w, sampled);
+    states_[construct][s.state] += w;
+    if (c == LossClass::kWork) path_work_[path_key(s.stack)] += w;
     regions_[s.region_node ? region_path(p_, s.region_node) : ""].add(c, w, sampled);
     if (s.idle_blame_ns) blame_[path_key(s.stack)] += double(s.idle_blame_ns);
+    // The main thread's serial work that no idle worker was blamed on ran while no worker
+    // existed (before the first parallel region, or after the workers ended): where the
+    // capacity no thread used goes.
+    if (s.idle_blame_ns == 0 && (c == LossClass::kWork || c == LossClass::kOffCpu) &&
+        construct == kOutside && is_main(s.thread))
+      alone_[path_key(s.stack)] += w;
   }
 
   // The workers' idle time goes to the serial code that kept them idle (the main thread's
@@ -175,19 +199,42 @@ class RankReader {
       paths_[path].add(LossClass::kSerial, idle * ns / blamed, sampled * ns / blamed);
   }
 
+  // Instances and wall time of each construct (its fork records), and its team's states.
+  void add_construct_facts(const Model& m, ScalingRun& run) {
+    for (const auto& [id, fork] : m.forks) {
+      if (fork.task || id == 0 || id > p_.forks.size()) continue;
+      ConstructFacts& f = run.constructs[omp::region_frame_name(fork)];
+      f.instances += p_.forks[id - 1].instances();
+      f.wall_ns += double(p_.forks[id - 1].wall_ns());
+    }
+    for (const auto& [construct, states] : states_)
+      for (const auto& [state, ns] : states) run.constructs[construct].states[state] += ns;
+  }
+
   // What the rank adds to the run; the capacity no thread used waits for the run's thread count.
   void close(ScalingRun& run, double elapsed) {
+    run.rank_ids.push_back(p_.header.mpi_size() > 0 ? p_.header.mpi_rank() : 0);
+    run.rank_work_ns.push_back(rank_.at(LossClass::kWork));
+    run.rank_path_work_ns.push_back(std::move(path_work_));
     run.all += rank_;
     for (auto& [k, t] : paths_) run.paths[k] += t;
     for (auto& [k, t] : parallel_) run.parallel_regions[k] += t;
     for (auto& [k, t] : regions_) run.regions[k] += t;
     run.samples += samples_;
-    totals_ = {elapsed, rank_.total(), rank_.at(LossClass::kMpi)};
+    double blamed = 0;
+    for (const auto& [path, ns] : blame_) blamed += ns;
+    // Without any blame (one thread, or profiles before 1.14) the unused capacity stays at
+    // kNotRunningPath; where every serial sample was blamed (the worker-less moments had none),
+    // it goes to the blamed serial code, in proportion.
+    if (blamed <= 0) alone_.clear();
+    if (blamed > 0 && alone_.empty()) alone_ = blame_;
+    totals_ = {elapsed, rank_.total(), rank_.at(LossClass::kMpi), std::move(alone_)};
   }
 
  public:
   struct Totals {
     double elapsed_ns, thread_ns, mpi_ns;
+    std::map<std::string, double> alone;  // where the rank's unused capacity goes (by weight)
   };
   Totals totals_{};
 
@@ -198,12 +245,29 @@ class RankReader {
   ClassTimes rank_, idle_;
   std::map<std::string, ClassTimes> paths_, idle_paths_, parallel_, regions_;
   std::map<std::string, double> blame_;
+  std::map<std::string, std::map<uint32_t, double>> states_;  // by construct
+  std::map<std::string, double> path_work_;
+  std::map<std::string, double> alone_;  // the main thread's unblamed serial work, by path
+
+  bool is_main(uint32_t thread) const {
+    const auto t = p_.threads.find(thread);
+    return t != p_.threads.end() && t->second.is_main();
+  }
 };
 
-void add_unused(ScalingRun& run, LossClass c, double ns) {
+// `alone`: the main thread's serial work while no worker ran, by path: the unused capacity is
+// spread over it in proportion; empty: all of it at kNotRunningPath.
+void add_unused(ScalingRun& run, LossClass c, double ns,
+                const std::map<std::string, double>& alone = {}) {
   run.all.add(c, ns);
-  run.paths[kNotRunningPath].add(c, ns);
-  run.parallel_regions["(outside parallel regions)"].add(c, ns);
+  double weight = 0;
+  for (const auto& [path, w] : alone) weight += w;
+  if (weight > 0) {
+    for (const auto& [path, w] : alone) run.paths[path].add(c, ns * w / weight);
+  } else {
+    run.paths[kNotRunningPath].add(c, ns);
+  }
+  run.parallel_regions[kOutside].add(c, ns);
   run.regions[""].add(c, ns);
 }
 
@@ -222,7 +286,7 @@ void add_unused_capacity(ScalingRun& run, const std::vector<RankReader::Totals>&
   }
   for (const RankReader::Totals& r : ranks) {
     const double capacity = threads * r.elapsed_ns;
-    add_unused(run, LossClass::kSerial, std::max(0.0, capacity - r.thread_ns));
+    add_unused(run, LossClass::kSerial, std::max(0.0, capacity - r.thread_ns), r.alone);
     const double used = std::max(capacity, r.thread_ns);
     run.rank_outside_mpi_ns.push_back((used - r.mpi_ns) / threads);
     add_unused(run, LossClass::kMpi, full - used);

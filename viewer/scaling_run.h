@@ -50,6 +50,14 @@ struct ClassTimes {
   ClassTimes& operator+=(const ClassTimes& o);
 };
 
+// A parallel construct's facts beyond its class times (`omprof advise`): how often it ran, its
+// fork-to-join wall time (format 1.14; 0 before), its team's time per thread state.
+struct ConstructFacts {
+  uint64_t instances = 0;
+  double wall_ns = 0;
+  std::map<uint32_t, double> states;  // ns by thread state
+};
+
 struct ScalingRun {
   std::string input;    // the argument (a directory or a profile)
   std::string program;  // the program's path
@@ -65,8 +73,13 @@ struct ScalingRun {
   std::map<std::string, ClassTimes> paths;  // user-model call path, root first, ";"-joined
   std::map<std::string, ClassTimes>
       parallel_regions;  // innermost construct, or "(outside parallel regions)"
-  std::map<std::string, ClassTimes> regions;  // explicit region path ("" : none)
-  std::set<std::string> region_paths;         // every explicit region path of every rank
+  std::map<std::string, ClassTimes> regions;         // explicit region path ("" : none)
+  std::set<std::string> region_paths;                // every explicit region path of every rank
+  std::map<std::string, ConstructFacts> constructs;  // by the construct's user-model frame
+  // Per rank, in the order read: its number, useful work, and work per call path.
+  std::vector<int> rank_ids;
+  std::vector<double> rank_work_ns;
+  std::vector<std::map<std::string, double>> rank_path_work_ns;
   size_t cores() const { return size_t(ranks) * threads; }
 };
 

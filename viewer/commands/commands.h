@@ -17,6 +17,7 @@ Command add_export(CLI::App& app);
 Command add_view(CLI::App& app);
 Command add_diff(CLI::App& app);
 Command add_scaling(CLI::App& app);
+Command add_advise(CLI::App& app);
 Command add_recover(CLI::App& app);
 Command add_probe_counters(CLI::App& app);
 
