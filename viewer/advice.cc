@@ -362,4 +362,22 @@ Advice advise(const std::vector<ScalingRun>& runs, double min_fraction) {
   return a;
 }
 
+nlohmann::json advice_json(const Advice& a) {
+  nlohmann::json j = {{"input", a.input},     {"ranks", a.ranks},
+                      {"threads", a.threads}, {"elapsed_s", a.elapsed_ns * 1e-9},
+                      {"note", a.note},       {"findings", nlohmann::json::array()}};
+  for (const Finding& f : a.findings)
+    j["findings"].push_back({{"kind", f.kind},
+                             {"where", f.where},
+                             {"place", f.place},
+                             {"gain_s", f.gain_ns * 1e-9},
+                             {"gain%", a.elapsed_ns > 0 ? 100 * f.gain_ns / a.elapsed_ns : 0},
+                             {"error_s", f.error_ns * 1e-9},
+                             {"significant", f.significant},
+                             {"evidence", f.evidence},
+                             {"numbers", f.numbers},
+                             {"advice", f.advice}});
+  return j;
+}
+
 }  // namespace omprof::viewer

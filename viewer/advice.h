@@ -36,5 +36,7 @@ struct Advice {
 // Advice on the last run of `runs` (the others, if any, are a scaling series it is compared
 // with; the reference is the smallest). Findings under `min_fraction` of the run are left out.
 Advice advise(const std::vector<ScalingRun>& runs, double min_fraction);
+// The JSON of `omprof advise --json` (docs/format.md), also the HTML page's "advice".
+nlohmann::json advice_json(const Advice& a);
 
 }  // namespace omprof::viewer

@@ -60,6 +60,7 @@ td.low{background:#f6c9c4}td.high{background:#cdebc5}
 #selftest{display:none}
 </style></head><body>
 <h1 id="title"></h1><div id="header"></div>
+<div id="advice"></div>
 <div id="scaling"></div>
 <h2 id="treetitle">Call tree (user model): width = time, colour = share of wait</h2>
 <div id="controls"><button id="reset">Reset zoom</button>
@@ -228,6 +229,35 @@ table("ranks", D.ranks, ["rank", "threads", "elapsed_s", "computation_s", "work_
       "mpi_wait_s", "work%", "omp_wait%", "mpi_wait%"], ["work_s", "omp_wait_s"]);
 table("states", D.states.filter(r => r.thread === "all"),
       ["rank", "state", "class", "time_s", "pct"].filter(c => several || c !== "rank"));
+// What to fix first (omprof advise): the findings by the wall time they would save.
+(function advice() {
+  const A = D.advice;
+  if (!A) return;
+  const box = document.getElementById("advice");
+  const h = document.createElement("h2");
+  h.textContent = `Advice on ${A.input} (${A.ranks} x ${A.threads}, ${A.elapsed_s.toFixed(3)} s)`;
+  box.appendChild(h);
+  if (!A.findings.length) {
+    const p = document.createElement("p"); p.textContent = A.note; box.appendChild(p); return;
+  }
+  const ol = document.createElement("ol");
+  for (const f of A.findings) {
+    const li = document.createElement("li");
+    const head = document.createElement("b");
+    head.textContent = `${f.kind.replace(/_/g, " ")}: ${f.gain_s.toFixed(3)} s ` +
+        `(${f["gain%"].toFixed(1)}% of the run) \u00b1${f.error_s.toFixed(3)}` +
+        (f.significant ? "" : " (not significant)");
+    li.appendChild(head);
+    for (const [label, text] of [["where", f.where + (f.place && !f.where.includes(f.place) ? " (" + f.place + ")" : "")],
+                                 ["evidence", f.evidence], ["try", f.advice]]) {
+      const d = document.createElement("div");
+      d.textContent = `${label}: ${text}`;
+      li.appendChild(d);
+    }
+    ol.appendChild(li);
+  }
+  box.appendChild(ol);
+})();
 // A scaling page (omprof view RUN1 RUN2 ...): the metric tree per run, efficiency against the
 // configuration, and the largest run's losses; the flame graph is its extra time by call path.
 (function scaling() {

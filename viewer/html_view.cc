@@ -163,6 +163,7 @@ nlohmann::json HtmlView::data() const {
   d["parallel_regions"] = parallel_regions_;
   d["regions"] = regions_;
   if (!scaling_.is_null()) d["scaling"] = scaling_;
+  if (!advice_.is_null()) d["advice"] = advice_;
   if (!ranks_.empty()) {
     std::vector<RankNumbers> sorted = ranks_;
     std::sort(sorted.begin(), sorted.end(),

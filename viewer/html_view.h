@@ -26,6 +26,8 @@ class HtmlView {
   // "scaling" member, and the flame graph drawn from the call paths' losses (only the positive
   // ones: the extra thread time, coloured by its waiting part) instead of the profiles' samples.
   void set_scaling(nlohmann::json analysis, const std::vector<Loss>& path_losses);
+  // The advice on the run (viewer/advice.h), as the page's "advice" member.
+  void set_advice(nlohmann::json advice) { advice_ = std::move(advice); }
   // The page's data: header, tree (flat arrays), tables.
   nlohmann::json data() const;
   void write(std::ostream& out) const;
@@ -47,7 +49,7 @@ class HtmlView {
   nlohmann::json parallel_regions_ = nlohmann::json::array();
   nlohmann::json regions_ = nlohmann::json::array();
   std::vector<RankNumbers> ranks_;
-  nlohmann::json scaling_;
+  nlohmann::json scaling_, advice_;
   bool tree_from_losses_ = false;
   size_t profiles_ = 0;
 };

@@ -9,7 +9,9 @@
  * With MPI_RANKS_API_SUMMARY=PATH in the environment, every rank calls omprof's collective
  * summary before MPI_Finalize, strict (the region trees differ when there are 2 ranks or more)
  * and union (rank 0 writes PATH), and prints the two statuses.
- * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS [abort]] */
+ * With "balanced" as the fourth argument, every rank computes so that its computing and io
+ * together take the average rank's (the fix `omprof advise` suggests for the imbalance).
+ * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS [abort|balanced]] */
 #include <mpi.h>
 #include <omp.h>
 #include <omprof/omprof.h>
@@ -74,11 +76,18 @@ int main(int argc, char** argv) {
   const double unit = (argc > 2 ? atof(argv[2]) : 4) * 1e-3;
   const int threads = argc > 3 ? atoi(argv[3]) : 1;
   double busy_s = 0, mpi_s = 0, mpi_cpu_s = 0, io_s = 0, step_s = 0, check = 0;
+  /* Balanced: each rank's computing plus io is the average over ranks of (r+1) units plus io
+   * (a quarter unit on even ranks). */
+  const int balanced = argc > 4 && strcmp(argv[4], "balanced") == 0;
+  double average = 0;
+  for (int r = 0; r < size; ++r) average += unit * (r + 1) + (r % 2 == 0 ? unit / 4 : 0);
+  average /= size;
+  const double share = balanced ? average - (rank % 2 == 0 ? unit / 4 : 0) : unit * (rank + 1);
   const double start = wall();
   for (int s = 0; s < steps; ++s) {
     omprof_region_begin("step");
     double t0 = wall();
-    busy_s += compute(unit * (rank + 1), threads);
+    busy_s += compute(share, threads);
     double t1 = wall();
     if (rank % 2 == 0) io(unit / 4);
     double t2 = wall();

@@ -20,24 +20,6 @@ struct AdviseCommand {
   double min_percent = 1;
 };
 
-nlohmann::json to_json(const Advice& a) {
-  nlohmann::json j = {{"input", a.input},     {"ranks", a.ranks},
-                      {"threads", a.threads}, {"elapsed_s", a.elapsed_ns * 1e-9},
-                      {"note", a.note},       {"findings", nlohmann::json::array()}};
-  for (const Finding& f : a.findings)
-    j["findings"].push_back({{"kind", f.kind},
-                             {"where", f.where},
-                             {"place", f.place},
-                             {"gain_s", f.gain_ns * 1e-9},
-                             {"gain%", a.elapsed_ns > 0 ? 100 * f.gain_ns / a.elapsed_ns : 0},
-                             {"error_s", f.error_ns * 1e-9},
-                             {"significant", f.significant},
-                             {"evidence", f.evidence},
-                             {"numbers", f.numbers},
-                             {"advice", f.advice}});
-  return j;
-}
-
 void write_text(std::ostream& out, const Advice& a) {
   out << fmt::format("Advice for {} ({} rank{} x {} thread{}, {:.3f} s)", a.input, a.ranks,
                      a.ranks == 1 ? "" : "s", a.threads, a.threads == 1 ? "" : "s",
@@ -73,7 +55,7 @@ int run(const AdviseCommand& c) {
   }
   const Advice a = advise(runs, c.min_percent / 100);
   if (c.format == "json") {
-    std::cout << to_json(a).dump(2) << "\n";
+    std::cout << advice_json(a).dump(2) << "\n";
   } else {
     write_text(std::cout, a);
   }

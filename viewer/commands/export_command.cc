@@ -2,11 +2,13 @@
 // page.html`: the profiles merged into one file (runs of different configurations refused).
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <set>
 
+#include "viewer/advice.h"
 #include "viewer/commands/commands.h"
 #include "viewer/commands/options.h"
 #include "viewer/export.h"
@@ -147,6 +149,10 @@ int run_scaling_view(const ViewCommand& v) {
     if (a.runs[i].cores() >= a.runs[largest].cores() && i != a.reference) largest = i;
   const ScalingRun &run = a.runs[largest], &ref = a.runs[a.reference];
   HtmlView page;
+  std::vector<ScalingRun> largest_last = a.runs;  // advise() advises the last run
+  std::rotate(largest_last.begin() + long(largest), largest_last.begin() + long(largest) + 1,
+              largest_last.end());
+  page.set_advice(advice_json(advise(largest_last, 0.01)));
   page.set_scaling(scaling_page_json(a, largest),
                    losses(run.paths, ref.paths, run, ref, ideal_scale(run, ref, a.kind)));
   ViewCommand largest_run = v;
@@ -161,6 +167,26 @@ int run_scaling_view(const ViewCommand& v) {
   return 0;
 }
 
+// The advice on one run (the page's first section): only for one argument, unfiltered, whose
+// profiles were all read already (nothing is told twice).
+void add_advice(const ViewCommand& v, HtmlView& page) {
+  if (v.files.size() != 1 || v.rank >= 0 || !v.filter.empty()) return;
+  int status = 0;
+  std::vector<std::string> files;
+  for (const std::string& f : expand_profile_arguments(v.files, status))
+    if (!is_summary_path(f)) files.push_back(f);
+  if (status || files.empty()) return;
+  SymbolCache symbols;
+  ScalingRun run;
+  std::string error;
+  try {
+    if (!read_scaling_run(v.files[0], files, "", symbols, run, error)) return;
+  } catch (const format::ProfileError&) {
+    return;
+  }
+  page.set_advice(advice_json(advise({run}, 0.01)));
+}
+
 int run_view(const ViewCommand& v) {
   if (!valid_filter(v.filter)) return 2;
   if (v.rank < 0 && v.filter.empty() && is_scaling_series(v.files)) return run_scaling_view(v);
@@ -173,6 +199,7 @@ int run_view(const ViewCommand& v) {
     std::cerr << "omprof: view: no profile to show\n";
     return 1;
   }
+  if (status == 0) add_advice(v, page);
   const int written =
       write_file_atomically(v.output, "view", [&](std::ostream& out) { page.write(out); });
   if (written) return written;
