@@ -185,6 +185,18 @@ void sample_and_rearm(ThreadState* ts, const SamplingClock* clock, void* ucontex
 
 }  // namespace
 
+namespace {
+
+void revive_after_merge(ThreadState* ts, const SamplingClock* clock) {
+  if (!ts || !clock || !clock->revive) return;
+  SamplingState& st = sampling_state();
+  st.handlers_in_flight.fetch_add(1);
+  if (!st.stopped.load() && ts->timer_armed.load()) clock->revive(ts);
+  st.handlers_in_flight.fetch_sub(1);
+}
+
+}  // namespace
+
 void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
   const int saved_errno = errno;
   ThreadState* ts = current_thread();
@@ -207,6 +219,11 @@ void on_profiling_signal(int signo, siginfo_t* info, void* ucontext) {
   } else if (!(info && thread_states_lost() &&
                (info->si_code == SI_TIMER ||
                 (info->si_code >= POLL_IN && info->si_code <= POLL_HUP)))) {
+    // The program's own signal (its raise(SIGPROF), its ITIMER_PROF). A standard signal does
+    // not queue: the task clock's overflow signal, pending at the same moment, was merged into
+    // this one, and the clock stopped at that overflow. One more overflow allowed restarts it
+    // (CI saw a program raising SIGPROF at its start get no sample at all).
+    revive_after_merge(ts, clock);
     forward_to_application(signo, info, ucontext);
   }  // else a clock of omprof's whose thread state was lost: dropped, never the program's
   errno = saved_errno;
