@@ -270,6 +270,21 @@ void mpi_findings(const Context& c, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// More threads than the CPUs a rank may use: they take turns, and fewer threads would not give
+// the time off the CPU back (the work is the same; the waits behind preempted threads are in the
+// imbalance and lock findings). A warning instead of an off_cpu finding.
+bool oversubscribed(const ScalingRun& run, std::vector<std::string>& warnings) {
+  if (run.min_cpus_allowed == 0 || run.threads <= run.min_cpus_allowed) return false;
+  warnings.push_back(fmt::format(
+      "{} threads per rank ran on {} CPU{} (rank {}'s affinity): the threads take turns, so the "
+      "time off the CPU is no gain; run at most {} threads per rank (OMP_NUM_THREADS), or give "
+      "each rank more CPUs (the MPI launcher's binding); the waits behind preempted threads are "
+      "in the imbalance and lock findings",
+      run.threads, run.min_cpus_allowed, run.min_cpus_allowed == 1 ? "" : "s", run.min_cpus_rank,
+      run.min_cpus_allowed));
+  return true;
+}
+
 void off_cpu_finding(const Context& c, std::vector<Finding>& out) {
   const double off = c.run.all.at(LossClass::kOffCpu);
   if (off <= 0) return;
@@ -338,7 +353,7 @@ Advice advise(const std::vector<ScalingRun>& runs, double min_fraction) {
   contention_findings(c, a.findings);
   serial_findings(c, a.findings);
   mpi_findings(c, a.findings);
-  off_cpu_finding(c, a.findings);
+  if (!oversubscribed(run, a.warnings)) off_cpu_finding(c, a.findings);
   if (runs.size() > 1) {
     size_t ref = 0;
     for (size_t i = 1; i + 1 < runs.size(); ++i)
@@ -363,9 +378,13 @@ Advice advise(const std::vector<ScalingRun>& runs, double min_fraction) {
 }
 
 nlohmann::json advice_json(const Advice& a) {
-  nlohmann::json j = {{"input", a.input},     {"ranks", a.ranks},
-                      {"threads", a.threads}, {"elapsed_s", a.elapsed_ns * 1e-9},
-                      {"note", a.note},       {"findings", nlohmann::json::array()}};
+  nlohmann::json j = {{"input", a.input},
+                      {"ranks", a.ranks},
+                      {"threads", a.threads},
+                      {"elapsed_s", a.elapsed_ns * 1e-9},
+                      {"note", a.note},
+                      {"warnings", a.warnings},
+                      {"findings", nlohmann::json::array()}};
   for (const Finding& f : a.findings)
     j["findings"].push_back({{"kind", f.kind},
                              {"where", f.where},

@@ -31,6 +31,9 @@ struct Advice {
   double elapsed_ns = 0;
   std::vector<Finding> findings;  // largest gain first
   std::string note;               // why there is nothing to say, when there is not
+  // What the findings stand on that is not a finding: threads outnumbering the CPUs a rank
+  // may use.
+  std::vector<std::string> warnings;
 };
 
 // Advice on the last run of `runs` (the others, if any, are a scaling series it is compared

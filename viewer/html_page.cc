@@ -237,6 +237,9 @@ table("states", D.states.filter(r => r.thread === "all"),
   const h = document.createElement("h2");
   h.textContent = `Advice on ${A.input} (${A.ranks} x ${A.threads}, ${A.elapsed_s.toFixed(3)} s)`;
   box.appendChild(h);
+  for (const w of A.warnings || []) {
+    const p = document.createElement("p"); p.textContent = "WARNING: " + w; box.appendChild(p);
+  }
   if (!A.findings.length) {
     const p = document.createElement("p"); p.textContent = A.note; box.appendChild(p); return;
   }

@@ -318,6 +318,11 @@ bool read_scaling_run(const std::string& input, const std::vector<std::string>& 
     ranks.insert(c.mpi_size > 0 ? p.header.mpi_rank() : 0);
     for (size_t node = 1; node <= p.region_nodes.size(); ++node)
       run.region_paths.insert(region_path(p, node));
+    const uint32_t cpus = p.header.cpus_allowed();
+    if (cpus > 0 && (run.min_cpus_allowed == 0 || cpus < run.min_cpus_allowed)) {
+      run.min_cpus_allowed = cpus;
+      run.min_cpus_rank = c.mpi_size > 0 ? p.header.mpi_rank() : 0;
+    }
     RankReader reader(p, region);
     reader.read(run);
     totals.push_back(reader.totals_);

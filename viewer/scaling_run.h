@@ -76,6 +76,10 @@ struct ScalingRun {
   std::map<std::string, ClassTimes> regions;         // explicit region path ("" : none)
   std::set<std::string> region_paths;                // every explicit region path of every rank
   std::map<std::string, ConstructFacts> constructs;  // by the construct's user-model frame
+  // The fewest CPUs a rank's affinity mask allowed at its start (Header.cpus_allowed, 1.14; 0:
+  // unknown), and that rank.
+  uint32_t min_cpus_allowed = 0;
+  int min_cpus_rank = 0;
   // Per rank, in the order read: its number, useful work, and work per call path.
   std::vector<int> rank_ids;
   std::vector<double> rank_work_ns;

@@ -97,7 +97,8 @@ TEST(AdviseInput, NothingToSayIsASentence) {
                 {{"OMP_NUM_THREADS", "1"}})
                 .status,
             0);
-  const RunResult a = run({OMPROF_BIN, "advise", one});
+  // Over 5% of the run (a VM may preempt a thread for 1% of it: a true off_cpu finding).
+  const RunResult a = run({OMPROF_BIN, "advise", "--min-percent", "5", one});
   EXPECT_EQ(a.status, 0) << a.err;
   EXPECT_NE(a.out.find("no finding would save"), std::string::npos) << a.out;
   EXPECT_NE(a.out.find("one thread, one rank"), std::string::npos) << a.out;
@@ -111,6 +112,33 @@ TEST(AdviseInput, NothingToSayIsASentence) {
   const RunResult missing = run({OMPROF_BIN, "advise", one + "/nothing"});
   EXPECT_EQ(missing.status, 1);
   EXPECT_EQ(std::count(missing.err.begin(), missing.err.end(), '\n'), 1) << missing.err;
+}
+
+// Two threads on one CPU (taskset): they take turns, and fewer threads would not give the time
+// off the CPU back. advise says so as a warning, with no off_cpu gain.
+TEST(AdviseInput, ThreadsOutnumberingTheirCpusAreAWarningNotAGain) {
+  const std::string dir = fresh_dir("advise_one_cpu");
+  const RunResult r = run({"/usr/bin/taskset", "-c", "0", OMPROF_BIN, "run", "-o", dir, "--",
+                           program("omp_advice_clang"), "clean", "nofix", "2"},
+                          {{"OMP_NUM_THREADS", "2"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const RunResult a = run({OMPROF_BIN, "advise", "--json", dir});
+  ASSERT_EQ(a.status, 0) << a.err;
+  const nlohmann::json j = nlohmann::json::parse(a.out);
+  ASSERT_EQ(j["warnings"].size(), 1u) << a.out;
+  EXPECT_NE(j["warnings"][0].get<std::string>().find("2 threads per rank ran on 1 CPU"),
+            std::string::npos)
+      << a.out;
+  for (const nlohmann::json& f : j["findings"]) EXPECT_NE(f.value("kind", ""), "off_cpu") << a.out;
+  // The same program with a CPU per thread: no warning.
+  const std::string two = fresh_dir("advise_two_cpus");
+  ASSERT_EQ(
+      run({OMPROF_BIN, "run", "-o", two, "--", program("omp_advice_clang"), "clean", "nofix", "2"},
+          {{"OMP_NUM_THREADS", "2"}})
+          .status,
+      0);
+  const nlohmann::json k = nlohmann::json::parse(run({OMPROF_BIN, "advise", "--json", two}).out);
+  EXPECT_TRUE(k["warnings"].empty()) << k.dump(2);
 }
 
 }  // namespace

@@ -26,9 +26,10 @@ void write_text(std::ostream& out, const Advice& a) {
                      a.elapsed_ns * 1e-9);
   if (a.findings.empty()) {
     out << ": " << a.note << ".\n";
-    return;
+  } else {
+    out << ": findings by the wall time they would save\n";
   }
-  out << ": findings by the wall time they would save\n";
+  for (const std::string& w : a.warnings) out << "WARNING: " << w << "\n";
   int n = 0;
   for (const Finding& f : a.findings) {
     std::string kind = f.kind;
