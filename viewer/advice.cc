@@ -29,7 +29,7 @@ double variance(const Context& c, double sampled) {
 }
 
 // "solve.c:42" and "solve" from "<solve: omp parallel @ solve.c:42>".
-std::string construct_place(const std::string& frame) {
+std::string place_in_frame_name(const std::string& frame) {
   const size_t at = frame.rfind(" @ ");
   return at == std::string::npos ? "" : frame.substr(at + 3, frame.size() - at - 4);
 }
@@ -47,7 +47,7 @@ Finding construct_finding(const Context& c, const std::string& key, LossClass cl
                           double thread_ns) {
   Finding f;
   f.where = key;
-  f.place = construct_place(key);
+  f.place = place_in_frame_name(key);
   f.gain_ns = thread_ns / c.cores;
   const auto it = c.run.parallel_regions.find(key);
   double sampled = 0;
@@ -307,18 +307,19 @@ void off_cpu_finding(const Context& c, std::vector<Finding>& out) {
 
 // With a series: work that grows with the team inside a construct (computation scalability).
 void growth_findings(const Context& c, const ScalingRun& ref, std::vector<Finding>& out) {
-  const double scale = 1.0;  // strong scaling: the same work
-  for (const auto& [key, t] : c.run.parallel_regions) {
+  constexpr size_t kWork = size_t(LossClass::kWork);
+  for (const auto& [key, t] : c.run.parallel_regions) {  // strong scaling: the same work
     const auto r = ref.parallel_regions.find(key);
     if (r == ref.parallel_regions.end()) continue;
-    const double grown = t.at(LossClass::kWork) - scale * r->second.at(LossClass::kWork);
+    const double grown = t.at(LossClass::kWork) - r->second.at(LossClass::kWork);
     if (grown <= 0) continue;
     Finding f;
     f.kind = "work_growth";
     f.where = key;
-    f.place = construct_place(key);
+    f.place = place_in_frame_name(key);
     f.gain_ns = grown / c.cores;
-    f.error_ns = std::sqrt(variance(c, t.sampled[0]) + variance(c, r->second.sampled[0])) / c.cores;
+    f.error_ns =
+        std::sqrt(variance(c, t.sampled[kWork]) + variance(c, r->second.sampled[kWork])) / c.cores;
     f.evidence =
         fmt::format("the work inside grew from {:.3f} to {:.3f} thread-s between {}x{} and {}x{}",
                     r->second.at(LossClass::kWork) * 1e-9, t.at(LossClass::kWork) * 1e-9, ref.ranks,
@@ -355,9 +356,7 @@ Advice advise(const std::vector<ScalingRun>& runs, double min_fraction) {
   mpi_findings(c, a.findings);
   if (!oversubscribed(run, a.warnings)) off_cpu_finding(c, a.findings);
   if (runs.size() > 1) {
-    size_t ref = 0;
-    for (size_t i = 1; i + 1 < runs.size(); ++i)
-      if (runs[i].cores() < runs[ref].cores()) ref = i;
+    const size_t ref = smallest_run(runs, runs.size() - 1);
     if (runs[ref].cores() < run.cores()) growth_findings(c, runs[ref], a.findings);
   }
   const double floor = min_fraction * run.elapsed_ns;

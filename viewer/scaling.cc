@@ -271,16 +271,19 @@ Table loss_table(const std::vector<Loss>& rows, double capacity_ns, size_t top,
   return t;
 }
 
+size_t smallest_run(const std::vector<ScalingRun>& runs, size_t count) {
+  size_t best = 0;
+  for (size_t i = 1; i < count && i < runs.size(); ++i)
+    if (runs[i].cores() < runs[best].cores()) best = i;
+  return best;
+}
+
 ScalingAnalysis analyse_scaling(std::vector<ScalingRun> runs, ScalingKind kind, size_t reference) {
   ScalingAnalysis a;
   a.kind = kind;
   a.runs = std::move(runs);
   a.reference = reference;
-  if (reference >= a.runs.size()) {
-    a.reference = 0;
-    for (size_t i = 1; i < a.runs.size(); ++i)
-      if (a.runs[i].cores() < a.runs[a.reference].cores()) a.reference = i;
-  }
+  if (reference >= a.runs.size()) a.reference = smallest_run(a.runs, a.runs.size());
   for (const ScalingRun& r : a.runs) a.trees.push_back(metric_tree(r, a.runs[a.reference], kind));
   a.labels = run_labels(a.runs);
   return a;

@@ -70,6 +70,8 @@ struct ScalingAnalysis {
   // Column labels ("2x4"); where two runs have one configuration, "2x4#2".
   std::vector<std::string> labels;
 };
+// The first of runs[0, count) with the fewest ranks x threads: the default reference.
+size_t smallest_run(const std::vector<ScalingRun>& runs, size_t count);
 // `reference`: a run's index, or runs.size() for the smallest configuration.
 ScalingAnalysis analyse_scaling(std::vector<ScalingRun> runs, ScalingKind kind, size_t reference);
 // The extra thread time of run `i` over the reference's (scaled), as a whole.
