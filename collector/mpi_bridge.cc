@@ -68,8 +68,6 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_enter
   if (ts->mpi_call.load(std::memory_order_relaxed) != 0) return;  // nested: the outer one counts
   c->call = call;
   c->site = call_site ? call_site - 1 : 0;  // inside the calling instruction
-  c->cpu_start_ns = runtime().config.mpi_cpu ? thread_cpu_ns() : 0;
-  c->start_ns = monotonic_ns();
   // The context a sample would have had (OpenMP region, thread number, explicit region), with
   // the MPI call as its state: in the journal before the call starts, for a process that dies
   // inside it.
@@ -77,6 +75,9 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_enter
   ts->mpi_call_context.omp_state = format::kMpiFirst + call;
   ts->mpi_call_context.region_node = current_region_node();
   ts->mpi_call_site = c->site;
+  // The clocks last: the call's time is the library's, not omprof's bookkeeping above.
+  c->cpu_start_ns = runtime().config.mpi_cpu ? thread_cpu_ns() : 0;
+  c->start_ns = monotonic_ns();
   ts->mpi_call_start_mono_ns = c->start_ns;
   ts->mpi_call.store(call, std::memory_order_release);
 }
