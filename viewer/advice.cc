@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "omp/states.h"
@@ -34,11 +35,15 @@ std::string place_in_frame_name(const std::string& frame) {
   return at == std::string::npos ? "" : frame.substr(at + 3, frame.size() - at - 4);
 }
 
-double in_states(const ConstructFacts& f, uint32_t first, uint32_t last) {
+double in_states(const std::map<uint32_t, double>& states, uint32_t first, uint32_t last) {
   double ns = 0;
-  for (const auto& [state, t] : f.states)
+  for (const auto& [state, t] : states)
     if (state >= first && state <= last) ns += t;
   return ns;
+}
+
+double in_states(const ConstructFacts& f, uint32_t first, uint32_t last) {
+  return in_states(f.states, first, last);
 }
 
 // A finding of `thread_ns` thread time lost in `cls` inside construct `key`: its wall-time gain
@@ -101,8 +106,19 @@ double idle_during_fork(const Context& c, const std::string& key) {
   return ns;
 }
 
-// The runtime's bookkeeping in each construct, by what the thread was doing.
-void overhead_findings(const Context& c, std::vector<Finding>& out) {
+// One kind of runtime cost in a construct: the runtime's own work (sampled), and thread time
+// the same cause made idle or wait (measured), with what that is in words. Time sampled in
+// omprof's own code there (its wrappers and callbacks, run with the runtime's) is no gain: the
+// program without omprof does not spend it.
+struct RuntimeCost {
+  double overhead_ns = 0, caused_ns = 0, collector_ns = 0;
+  std::string caused_words;
+  const char* advice = nullptr;
+};
+
+// The runtime's bookkeeping in construct `key`, by what the thread was doing.
+std::map<std::string, RuntimeCost> runtime_costs(const Context& c, const std::string& key,
+                                                 const ConstructFacts& facts) {
   struct Kind {
     const char* kind;
     uint32_t first, last;
@@ -123,34 +139,56 @@ void overhead_findings(const Context& c, std::vector<Finding>& out) {
       {"reduction_overhead", kOverheadReduction, kOverheadReduction,
        "fewer reductions per region, or reduce into thread-private copies once"},
   };
+  std::map<std::string, RuntimeCost> costs;
+  for (const Kind& k : kinds) {
+    RuntimeCost& cost = costs[k.kind];
+    const double own = in_states(facts.collector, k.first, k.last);
+    cost.overhead_ns += in_states(facts, k.first, k.last) - own;
+    cost.collector_ns += own;
+    if (k.advice) cost.advice = k.advice;
+  }
+  RuntimeCost& fork = costs["fork_join_overhead"];
+  fork.caused_ns = idle_during_fork(c, key);
+  fork.caused_words = "workers idle while the main thread forked or joined";
+  // Fine-grained tasks also make their parents wait, many times over: a taskwait for children
+  // another thread took. A cut-off removes those waits with the overhead.
+  RuntimeCost& task = costs["task_overhead"];
+  if (task.overhead_ns > 0) {
+    const double own = in_states(facts.collector, kWaitTaskwait, kWaitTaskgroup);
+    task.caused_ns = in_states(facts, kWaitTaskwait, kWaitTaskgroup) - own;
+    task.collector_ns += own;
+  }
+  task.caused_words = "waits in taskwait and taskgroup";
+  return costs;
+}
+
+void overhead_findings(const Context& c, std::vector<Finding>& out) {
   for (const auto& [key, facts] : c.run.constructs) {
-    std::map<std::string, std::pair<double, const char*>> by_kind;
-    for (const Kind& k : kinds) {
-      auto& [ns, advice] = by_kind[k.kind];
-      ns += in_states(facts, k.first, k.last);
-      if (k.advice) advice = k.advice;
-    }
-    const double idle = idle_during_fork(c, key);
-    by_kind["fork_join_overhead"].first += idle;
-    for (const auto& [kind, spent] : by_kind) {
-      if (spent.first <= 0) continue;
-      Finding f = construct_finding(c, key, LossClass::kOverhead, spent.first);
+    for (const auto& [kind, cost] : runtime_costs(c, key, facts)) {
+      const double spent = cost.overhead_ns + cost.caused_ns;
+      if (spent <= 0) continue;
+      // The error is the sampled overhead's; the caused time is measured.
+      Finding f = construct_finding(c, key, LossClass::kOverhead, cost.overhead_ns);
+      f.gain_ns += cost.caused_ns / c.cores;
       f.kind = kind;
       f.evidence = fmt::format("{:.3f} thread-s of OpenMP runtime work in {} instances",
-                               spent.first * 1e-9, facts.instances);
-      if (kind == "fork_join_overhead" && idle > 0)
-        f.evidence += fmt::format(
-            " (of which {:.3f} thread-s workers idle while the main "
-            "thread forked or joined)",
-            idle * 1e-9);
+                               cost.overhead_ns * 1e-9, facts.instances);
+      if (cost.caused_ns > 0)
+        f.evidence +=
+            fmt::format(", and {:.3f} thread-s of {}", cost.caused_ns * 1e-9, cost.caused_words);
+      if (cost.collector_ns > 0)
+        f.evidence += fmt::format(" (less {:.3f} thread-s in omprof's own code there)",
+                                  cost.collector_ns * 1e-9);
       if (facts.instances > 0)
         f.evidence += fmt::format(" ({} per instance, each {} of wall time)",
-                                  us(spent.first / double(facts.instances)),
+                                  us(spent / double(facts.instances)),
                                   us(facts.wall_ns / double(facts.instances)));
-      f.numbers = {{"overhead_thread_s", spent.first * 1e-9},
+      f.numbers = {{"overhead_thread_s", cost.overhead_ns * 1e-9},
+                   {"caused_thread_s", cost.caused_ns * 1e-9},
+                   {"omprof_thread_s", cost.collector_ns * 1e-9},
                    {"instances", facts.instances},
                    {"wall_s", facts.wall_ns * 1e-9}};
-      f.advice = spent.second;
+      f.advice = cost.advice;
       out.push_back(std::move(f));
     }
   }
@@ -270,6 +308,64 @@ void mpi_findings(const Context& c, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// What to try about time in one MPI function, by the kind of call.
+std::string mpi_call_advice(const std::string& call) {
+  static const char* const collectives[] = {"MPI_Allreduce", "MPI_Reduce",   "MPI_Bcast",
+                                            "MPI_Allgather", "MPI_Alltoall", "MPI_Gather",
+                                            "MPI_Scatter",   "MPI_Scan",     "MPI_Exscan"};
+  for (const char* c : collectives)
+    if (call.rfind(c, 0) == 0)
+      return fmt::format(
+          "fewer, larger collectives: combine the values of several {} calls into one (an "
+          "array, or a derived datatype), or start it non-blocking (MPI_I{}) before work that "
+          "does not need its result and complete it after",
+          call, char(std::tolower(call[4])) + call.substr(5));
+  if (call == "MPI_Barrier")
+    return "remove barriers that order nothing (collectives and matched messages already "
+           "synchronize the ranks they involve)";
+  return "overlap the communication with computation: post MPI_Irecv and MPI_Isend before the "
+         "work that does not need the data and wait after it; send fewer, larger messages";
+}
+
+// Time inside MPI at a call site that even the rank that spent the least there spent: the
+// call's own cost (latency, transfer, the library's work), not waiting for slower ranks (that is
+// the imbalance finding). Every rank's time there would go with the call, or overlap with work.
+// A rank with no time at the site counts as 0: a site some ranks never reach (one side of a
+// message) has no finding, its time not told apart from waiting.
+void mpi_call_findings(const Context& c, std::vector<Finding>& out) {
+  const auto& ranks = c.run.rank_path_mpi_ns;
+  std::map<std::string, double> sum;
+  for (const auto& rank : ranks)
+    for (const auto& [path, ns] : rank) sum[path] += ns;
+  const double threads = double(c.run.threads), n = double(ranks.size());
+  for (const auto& [path, total] : sum) {
+    double least = total;
+    for (const auto& rank : ranks) {
+      const auto it = rank.find(path);
+      least = std::min(least, it == rank.end() ? 0.0 : it->second);
+    }
+    if (least <= 0) continue;
+    const size_t leaf = path.rfind(';');
+    const std::string call = path.substr(leaf + 6, path.size() - leaf - 7);  // ";<mpi:...>"
+    const size_t caller = path.rfind(';', leaf - 1);
+    Finding f;
+    f.kind = "mpi_calls";
+    f.where = path;
+    f.place = path.substr(caller == std::string::npos ? 0 : caller + 1,
+                          leaf - (caller == std::string::npos ? 0 : caller + 1));
+    f.gain_ns = least / threads;  // the wall time every rank spent there (exact: no error)
+    f.evidence = fmt::format(
+        "every rank spent at least {:.3f} s in {} here (the call's own cost), {:.3f} s on "
+        "average; the rest is waiting for slower ranks",
+        least / threads * 1e-9, call, total / n / threads * 1e-9);
+    f.numbers = {{"call", call},
+                 {"least_rank_s", least / threads * 1e-9},
+                 {"mean_rank_s", total / n / threads * 1e-9}};
+    f.advice = mpi_call_advice(call);
+    out.push_back(std::move(f));
+  }
+}
+
 // More threads than the CPUs a rank may use: they take turns, and fewer threads would not give
 // the time off the CPU back (the work is the same; the waits behind preempted threads are in the
 // imbalance and lock findings). A warning instead of an off_cpu finding.
@@ -354,6 +450,7 @@ Advice advise(const std::vector<ScalingRun>& runs, double min_fraction) {
   contention_findings(c, a.findings);
   serial_findings(c, a.findings);
   mpi_findings(c, a.findings);
+  mpi_call_findings(c, a.findings);
   if (!oversubscribed(run, a.warnings)) off_cpu_finding(c, a.findings);
   if (runs.size() > 1) {
     const size_t ref = smallest_run(runs, runs.size() - 1);

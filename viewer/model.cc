@@ -377,6 +377,7 @@ class ModelBuilder {
     v.omp_thread_num = s.omp_thread_num();
     v.region_node = s.region_node();
     v.idle_blame_ns = s.idle_workers_ns();
+    v.in_collector = !exact && innermost_is_omprof(raw);
     v.truncated = p_.stack(s.stack_id()).truncated();
     v.stack = StackRef(shared_view_stack(raw, s.stack_id(), v));
     m_.total_weight_ns += v.weight_ns;
@@ -384,6 +385,11 @@ class ModelBuilder {
     const uint64_t w = v.weight_ns;
     m_.samples.push_back(std::move(v));
     return w;
+  }
+  static bool innermost_is_omprof(const omp::FrameStack& raw) {
+    for (const omp::Frame& f : raw)
+      if (!f.system) return f.omprof;
+    return false;
   }
   static bool has_counts(const v1::Sample& s) {
     for (uint64_t c : s.counter())

@@ -60,6 +60,9 @@ struct ViewSample {
   uint64_t region_node = 0;  // explicit region (0: outside every region)
   bool truncated = false;
   bool exact = false;  // measured (exact wait, off-CPU time), not sampled; count is 0
+  // In omprof's own code (its innermost frame outside the system libraries is omprof's: a
+  // wrapper of the runtime, an OMPT callback): what profiling added to the program's time.
+  bool in_collector = false;
   // The OpenMP workers' idle time blamed on this sample (the main thread's serial code; format
   // 1.14, collector/handler/idle_workers.h). Not part of weight_ns.
   uint64_t idle_blame_ns = 0;

@@ -171,6 +171,7 @@ class RankReader {
     const std::string construct = construct_key(m, s);
     parallel_[construct].add(c, w, sampled);
     states_[construct][s.state] += w;
+    if (s.in_collector) collector_[construct][s.state] += w;
     if (c == LossClass::kWork) path_work_[path_key(s.stack)] += w;
     regions_[s.region_node ? region_path(p_, s.region_node) : ""].add(c, w, sampled);
     if (s.idle_blame_ns) blame_[path_key(s.stack)] += double(s.idle_blame_ns);
@@ -209,6 +210,8 @@ class RankReader {
     }
     for (const auto& [construct, states] : states_)
       for (const auto& [state, ns] : states) run.constructs[construct].states[state] += ns;
+    for (const auto& [construct, states] : collector_)
+      for (const auto& [state, ns] : states) run.constructs[construct].collector[state] += ns;
   }
 
   // What the rank adds to the run; the capacity no thread used waits for the run's thread count.
@@ -216,6 +219,13 @@ class RankReader {
     run.rank_ids.push_back(p_.header.mpi_size() > 0 ? p_.header.mpi_rank() : 0);
     run.rank_work_ns.push_back(rank_.at(LossClass::kWork));
     run.rank_path_work_ns.push_back(std::move(path_work_));
+    std::map<std::string, double> in_mpi;
+    for (const auto& [path, t] : paths_) {
+      const size_t leaf = path.rfind(';');
+      if (path.compare(leaf == std::string::npos ? 0 : leaf + 1, 5, "<mpi:") == 0)
+        in_mpi[path] = t.at(LossClass::kMpi) + t.at(LossClass::kSerial);
+    }
+    run.rank_path_mpi_ns.push_back(std::move(in_mpi));
     run.all += rank_;
     for (auto& [k, t] : paths_) run.paths[k] += t;
     for (auto& [k, t] : parallel_) run.parallel_regions[k] += t;
@@ -245,7 +255,8 @@ class RankReader {
   ClassTimes rank_, idle_;
   std::map<std::string, ClassTimes> paths_, idle_paths_, parallel_, regions_;
   std::map<std::string, double> blame_;
-  std::map<std::string, std::map<uint32_t, double>> states_;  // by construct
+  std::map<std::string, std::map<uint32_t, double>> states_;     // by construct
+  std::map<std::string, std::map<uint32_t, double>> collector_;  // by construct
   std::map<std::string, double> path_work_;
   std::map<std::string, double> alone_;  // the main thread's unblamed serial work, by path
 

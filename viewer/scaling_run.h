@@ -55,7 +55,8 @@ struct ClassTimes {
 struct ConstructFacts {
   uint64_t instances = 0;
   double wall_ns = 0;
-  std::map<uint32_t, double> states;  // ns by thread state
+  std::map<uint32_t, double> states;     // ns by thread state
+  std::map<uint32_t, double> collector;  // of it, sampled in omprof's own code (ViewSample)
 };
 
 struct ScalingRun {
@@ -80,10 +81,13 @@ struct ScalingRun {
   // unknown), and that rank.
   uint32_t min_cpus_allowed = 0;
   int min_cpus_rank = 0;
-  // Per rank, in the order read: its number, useful work, and work per call path.
+  // Per rank, in the order read: its number, useful work, work per call path, MPI calls.
   std::vector<int> rank_ids;
   std::vector<double> rank_work_ns;
   std::vector<std::map<std::string, double>> rank_path_work_ns;
+  // Per rank: thread time in MPI calls (class mpi, and the workers idle meanwhile) by call
+  // path, the path's leaf the call ("main;exchange;<mpi:MPI_Allreduce>").
+  std::vector<std::map<std::string, double>> rank_path_mpi_ns;
   size_t cores() const { return size_t(ranks) * threads; }
 };
 

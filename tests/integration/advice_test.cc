@@ -28,9 +28,11 @@ class Advise : public ::testing::TestWithParam<std::string> {
   std::string app() const { return program("omp_advice_" + GetParam()); }
   const std::map<std::string, std::string> env_ = {{"OMP_NUM_THREADS", "2"}};
 
-  nlohmann::json advise(const std::string& mode) {
+  nlohmann::json advise(const std::string& mode, const std::string& rounds = "4",
+                        const std::string& rate = "200") {
     const std::string dir = fresh_dir("advise_" + mode);
-    const RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", app(), mode, "nofix"}, env_);
+    const RunResult r = run(
+        {OMPROF_BIN, "run", "--rate", rate, "-o", dir, "--", app(), mode, "nofix", rounds}, env_);
     EXPECT_EQ(r.status, 0) << r.err;
     const RunResult a = run({OMPROF_BIN, "advise", "--json", dir});
     EXPECT_EQ(a.status, 0) << a.err;
@@ -42,6 +44,10 @@ struct Designed {
   const char* mode;
   const char* kind;      // the top finding's
   const char* function;  // where it must point
+  const char* rounds = "4";
+  // The tasks' overhead and waits are a quarter of the run, sampled: at 200 Hz their error is
+  // about 15% of the gain, at 1 kHz 5%.
+  const char* rate = "200";
 };
 
 TEST_P(Advise, TheTopFindingIsTheDesignedProblemAndItsGainHolds) {
@@ -50,6 +56,7 @@ TEST_P(Advise, TheTopFindingIsTheDesignedProblemAndItsGainHolds) {
       {"serial", "serial_code", "setup_serially"},
       {"tiny", "fork_join_overhead", "tiny_regions"},
       {"lock", "lock_contention", "locked_updates"},
+      {"tasks", "task_overhead", "fine_tasks", "16", "1000"},
   };
   for (const Designed& d : cases) {
     SCOPED_TRACE(d.mode);
@@ -57,15 +64,15 @@ TEST_P(Advise, TheTopFindingIsTheDesignedProblemAndItsGainHolds) {
     // program fixed: medians of each, interleaved (the VM's speed drifts over seconds).
     std::vector<double> predictions, before, after;
     for (int round = 0; round < 3; ++round) {
-      const nlohmann::json a = advise(d.mode);
+      const nlohmann::json a = advise(d.mode, d.rounds, d.rate);
       ASSERT_FALSE(a["findings"].empty()) << a.dump(2);
       const nlohmann::json& top = a["findings"][0];
       EXPECT_EQ(top.value("kind", ""), d.kind) << a.dump(2);
       EXPECT_NE(top.value("where", "").find(d.function), std::string::npos) << top.dump(2);
       EXPECT_TRUE(top.value("significant", false)) << top.dump(2);
       predictions.push_back(top.value("gain_s", 0.0));
-      before.push_back(elapsed_of(run({app(), d.mode, "nofix"}, env_)));
-      after.push_back(elapsed_of(run({app(), d.mode, "fix"}, env_)));
+      before.push_back(elapsed_of(run({app(), d.mode, "nofix", d.rounds}, env_)));
+      after.push_back(elapsed_of(run({app(), d.mode, "fix", d.rounds}, env_)));
     }
     const double predicted = median(predictions), measured = median(before) - median(after);
     std::printf("%s: predicted %.3f s, the fix saved %.3f s\n", d.mode, predicted, measured);
@@ -76,6 +83,13 @@ TEST_P(Advise, TheTopFindingIsTheDesignedProblemAndItsGainHolds) {
       // callbacks add to each fork and join. Checked here: the right order of size.
       EXPECT_GT(predicted, 0.5 * measured);
       EXPECT_LT(predicted, 2 * measured);
+      continue;
+    }
+    if (std::string(d.mode) == "tasks" && GetParam() == "gcc") {
+      // Known error (docs/semantics.md "Advice"): omprof's wrapping of each task makes libgomp
+      // itself slower (a copy function, a larger block), which the profile cannot tell from
+      // libgomp's own task overhead: 0.008 s more of a 0.065 s gain, on 524,000 tasks.
+      EXPECT_NEAR(predicted, measured + 0.1 * measured, 0.25 * measured);
       continue;
     }
     EXPECT_NEAR(predicted, measured, 0.2 * measured);

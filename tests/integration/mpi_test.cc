@@ -802,6 +802,13 @@ TEST(MpiScaling, RankImbalanceIsMpiLoadBalance) {
 // rank and the work that makes it slow, and predicts what balancing the ranks saves (mpi_ranks
 // "balanced": every rank's computing and io take the average), medians of 3 interleaved jobs
 // without omprof, within 20%.
+// The job's time, as its ranks measured it: the longest rank's.
+double job_time(const RunResult& job) {
+  double longest = 0;
+  for (const auto& [rank, t] : parse_truth(job.out)) longest = std::max(longest, t.elapsed_s);
+  return longest;
+}
+
 TEST(MpiAdvice, RankImbalanceIsTheTopFindingAndItsGainHolds) {
   const std::string dir = fresh_dir("mpi_advise");
   const RunResult r = run(
@@ -816,11 +823,6 @@ TEST(MpiAdvice, RankImbalanceIsTheTopFindingAndItsGainHolds) {
   EXPECT_EQ(top.value("where", ""), "ranks 1") << a.out;
   EXPECT_NE(top["numbers"].value("extra_work_path", "").find("compute"), std::string::npos)
       << a.out;
-  auto job_time = [](const RunResult& job) {
-    double longest = 0;
-    for (const auto& [rank, t] : parse_truth(job.out)) longest = std::max(longest, t.elapsed_s);
-    return longest;
-  };
   std::vector<double> before, after;
   for (int i = 0; i < 3; ++i) {
     before.push_back(job_time(run(mpirun(2, {program("mpi_ranks_clang"), "20", "20", "1"}))));
@@ -831,6 +833,36 @@ TEST(MpiAdvice, RankImbalanceIsTheTopFindingAndItsGainHolds) {
   std::sort(after.begin(), after.end());
   const double measured = before[1] - after[1], predicted = top.value("gain_s", 0.0);
   std::printf("MPI imbalance: predicted %.3f s, balancing saved %.3f s\n", predicted, measured);
+  EXPECT_NEAR(predicted, measured, 0.2 * measured);
+}
+
+// A call site that costs every rank (25,000 one-value MPI_Allreduce calls a step, balanced
+// ranks): the top finding is that site, and its gain is what one 25,000-value call saves.
+TEST(MpiAdvice, AChattyCallSiteIsTheTopFindingAndItsGainHolds) {
+  const std::string dir = fresh_dir("mpi_advise_chatty");
+  const RunResult r = run(mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_ranks_clang"),
+                                     "20", "20", "1", "balanced,chatty"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const RunResult a = run({OMPROF_BIN, "advise", "--json", dir});
+  ASSERT_EQ(a.status, 0) << a.err;
+  const nlohmann::json j = nlohmann::json::parse(a.out);
+  ASSERT_FALSE(j["findings"].empty()) << a.out;
+  const nlohmann::json& top = j["findings"][0];
+  EXPECT_EQ(top.value("kind", ""), "mpi_calls") << a.out;
+  EXPECT_EQ(top.value("where", ""), "main;exchange;<mpi:MPI_Allreduce>") << a.out;
+  EXPECT_NE(top.value("advice", "").find("MPI_Iallreduce"), std::string::npos) << a.out;
+  std::vector<double> before, after;
+  for (int i = 0; i < 3; ++i) {
+    before.push_back(
+        job_time(run(mpirun(2, {program("mpi_ranks_clang"), "20", "20", "1", "balanced,chatty"}))));
+    after.push_back(job_time(
+        run(mpirun(2, {program("mpi_ranks_clang"), "20", "20", "1", "balanced,chatty-fixed"}))));
+  }
+  std::sort(before.begin(), before.end());
+  std::sort(after.begin(), after.end());
+  const double measured = before[1] - after[1], predicted = top.value("gain_s", 0.0);
+  std::printf("MPI call site: predicted %.3f s, one larger call saved %.3f s\n", predicted,
+              measured);
   EXPECT_NEAR(predicted, measured, 0.2 * measured);
 }
 

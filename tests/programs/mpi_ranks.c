@@ -11,7 +11,10 @@
  * and union (rank 0 writes PATH), and prints the two statuses.
  * With "balanced" as the fourth argument, every rank computes so that its computing and io
  * together take the average rank's (the fix `omprof advise` suggests for the imbalance).
- * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS [abort|balanced]] */
+ * With "chatty" in the fourth argument, exchange() reduces 25,000 values a step, one MPI_Allreduce
+ * each (latency-bound: the design `omprof advise` must find at its call site); with
+ * "chatty-fixed", in one MPI_Allreduce of 25,000 values (the fix). "balanced,chatty" has both.
+ * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS [abort|balanced|chatty|chatty-fixed,...]] */
 #include <mpi.h>
 #include <omp.h>
 #include <omprof/omprof.h>
@@ -54,9 +57,20 @@ __attribute__((noinline)) double compute(double seconds, int threads) {
   return busy;
 }
 
+enum { kChattyValues = 25000 };
+static int chatty, chatty_fixed;
+
+/* The sum of x over the ranks (the last of kChattyValues sums, when chatty). */
 __attribute__((noinline)) double exchange(double x) {
+  static double in[kChattyValues], out[kChattyValues];
   double sum = 0;
-  MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (chatty_fixed) {
+    for (int i = 0; i < kChattyValues; ++i) in[i] = x;
+    MPI_Allreduce(in, out, kChattyValues, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return out[kChattyValues - 1];
+  }
+  for (int i = 0; i < (chatty ? kChattyValues : 1); ++i)
+    MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   return sum;
 }
 
@@ -78,7 +92,10 @@ int main(int argc, char** argv) {
   double busy_s = 0, mpi_s = 0, mpi_cpu_s = 0, io_s = 0, step_s = 0, check = 0;
   /* Balanced: each rank's computing plus io is the average over ranks of (r+1) units plus io
    * (a quarter unit on even ranks). */
-  const int balanced = argc > 4 && strcmp(argv[4], "balanced") == 0;
+  const char* options = argc > 4 ? argv[4] : "";
+  const int balanced = strstr(options, "balanced") != NULL;
+  chatty_fixed = strstr(options, "chatty-fixed") != NULL;
+  chatty = !chatty_fixed && strstr(options, "chatty") != NULL;
   double average = 0;
   for (int r = 0; r < size; ++r) average += unit * (r + 1) + (r % 2 == 0 ? unit / 4 : 0);
   average /= size;
@@ -116,7 +133,7 @@ int main(int argc, char** argv) {
     printf("rank %d strict_status %d union_status %d\n", rank, strict, any);
     fflush(stdout);
   }
-  if (argc > 4 && strcmp(argv[4], "abort") == 0) {
+  if (strcmp(options, "abort") == 0) {
     MPI_Barrier(MPI_COMM_WORLD); /* every rank has printed */
     if (rank == size - 1) MPI_Abort(MPI_COMM_WORLD, 3);
     for (;;) pause(); /* the other ranks are ended by the abort */

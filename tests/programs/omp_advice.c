@@ -11,6 +11,9 @@
  *              iterations are independent: no worksharing construct, no barrier)
  *   lock       ROUNDS x a loop of 1,000 iterations, each 20 us of work then 80 us inside one
  *              critical section; fix: the second part into thread-private sums combined once
+ *   tasks      ROUNDS x a binary tree of tasks 14 levels deep, each of its 16,384 leaves about
+ *              2 us of work, a task for every node; fix: a cut-off, tasks only for the top 6
+ *              levels and the subtrees below them run serially
  *   clean      ROUNDS x 0.15 s split evenly: nothing to fix
  * Usage: omp_advice MODE [fix|nofix] [ROUNDS=4] */
 #include <omp.h>
@@ -67,6 +70,29 @@ TEST_NOINLINE static void tiny_regions(int fix) {
   }
 }
 
+TEST_NOINLINE static void task_tree(int depth, int task_levels) {
+  if (depth == 0) {
+    tiny_work(1500);
+    return;
+  }
+  if (task_levels > 0) {
+#pragma omp task
+    task_tree(depth - 1, task_levels - 1);
+#pragma omp task
+    task_tree(depth - 1, task_levels - 1);
+#pragma omp taskwait
+  } else {
+    task_tree(depth - 1, 0);
+    task_tree(depth - 1, 0);
+  }
+}
+
+TEST_NOINLINE static void fine_tasks(int fix) {
+#pragma omp parallel
+#pragma omp single
+  task_tree(14, fix ? 6 : 14);
+}
+
 TEST_NOINLINE static void locked_updates(int fix) {
   double total = 0;
   if (fix) {
@@ -108,6 +134,8 @@ int main(int argc, char** argv) {
       tiny_regions(fix);
     } else if (strcmp(argv[1], "lock") == 0) {
       locked_updates(fix);
+    } else if (strcmp(argv[1], "tasks") == 0) {
+      fine_tasks(fix);
     } else if (strcmp(argv[1], "clean") == 0) {
       solve();
       solve();
