@@ -6,6 +6,7 @@
 
 #include <new>
 
+#include "collector/handler/intervals.h"
 #include "collector/handler/sampling_state.h"
 #include "collector/handler/stack_capture.h"
 #include "collector/journal_writer.h"
@@ -31,7 +32,7 @@ Registry& registry() {
 namespace {
 
 struct BlockLayout {
-  uint64_t samples, waits, scratch, frames, bytes;  // offsets from the block's start, its size
+  uint64_t samples, waits, scratch, frames, intervals, bytes;  // offsets, the block's size
 };
 
 BlockLayout block_layout(const Config& cfg) {
@@ -42,7 +43,9 @@ BlockLayout block_layout(const Config& cfg) {
   l.scratch =
       l.waits + SampleTable::bytes_needed(handler::kWaitTableCapacity, handler::kWaitTableCapacity);
   l.frames = l.scratch + sizeof(void*) * (cfg.max_depth + handler::kSignalSlack);
-  const uint64_t end = l.frames + sizeof(uint64_t) * (cfg.max_depth + handler::kSignalSlack);
+  l.intervals = l.frames + sizeof(uint64_t) * (cfg.max_depth + handler::kSignalSlack);
+  l.intervals = (l.intervals + 63) & ~uint64_t(63);
+  const uint64_t end = l.intervals + sizeof(journal::IntervalRing);
   l.bytes = (end + journal::kPage - 1) & ~(journal::kPage - 1);
   return l;
 }
@@ -94,6 +97,9 @@ ThreadState* register_current_thread(bool is_main) {
   ts->waits.init(base + l.waits, handler::kWaitTableCapacity, handler::kWaitTableCapacity);
   ts->scratch = reinterpret_cast<void**>(base + l.scratch);
   ts->frames = reinterpret_cast<uint64_t*>(base + l.frames);
+  ts->intervals = reinterpret_cast<journal::IntervalRing*>(base + l.intervals);
+  handler::init_interval_ring(ts->intervals, cfg.interval_ns, runtime().start_mono_ns);
+  ts->intervals_offset = l.intervals;
   ts->samples_offset = l.samples;
   ts->waits_offset = l.waits;
   ts->sample_capacity = cfg.max_contexts;

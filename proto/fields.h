@@ -167,7 +167,19 @@ constexpr uint32_t kUnmeasuredWaits = 30;
 constexpr uint32_t kCounterTotal = 31;
 constexpr uint32_t kCounterErrno = 32;
 constexpr uint32_t kCounterSamplesLost = 33;
+constexpr uint32_t kIntervalNs = 34;
+constexpr uint32_t kIntervalCoarsenings = 35;
+constexpr uint32_t kInterval = 36;
 }  // namespace ThreadProfile
+
+namespace Interval {
+constexpr uint32_t kIndex = 1;
+constexpr uint32_t kClassNs = 2;
+constexpr uint32_t kSamples = 3;
+constexpr uint32_t kLastState = 4;
+constexpr uint32_t kForkId = 5;
+constexpr uint32_t kRegionNode = 6;
+}  // namespace Interval
 
 namespace ForkRecord {
 constexpr uint32_t kId = 1;

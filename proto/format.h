@@ -24,9 +24,10 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // (ForkRecord.task, Sample.task_origin_id); 1.10: clock fallback; 1.11: libgomp off-CPU waits;
 // 1.12: the wall clock (Header.wall_clock, wall_clock_drift_ns, wall_clock_note); 1.13:
 // Thread.short_stack_samples; 1.14: parallel-region wall time (ForkRecord.wall_ns,
-// Thread.parallel_wall_ns); 1.15: Thread.unmeasured_waits (docs/format.md).
+// Thread.parallel_wall_ns); 1.15: Thread.unmeasured_waits; 1.16: counters; 1.17: the timeline
+// (Thread.interval) (docs/format.md).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 16;
+constexpr uint32_t kMinor = 17;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

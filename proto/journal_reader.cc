@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "proto/format.h"
+#include "proto/interval_ring.h"
 #include "proto/journal.h"
 #include "proto/journal_file.h"
 #include "proto/mpi_calls.h"
@@ -293,6 +294,30 @@ void set_counter_facts(v1::ThreadProfile& t, const ThreadRecord& r, uint32_t cou
     t.add_counter_total(r.counter_totals[c]);
 }
 
+// The thread's timeline, if its block has a ring that can be read (the handler may be writing
+// it in a live process: a ring that kept changing is left out).
+void read_intervals(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, const ThreadRecord& r,
+                    uint64_t forks, uint64_t nodes) {
+  if (!r.intervals_offset) return;
+  const auto* live = m.at<journal::IntervalRing>(block_at + r.intervals_offset);
+  if (!live || !m.holds(block_at + r.intervals_offset, sizeof(journal::IntervalRing))) return;
+  journal::IntervalRingCopy ring;
+  if (!journal::copy_interval_ring(*live, ring)) return;
+  t.set_interval_ns(ring.interval_ns);
+  t.set_interval_coarsenings(ring.coarsenings);
+  for (size_t i = 0; i < ring.records.size(); ++i) {
+    const journal::IntervalRecord& rec = ring.records[i];
+    if (rec.samples == 0) continue;
+    v1::Interval* in = t.add_interval();
+    in->set_index(i);
+    for (uint64_t ns : rec.ns) in->add_class_ns(ns);
+    in->set_samples(rec.samples);
+    in->set_last_state(rec.last_state);
+    in->set_fork_id(rec.fork_id <= forks ? rec.fork_id : 0);
+    in->set_region_node(rec.region_node <= nodes ? rec.region_node : 0);
+  }
+}
+
 // Thread blocks marked ready, as ThreadProfile messages. Threads still running when the
 // process died end at `duration_ns`; their CPU time is the sampling clock at their last sample
 // (within one period) when that clock is CPU time.
@@ -344,6 +369,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
                  set_sample(t.add_wait(), b.stack(frames, e.depth, 0), e, forks, nodes);
                });
     add_call_in_progress(t, *r, h.start_mono_ns + duration_ns, b, forks, nodes);
+    read_intervals(t, m, at, *r, forks, nodes);
     if (const auto* tab = m.at<TableHeader>(at + r->samples_offset)) {
       t.set_dropped_samples(tab->dropped_samples);
       t.set_dropped_weight_ns(tab->dropped_weight_ns);

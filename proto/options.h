@@ -27,6 +27,13 @@ inline constexpr Number kMaxContexts{"--max-contexts",
                                      16,
                                      uint64_t(1) << 24,
                                      "Distinct stacks kept per thread before samples are dropped"};
+inline constexpr Number kInterval{
+    "--interval",
+    "OMPROF_INTERVAL_MS",
+    100,
+    1,
+    60000,
+    "Length of a timeline interval in milliseconds (longer once a thread's ring is full)"};
 inline constexpr Number kMaxThreads{nullptr, "OMPROF_MAX_THREADS", 4096,
                                     1,       uint64_t(1) << 20,    "Threads sampled over the run"};
 

@@ -6,6 +6,7 @@
 #include "collector/handler/counter_read.h"
 #include "collector/handler/forward_signal.h"
 #include "collector/handler/idle_workers.h"
+#include "collector/handler/intervals.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/reentrancy.h"
 #include "collector/handler/sampling_clock.h"
@@ -111,6 +112,8 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
     // The thread is unwinding itself (OpenMP fork callback) and libunwind is not reentrant:
     // hand the sample to that code, which records it with the stack it is capturing.
     read_context(ts, ts->deferred.ctx);
+    add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ts->deferred.ctx),
+                    weight_ns, ts->deferred.ctx);
     ts->deferred.weight_ns += weight_ns;
     ts->deferred.count += 1;  // last: the reader checks it before and after
     return;
@@ -129,6 +132,8 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   if (short_stack) ts->short_stack_samples += 1;
   SampleContext ctx;
   read_context(ts, ctx);
+  add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ctx), weight_ns,
+                  ctx);
   const uint16_t flags = stack_flags(r);
   uint64_t counters[journal::kMaxCounters] = {};
   const bool counted = read_counter_deltas(ts, counters);

@@ -189,8 +189,9 @@ struct ThreadState : journal::ThreadRecord {
 
   uint64_t context_switches = 0;  // at the thread's end (collector/lifecycle.cc)
 
-  void** scratch = nullptr;    // unwinder output, max_depth + slack
-  uint64_t* frames = nullptr;  // one captured stack
+  void** scratch = nullptr;                    // unwinder output, max_depth + slack
+  uint64_t* frames = nullptr;                  // one captured stack
+  journal::IntervalRing* intervals = nullptr;  // the timeline (intervals.h), in the block
 };
 
 // The calling thread's state, or nullptr (initial-exec TLS: one memory read), also once the

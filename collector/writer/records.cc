@@ -11,6 +11,7 @@
 #include "collector/sampling.h"
 #include "proto/fields.h"
 #include "proto/format.h"
+#include "proto/interval_ring.h"
 #include "proto/text.h"
 #include "unwind/module_kind.h"
 
@@ -66,6 +67,30 @@ void add_counter_events(wire::Encoder& h) {
   h.packed(H::kCounterPeriod, periods.begin(), periods.end());
 }
 
+// The thread's timeline: its intervals with samples (docs/format.md "Timeline").
+void thread_intervals(wire::Encoder& th, const ThreadState* ts) {
+  namespace T = fields::ThreadProfile;
+  namespace I = fields::Interval;
+  if (!ts->intervals) return;
+  journal::IntervalRingCopy ring;
+  if (!journal::copy_interval_ring(*ts->intervals, ring)) return;
+  th.u64(T::kIntervalNs, ring.interval_ns);
+  th.u64(T::kIntervalCoarsenings, ring.coarsenings);
+  wire::Encoder in;
+  for (size_t i = 0; i < ring.records.size(); ++i) {
+    const journal::IntervalRecord& r = ring.records[i];
+    if (r.samples == 0) continue;
+    in.clear();
+    in.u64(I::kIndex, i);
+    in.packed(I::kClassNs, r.ns, r.ns + journal::kTimelineClasses);
+    in.u64(I::kSamples, r.samples);
+    in.u64(I::kLastState, r.last_state);
+    in.u64(I::kForkId, r.fork_id);
+    in.u64(I::kRegionNode, r.region_node);
+    th.message(T::kInterval, in);
+  }
+}
+
 // The per-thread facts written once, in a thread's first record.
 void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   namespace T = fields::ThreadProfile;
@@ -94,6 +119,7 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kRunDelayNs, ts->run_delay_ns);
   th.u64(T::kInvoluntarySwitches, ts->involuntary_switches);
   th.str_nonempty(T::kCpus, text::cpu_list(ts->cpu_mask, 16));
+  thread_intervals(th, ts);
 }
 
 }  // namespace
