@@ -27,11 +27,13 @@ std::string viewer_path() {
 const std::vector<std::pair<std::string, std::string>>& viewer_commands() {
   static const std::vector<std::pair<std::string, std::string>> commands = {
       {"report", "Print a profile's views (omprof report --help)"},
-      {"export", "Write profiles in another tool's format: pprof, folded, speedscope"},
+      {"export", "Write profiles in another tool's format: pprof, folded, speedscope, perfetto"},
       {"view", "Write one self-contained HTML page: flame graph, regions, threads, ranks"},
       {"diff", "Compare two runs: function and region deltas (omprof diff BASE NEW)"},
       {"scaling", "Compare runs at several thread and rank counts: efficiencies and losses"},
       {"advise", "What to fix first: findings ranked by the wall time they would save"},
+      {"timeline", "The run as a time series: each thread's work and waits per interval"},
+      {"top", "A live view of a running job: per thread and rank, now and so far"},
   };
   return commands;
 }

@@ -11,6 +11,8 @@ bool parse_export_format(const std::string& s, ExportFormat& f) {
     f = ExportFormat::kFolded;
   else if (s == "speedscope")
     f = ExportFormat::kSpeedscope;
+  else if (s == "perfetto")
+    f = ExportFormat::kPerfetto;
   else
     return false;
   return true;
@@ -22,6 +24,8 @@ std::unique_ptr<Exporter> make_exporter(const ExportOptions& opt) {
       return make_folded_exporter(opt.state_leaf);
     case ExportFormat::kSpeedscope:
       return make_speedscope_exporter(opt.state_leaf);
+    case ExportFormat::kPerfetto:
+      return make_perfetto_exporter();
     case ExportFormat::kPprof:
       break;
   }

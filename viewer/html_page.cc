@@ -57,10 +57,12 @@ th{background:#eee;position:sticky;top:0}td.t,th.t{text-align:left}
 .bar{display:flex;height:14px;min-width:200px;background:#eee}.bar div{height:100%}
 td.low{background:#f6c9c4}td.high{background:#cdebc5}
 #plot text{font-size:11px}
+#tlcanvas{width:100%;background:#fff;border:1px solid #ccc;cursor:crosshair;display:block}
 #selftest{display:none}
 </style></head><body>
 <h1 id="title"></h1><div id="header"></div>
 <div id="advice"></div>
+<div id="timeline"></div>
 <div id="scaling"></div>
 <h2 id="treetitle">Call tree (user model): width = time, colour = share of wait</h2>
 <div id="controls"><button id="reset">Reset zoom</button>
@@ -261,6 +263,111 @@ table("states", D.states.filter(r => r.thread === "all"),
   }
   box.appendChild(ol);
 })();
+// The timeline (omprof timeline): a lane per thread, per interval a bar split by class; drag to
+// select a range (its shares per thread in the table below), "Zoom" to draw only that range.
+(function timeline() {
+  const L = D.timeline;
+  if (!L || !L.lanes.length) return;
+  const colours = ["rgb(240,160,80)", "rgb(80,150,230)", "rgb(150,100,210)", "rgb(220,70,70)",
+                   "rgb(130,130,130)", "rgb(230,205,60)", "rgb(70,170,110)", "rgb(140,90,60)",
+                   "rgb(200,200,200)"];
+  const names = [...L.classes, "unsampled"];
+  const box = document.getElementById("timeline");
+  const n = L.lanes[0].us.length;
+  let view = [0, n], sel = null;
+  box.innerHTML = `<h2>Timeline: ${n} intervals of ${L.interval_s.toFixed(3)} s; drag to select</h2>` +
+      `<div id="tlcontrols"><button id="tlzoom">Zoom to selection</button> <button id="tlreset">Whole run</button>` +
+      `<span class="legend">${names.map((c, k) => `<span style="background:${colours[k]}"></span>${c}`).join("")}</span></div>` +
+      `<canvas id="tlcanvas"></canvas><div id="tlsel" class="tablebox"></div>`;
+  const canvas = document.getElementById("tlcanvas"), LANE = 30, LEFT = 60;
+  const regionAt = (lane, i) => {
+    let r = "";
+    for (const [first, name] of lane.parallel_regions) { if (first > i) break; r = name; }
+    return r;
+  };
+  function draw() {
+    const width = canvas.clientWidth || 1000;
+    canvas.width = width; canvas.height = L.lanes.length * LANE + 20;
+    const g = canvas.getContext("2d");
+    g.font = "11px system-ui"; g.fillStyle = "#222";
+    const span = view[1] - view[0], dx = (width - LEFT) / span;
+    L.lanes.forEach((lane, k) => {
+      const y0 = k * LANE + 2, h = LANE - 4;
+      g.fillStyle = "#222"; g.fillText(lane.label, 4, y0 + 14);
+      // Several intervals per pixel: each pixel column draws the intervals that fall in it.
+      for (let i = view[0]; i < view[1]; ++i) {
+        const row = lane.us[i], total = row.reduce((a, b) => a + b, 0);
+        if (!total) continue;
+        // A thread's partial interval (its start, its end) is a shorter bar.
+        const x = LEFT + (i - view[0]) * dx, w = Math.max(dx, 1);
+        const height = h * Math.min(1, total / (L.interval_s * 1e6));
+        let y = y0 + h;
+        row.forEach((us, c) => {
+          if (!us) return;
+          const part = height * us / total;
+          g.fillStyle = colours[c]; g.fillRect(x, y - part, w, part); y -= part;
+        });
+      }
+    });
+    g.fillStyle = "#222";
+    for (let t = 0; t <= 4; ++t) {
+      const i = view[0] + span * t / 4;
+      g.fillText((i * L.interval_s).toFixed(2) + " s", LEFT + (width - LEFT) * t / 4 - (t === 4 ? 40 : 0),
+                 L.lanes.length * LANE + 14);
+    }
+    if (sel) {
+      g.fillStyle = "rgba(0,0,0,0.12)";
+      const a = LEFT + (sel[0] - view[0]) * dx, b = LEFT + (sel[1] - view[0]) * dx;
+      g.fillRect(a, 0, b - a, L.lanes.length * LANE);
+    }
+  }
+  const indexAt = ev => {
+    const r = canvas.getBoundingClientRect();
+    const f = (ev.clientX - r.left - LEFT) / (r.width - LEFT);
+    return Math.max(view[0], Math.min(view[1], Math.round(view[0] + f * (view[1] - view[0]))));
+  };
+  function selectionTable() {
+    const out = document.getElementById("tlsel");
+    out.textContent = "";
+    if (!sel || sel[1] <= sel[0]) return;
+    const rows = L.lanes.map(lane => {
+      const sum = names.map(() => 0);
+      for (let i = sel[0]; i < sel[1]; ++i) lane.us[i].forEach((us, c) => { sum[c] += us; });
+      const total = sum.reduce((a, b) => a + b, 0) || 1;
+      const r = {thread: lane.label};
+      names.forEach((c, k) => { r[c + "%"] = +(100 * sum[k] / total).toFixed(1); });
+      return r;
+    });
+    table("tlsel", rows, ["thread", ...names.map(c => c + "%")]);
+    const cap = document.createElement("div");
+    cap.textContent = `selected ${(sel[0] * L.interval_s).toFixed(2)}-${(sel[1] * L.interval_s).toFixed(2)} s`;
+    out.prepend(cap);
+  }
+  let dragFrom = null;
+  canvas.addEventListener("mousedown", ev => { dragFrom = indexAt(ev); sel = null; });
+  canvas.addEventListener("mousemove", ev => {
+    if (dragFrom !== null) { const i = indexAt(ev); sel = [Math.min(dragFrom, i), Math.max(dragFrom, i)]; draw(); return; }
+    const r = canvas.getBoundingClientRect(), k = Math.floor((ev.clientY - r.top) / LANE);
+    const i = Math.floor(view[0] + (ev.clientX - r.left - LEFT) / (r.width - LEFT) * (view[1] - view[0]));
+    const lane = L.lanes[k];
+    if (!lane || i < view[0] || i >= view[1]) { tip.style.display = "none"; return; }
+    const row = lane.us[i], total = row.reduce((a, b) => a + b, 0) || 1;
+    tip.textContent = `${lane.label} at ${(i * L.interval_s).toFixed(2)} s\n` +
+        names.map((c, j) => row[j] ? `${c} ${(100 * row[j] / total).toFixed(0)}%` : "").filter(Boolean).join(", ") +
+        `\n${regionAt(lane, i)}`;
+    tip.style.display = "block";
+    tip.style.left = Math.min(ev.clientX + 12, innerWidth - 320) + "px";
+    tip.style.top = ev.clientY + 14 + "px";
+  });
+  canvas.addEventListener("mouseleave", () => { tip.style.display = "none"; });
+  window.addEventListener("mouseup", () => { if (dragFrom !== null) { dragFrom = null; selectionTable(); } });
+  document.getElementById("tlzoom").onclick = () => { if (sel && sel[1] > sel[0]) { view = sel; sel = null; draw(); } };
+  document.getElementById("tlreset").onclick = () => { view = [0, n]; sel = null; draw(); selectionTable(); };
+  window.addEventListener("resize", draw);
+  draw();
+  // For the self-test: select intervals [a, b) as a drag would.
+  window.timelineSelect = (a, b) => { sel = [a, b]; draw(); selectionTable(); };
+})();
 // A scaling page (omprof view RUN1 RUN2 ...): the metric tree per run, efficiency against the
 // configuration, and the largest run's losses; the flame graph is its extra time by call path.
 (function scaling() {
@@ -349,6 +456,14 @@ if (location.hash === "#selftest") {
   s.value = "main"; s.dispatchEvent(new Event("input"));
   result.matches = flame.querySelectorAll(".f.match").length;
   result.matched = document.getElementById("matched").textContent;
+  if (window.timelineSelect) {
+    // The second half of the run selected: the table's rows, as drawn.
+    const n = D.timeline.lanes[0].us.length;
+    window.timelineSelect(Math.floor(n / 2), n);
+    const rows = [...document.querySelectorAll("#tlsel tr")].map(tr => [...tr.cells].map(c => c.textContent));
+    result.timeline = {lanes: D.timeline.lanes.length, intervals: n, from: Math.floor(n / 2), rows,
+                       canvas_height: document.getElementById("tlcanvas").height};
+  }
   document.getElementById("selftest").textContent = JSON.stringify(result);
 }
 </script></body></html>

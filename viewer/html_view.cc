@@ -24,6 +24,7 @@ static void append_rows(nlohmann::json& to, const Table& t, const format::Profil
 
 void HtmlView::add(const format::Profile& p, const Model& m) {
   ++profiles_;
+  add_to_timeline(timeline_, p, m);
   nlohmann::json h;
   std::string cmd;
   for (const auto& a : p.header.argv()) cmd += (cmd.empty() ? "" : " ") + a;
@@ -164,6 +165,9 @@ nlohmann::json HtmlView::data() const {
   d["regions"] = regions_;
   if (!scaling_.is_null()) d["scaling"] = scaling_;
   if (!advice_.is_null()) d["advice"] = advice_;
+  Timeline timeline = timeline_;
+  finish_timeline(timeline);
+  if (!timeline.lanes.empty() && !tree_from_losses_) d["timeline"] = timeline_page_json(timeline);
   if (!ranks_.empty()) {
     std::vector<RankNumbers> sorted = ranks_;
     std::sort(sorted.begin(), sorted.end(),

@@ -13,6 +13,7 @@
 #include "viewer/name_trie.h"
 #include "viewer/ranks.h"
 #include "viewer/scaling.h"
+#include "viewer/timeline.h"
 
 namespace omprof::viewer {
 
@@ -50,6 +51,7 @@ class HtmlView {
   nlohmann::json regions_ = nlohmann::json::array();
   std::vector<RankNumbers> ranks_;
   nlohmann::json scaling_, advice_;
+  Timeline timeline_;  // the profiles' intervals (format 1.17), for the page's timeline
   bool tree_from_losses_ = false;
   size_t profiles_ = 0;
 };

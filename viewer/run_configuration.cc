@@ -15,6 +15,11 @@ RunConfiguration configuration_of(const format::Profile& p) {
   c.mpi_size = p.header.mpi_size();
   for (const auto& f : p.forks)
     for (uint32_t size : f.team_sizes()) c.max_team = std::max(c.max_team, size);
+  // A profile read from a running or dead process's journal has no team sizes (they are kept
+  // in memory): its OpenMP threads, then.
+  if (c.max_team == 0 && !p.forks.empty())
+    for (const auto& [index, t] : p.threads)
+      if (t.is_omp_thread() && !t.mpi_library_thread()) ++c.max_team;
   return c;
 }
 

@@ -18,6 +18,8 @@ Command add_view(CLI::App& app);
 Command add_diff(CLI::App& app);
 Command add_scaling(CLI::App& app);
 Command add_advise(CLI::App& app);
+Command add_timeline(CLI::App& app);
+Command add_top(CLI::App& app);
 Command add_recover(CLI::App& app);
 Command add_probe_counters(CLI::App& app);
 

@@ -218,7 +218,7 @@ Command add_export(CLI::App& app) {
   cmd->add_option("--format", e->format,
                   "pprof (gzip'd profile.proto for go tool pprof), folded (flamegraph.pl) or "
                   "speedscope (JSON, one profile per rank and thread)")
-      ->check(CLI::IsMember({"pprof", "folded", "speedscope"}))
+      ->check(CLI::IsMember({"pprof", "folded", "speedscope", "perfetto"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", e->output, "Output file ('-': standard output)")
       ->capture_default_str();

@@ -31,10 +31,11 @@ static int dispatch(int argc, char** argv) {
   app.name("omprof");
   app.set_version_flag("--version", std::string("omprof ") + OMPROF_VERSION);
   app.require_subcommand(1);
-  const commands::Command all[] = {commands::add_report(app),  commands::add_export(app),
-                                   commands::add_view(app),    commands::add_diff(app),
-                                   commands::add_scaling(app), commands::add_advise(app),
-                                   commands::add_recover(app), commands::add_probe_counters(app)};
+  const commands::Command all[] = {commands::add_report(app),   commands::add_export(app),
+                                   commands::add_view(app),     commands::add_diff(app),
+                                   commands::add_scaling(app),  commands::add_advise(app),
+                                   commands::add_timeline(app), commands::add_top(app),
+                                   commands::add_recover(app),  commands::add_probe_counters(app)};
   if (const int status = omprof::cli::parse(app, argc, argv); status >= 0) return status;
   for (const commands::Command& c : all)
     if (c.app->parsed()) return c.run();

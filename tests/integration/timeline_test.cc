@@ -1,0 +1,216 @@
+// The timeline against a designed switch (tests/programs/omp_timeline.c): a balanced phase, then
+// thread 1 doing twice thread 0's work. The program measures when it switched; the timeline
+// must show the team's efficiency near 1 before and near 0.75 after, with the switch within
+// one interval, in `omprof timeline` and in the Perfetto export.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "harness.h"
+
+namespace omprof::test {
+namespace {
+
+struct Phases {
+  double switch_s = -1, end_s = -1;
+};
+
+Phases phases_of(const std::string& out) {
+  Phases p;
+  std::istringstream in(out);
+  std::string word;
+  while (in >> word) {
+    if (word == "switch_s") in >> p.switch_s;
+    if (word == "end_s") in >> p.end_s;
+  }
+  return p;
+}
+
+// Work and present time (every class and the unsampled time) of thread lane `t` in interval i.
+struct Cell {
+  double work = 0, present = 0;
+  unsigned samples = 0;
+};
+Cell cell(const nlohmann::json& lane, size_t i) {
+  Cell c;
+  for (double s : lane["class_s"][i]) c.present += s;
+  c.work = lane["class_s"][i][0].get<double>();
+  c.present += lane["unsampled_s"][i].get<double>();
+  c.samples = lane["samples"][i].get<unsigned>();
+  return c;
+}
+
+class Timeline : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Timeline, ShowsTheSwitchFromABalancedToAnImbalancedPhaseWithinOneInterval) {
+  const std::string dir = fresh_dir("timeline_" + GetParam());
+  const RunResult r = run({OMPROF_BIN, "run", "--rate", "1000", "-o", dir, "--",
+                           program("omp_timeline_" + GetParam()), "25", "20"},
+                          {{"OMP_NUM_THREADS", "2"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Phases truth = phases_of(r.out);
+  ASSERT_GT(truth.switch_s, 0) << r.out;
+  const RunResult t = run({OMPROF_BIN, "timeline", "--format", "json", dir});
+  ASSERT_EQ(t.status, 0) << t.err;
+  const nlohmann::json j = nlohmann::json::parse(t.out);
+  const double interval = j["interval_s"].get<double>();
+  ASSERT_NEAR(interval, 0.1, 1e-9);
+  ASSERT_EQ(j["threads"].size(), 2u) << t.out;
+  const nlohmann::json& main = j["threads"][0];
+  const nlohmann::json& worker = j["threads"][1];
+  ASSERT_TRUE(main["is_main"].get<bool>());
+  // The team's efficiency in each phase, over its whole intervals (the first left out: the
+  // worker starts in it), with the sampling error of the samples behind it.
+  const size_t switch_at = size_t(truth.switch_s / interval);
+  auto efficiency = [&](size_t from, size_t to, double& err) {
+    double work = 0, present = 0, samples = 0;
+    for (size_t i = from; i < to; ++i)
+      for (const nlohmann::json* lane : {&main, &worker}) {
+        const Cell c = cell(*lane, i);
+        work += c.work, present += c.present, samples += c.samples;
+      }
+    const double e = present > 0 ? work / present : 0;
+    err = std::sqrt(std::max(e * (1 - e), 0.01) / std::max(samples, 1.0));
+    return e;
+  };
+  double err1 = 0, err2 = 0;
+  const double before = efficiency(1, switch_at, err1);
+  const double after = efficiency(switch_at + 1, size_t(truth.end_s / interval), err2);
+  std::printf("%s: switch at %.3f s, efficiency %.3f +- %.3f before, %.3f +- %.3f after\n",
+              GetParam().c_str(), truth.switch_s, before, err1, after, err2);
+  // A VM takes a few percent of a thread's time (off the CPU): 5% beyond sampling.
+  EXPECT_GT(before, 0.95 - 3 * err1);
+  EXPECT_NEAR(after, 0.75, 3 * err2 + 0.05);
+  // The first interval where the main thread works under 75% of its time (designed: 100%,
+  // then 50%): the one the switch falls in, or the next (the collector's clock starts a few
+  // milliseconds before main).
+  size_t first = 0;
+  for (size_t i = 1; i < j["intervals"].get<size_t>(); ++i) {
+    const Cell c = cell(main, i);
+    if (c.present > 0.5 * interval * 1e0 && c.work < 0.75 * c.present) {
+      first = i;
+      break;
+    }
+  }
+  EXPECT_TRUE(first == switch_at || first == switch_at + 1)
+      << "switch at " << truth.switch_s << " s, first imbalanced interval " << first;
+
+  // The Perfetto export: the main thread's work counter drops under 75% at the same interval,
+  // and its track has slices of work and of waiting (barrier; not sampled where libgomp's waits
+  // sleep).
+  const RunResult e = run({OMPROF_BIN, "export", "--format", "perfetto", dir});
+  ASSERT_EQ(e.status, 0) << e.err;
+  const nlohmann::json trace = nlohmann::json::parse(e.out);
+  double drop_us = -1;
+  std::set<std::string> slices;
+  for (const nlohmann::json& ev : trace["traceEvents"]) {
+    if (ev.value("ph", "") == "X" && ev.value("tid", -1) == 0) slices.insert(ev.value("name", ""));
+    if (ev.value("ph", "") != "C" || ev.value("name", "") != "thread 0 work %") continue;
+    if (drop_us < 0 && ev.value("ts", 0.0) > 0 && ev["args"].value("work", 100.0) < 75)
+      drop_us = ev.value("ts", -1.0);
+  }
+  EXPECT_NEAR(drop_us * 1e-6, double(first) * interval, 1e-6) << e.out.substr(0, 2000);
+  EXPECT_TRUE(slices.count("work")) << e.out.substr(0, 2000);
+}
+
+// `omprof top --once` while the program runs, once in each phase (1 s balanced, then 2 s with
+// thread 1 doing twice thread 0's work): the last whole interval's team work share is near 1,
+// then near 0.75; the snapshot names the running process and the parallel regions so far.
+TEST_P(Timeline, TopTakenInEachPhaseShowsIt) {
+  const std::string dir = fresh_dir("top_" + GetParam());
+  RunResult r;
+  std::thread job([&] {
+    r = run({OMPROF_BIN, "run", "--rate", "1000", "-o", dir, "--",
+             program("omp_timeline_" + GetParam()), "50", "20"},
+            {{"OMP_NUM_THREADS", "2"}});
+  });
+  std::vector<nlohmann::json> snapshots;
+  // At about 0.7 s (the first phase) and 2.2 s (the second).
+  for (double wait_s : {0.7, 1.5}) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(wait_s));
+    const RunResult t = run({OMPROF_BIN, "top", "--once", "--format", "json", dir});
+    EXPECT_EQ(t.status, 0) << t.err;
+    if (t.status == 0) snapshots.push_back(nlohmann::json::parse(t.out));
+  }
+  job.join();
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Phases truth = phases_of(r.out);
+  ASSERT_EQ(snapshots.size(), 2u);
+  for (const nlohmann::json& s : snapshots) {
+    EXPECT_EQ(s.value("running_processes", 0), 1) << s.dump();
+    EXPECT_EQ(s.value("threads", 0), 2) << s.dump();
+    const double from = s["last_interval"]["start_s"].get<double>();
+    const double interval = s["interval_s"].get<double>();
+    double work = 0, samples = 0;
+    for (const nlohmann::json& l : s["last_interval"]["threads"]) {
+      work += l["share"]["work"].get<double>() / 2;
+      samples += l["samples"].get<double>();
+      EXPECT_LT(l["data_age_s"].get<double>(), 1.0) << s.dump();
+    }
+    const double err = std::sqrt(0.25 / std::max(samples, 1.0));
+    std::printf("%s: top at %.1f-%.1f s (switch at %.3f s): team work share %.3f\n",
+                GetParam().c_str(), from, from + interval, truth.switch_s, work);
+    if (from + interval < truth.switch_s) {
+      EXPECT_GT(work, 0.95 - 3 * err) << s.dump();
+    } else if (from > truth.switch_s + 0.05) {
+      EXPECT_NEAR(work, 0.75, 3 * err + 0.05) << s.dump();
+    } else {
+      ADD_FAILURE() << "a snapshot's last interval straddles the switch: " << s.dump();
+    }
+    EXPECT_FALSE(s["parallel_regions"].empty()) << s.dump();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Compilers, Timeline, ::testing::Values("clang", "gcc"));
+
+// The HTML page's timeline in headless Chromium: a lane per thread, and a selection of the
+// second half of the run gives each thread's work share that `omprof timeline` gives.
+TEST(TimelinePage, ChromiumDrawsTheLanesAndASelectionSumsThem) {
+  const char* browser = "/usr/bin/chromium";
+  if (access(browser, X_OK) != 0) GTEST_SKIP() << "Chromium is not installed";
+  const std::string dir = fresh_dir("timeline_page");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("omp_timeline_clang"), "10", "20"},
+                {{"OMP_NUM_THREADS", "2"}})
+                .status,
+            0);
+  const std::string page = dir + "/view.html";
+  ASSERT_EQ(run({OMPROF_BIN, "view", dir, "-o", page}).status, 0);
+  const RunResult dom =
+      run({browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + dir + "/c",
+           "--window-size=1200,900", "--dump-dom", "file://" + page + "#selftest"});
+  ASSERT_EQ(dom.status, 0) << dom.err;
+  const std::string open = "<pre id=\"selftest\">";
+  const size_t at = dom.out.find(open), end = dom.out.find("</pre>", at);
+  ASSERT_NE(at, std::string::npos) << dom.out.substr(0, 2000);
+  std::string text = dom.out.substr(at + open.size(), end - at - open.size());
+  for (size_t q; (q = text.find("&quot;")) != std::string::npos;) text.replace(q, 6, "\"");
+  for (size_t q; (q = text.find("&amp;")) != std::string::npos;) text.replace(q, 5, "&");
+  const nlohmann::json result = nlohmann::json::parse(text);
+  const nlohmann::json& tl = result.at("timeline");
+  EXPECT_EQ(tl.at("lanes").get<int>(), 2);
+  EXPECT_GE(tl.at("canvas_height").get<int>(), 2 * 20);
+  const nlohmann::json j =
+      nlohmann::json::parse(run({OMPROF_BIN, "timeline", "--format", "json", dir}).out);
+  ASSERT_EQ(j["intervals"].get<size_t>(), tl.at("intervals").get<size_t>());
+  // Rows: the header, then a row per thread: "r0t0", work%, ...
+  ASSERT_EQ(tl.at("rows").size(), 3u) << tl.dump();
+  for (size_t k = 0; k < 2; ++k) {
+    const nlohmann::json& lane = j["threads"][k];
+    double work = 0, all = 0;
+    for (size_t i = tl.at("from").get<size_t>(); i < j["intervals"].get<size_t>(); ++i) {
+      const Cell c = cell(lane, i);
+      work += c.work, all += c.present;
+    }
+    const double drawn = std::stod(tl.at("rows")[k + 1][1].get<std::string>());
+    EXPECT_NEAR(drawn, 100 * work / all, 0.2) << tl.dump();
+  }
+}
+
+}  // namespace
+}  // namespace omprof::test

@@ -1,0 +1,113 @@
+// `omprof export --format perfetto`: the timeline (viewer/timeline.h) as Chrome trace-event JSON,
+// which Perfetto's UI (ui.perfetto.dev) and chrome://tracing open: a process per rank, a track
+// per thread, and on it one slice per run of intervals with the same dominant class (its name),
+// with each class's share, the parallel region and the explicit region in its arguments; and
+// per thread a counter track of the share of each interval it worked.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "proto/timeline.h"
+#include "viewer/export.h"
+#include "viewer/timeline.h"
+
+namespace omprof::viewer {
+
+namespace {
+
+// The class with the most time in a cell, or "unsampled" when the thread was mostly not
+// sampled (off the CPU); "" for a cell where the thread did not exist.
+std::string dominant(const Timeline& t, const TimelineLane& l, size_t i) {
+  const double present = present_ns(t, l, i);
+  if (present <= 0) return "";
+  const TimelineLane::Cell& c = l.cells[i];
+  size_t top = 0;
+  for (size_t k = 1; k < c.ns.size(); ++k)
+    if (c.ns[k] > c.ns[top]) top = k;
+  return unsampled_ns(t, l, i) > c.ns[top] ? "unsampled" : timeline::kClassNames[top];
+}
+
+nlohmann::json slice(const Timeline& t, const TimelineLane& l, size_t from, size_t to,
+                     const std::string& name) {
+  nlohmann::json args = nlohmann::json::object();
+  ClassNs sum{};
+  double present = 0, unsampled = 0;
+  for (size_t i = from; i < to; ++i) {
+    for (size_t k = 0; k < sum.size(); ++k) sum[k] += l.cells[i].ns[k];
+    present += present_ns(t, l, i);
+    unsampled += unsampled_ns(t, l, i);
+  }
+  for (size_t k = 0; k < sum.size(); ++k)
+    if (sum[k] > 0) args[std::string(timeline::kClassNames[k]) + "%"] = 100 * sum[k] / present;
+  if (unsampled > 0) args["unsampled%"] = 100 * unsampled / present;
+  args["parallel_region"] = l.cells[to - 1].parallel_region;
+  args["region"] = l.cells[to - 1].region;
+  const double us = double(t.interval_ns) * 1e-3;
+  return {{"name", name},
+          {"cat", "state"},
+          {"ph", "X"},
+          {"pid", l.rank},
+          {"tid", l.thread},
+          {"ts", double(from) * us},
+          {"dur", double(to - from) * us},
+          {"args", args}};
+}
+
+class PerfettoExporter : public Exporter {
+ public:
+  void add(const format::Profile& p, const Model& m) override { add_to_timeline(t_, p, m); }
+
+  void write(std::ostream& out) override {
+    finish_timeline(t_);
+    nlohmann::json events = nlohmann::json::array();
+    std::set<int> ranks;
+    for (const TimelineLane& l : t_.lanes) {
+      if (ranks.insert(l.rank).second)
+        events.push_back({{"name", "process_name"},
+                          {"ph", "M"},
+                          {"pid", l.rank},
+                          {"args", {{"name", "rank " + std::to_string(l.rank)}}}});
+      events.push_back({{"name", "thread_name"},
+                        {"ph", "M"},
+                        {"pid", l.rank},
+                        {"tid", l.thread},
+                        {"args",
+                         {{"name", "thread " + std::to_string(l.thread) + " (tid " +
+                                       std::to_string(l.tid) + ")"}}}});
+      // A counter track per thread: its share of each interval spent working.
+      for (size_t i = 0; i < t_.intervals; ++i) {
+        const double present = present_ns(t_, l, i);
+        if (present <= 0) continue;
+        events.push_back({{"name", "thread " + std::to_string(l.thread) + " work %"},
+                          {"ph", "C"},
+                          {"pid", l.rank},
+                          {"ts", double(i) * double(t_.interval_ns) * 1e-3},
+                          {"args", {{"work", 100 * l.cells[i].ns[0] / present}}}});
+      }
+      size_t from = 0;
+      std::string name;
+      for (size_t i = 0; i <= t_.intervals; ++i) {
+        const std::string d = i < t_.intervals ? dominant(t_, l, i) : "";
+        if (d == name) continue;
+        if (!name.empty()) events.push_back(slice(t_, l, from, i, name));
+        from = i;
+        name = d;
+      }
+    }
+    nlohmann::json doc = {
+        {"traceEvents", events},
+        {"displayTimeUnit", "ms"},
+        {"otherData", {{"interval_s", t_.interval_ns * 1e-9}, {"notes", t_.notes}}}};
+    out << doc.dump() << "\n";
+  }
+
+ private:
+  Timeline t_;
+};
+
+}  // namespace
+
+std::unique_ptr<Exporter> make_perfetto_exporter() {
+  return std::make_unique<PerfettoExporter>();
+}
+
+}  // namespace omprof::viewer

@@ -1,0 +1,228 @@
+#include "viewer/timeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "omp/user_model.h"
+#include "proto/text.h"
+#include "proto/timeline.h"
+#include "viewer/export.h"
+
+namespace omprof::viewer {
+
+namespace {
+
+std::string construct_name(const Model& m, uint64_t fork_id) {
+  const auto it = m.forks.find(fork_id);
+  return fork_id && it != m.forks.end() ? omp::region_frame_name(it->second) : "";
+}
+
+// The grid index of a lane's own interval i: lanes start at their rank's start.
+uint64_t lane_offset_ns(const Timeline& t, const TimelineLane& lane) {
+  return lane.start_unix_ns > t.origin_unix_ns ? lane.start_unix_ns - t.origin_unix_ns : 0;
+}
+
+// Moves a lane onto the grid of `interval_ns` intervals from the origin.
+void regrid(TimelineLane& lane, uint64_t offset_ns, uint64_t interval_ns) {
+  std::vector<TimelineLane::Cell> grid;
+  for (size_t i = 0; i < lane.cells.size(); ++i) {
+    const TimelineLane::Cell& c = lane.cells[i];
+    if (c.samples == 0) continue;
+    // The cell's middle decides its grid interval (the lane's intervals nest in the grid's
+    // when the ranks started together; otherwise within half an interval).
+    const uint64_t middle = offset_ns + i * lane.interval_ns + lane.interval_ns / 2;
+    const size_t g = size_t(middle / interval_ns);
+    if (g >= grid.size()) grid.resize(g + 1);
+    TimelineLane::Cell& to = grid[g];
+    for (size_t k = 0; k < c.ns.size(); ++k) to.ns[k] += c.ns[k];
+    to.samples += c.samples;
+    to.parallel_region = c.parallel_region;
+    to.region = c.region;
+  }
+  lane.cells = std::move(grid);
+  lane.interval_ns = interval_ns;
+}
+
+// The text view's letter of each class (work has none: its share is the number).
+constexpr char kClassLetters[journal::kTimelineClasses] = {' ', 'b', 't', 'l', 'i', 'o', 'm', 'x'};
+
+}  // namespace
+
+void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
+  bool any = false;
+  for (const auto& [index, th] : p.threads) {
+    if (th.interval_ns() == 0) continue;
+    any = true;
+    TimelineLane lane;
+    lane.rank = p.header.mpi_size() > 0 ? int(p.header.mpi_rank()) : 0;
+    lane.thread = index;
+    lane.tid = th.tid();
+    lane.is_main = th.is_main();
+    lane.start_unix_ns = p.header.start_time_unix_ns();
+    lane.thread_start_ns = th.start_ns();
+    // A thread still running when the profile was written ends with the run.
+    lane.thread_end_ns = th.end_ns() ? th.end_ns() : p.header.duration_ns();
+    lane.interval_ns = th.interval_ns();
+    for (const v1::Interval& in : th.interval()) {
+      if (in.index() >= lane.cells.size()) lane.cells.resize(in.index() + 1);
+      TimelineLane::Cell& c = lane.cells[in.index()];
+      for (int k = 0; k < in.class_ns_size() && size_t(k) < c.ns.size(); ++k)
+        c.ns[size_t(k)] += double(in.class_ns(k));
+      c.samples += in.samples();
+      c.parallel_region = construct_name(m, in.fork_id());
+      c.region = in.region_node() ? region_path(p, in.region_node()) : "";
+    }
+    t.lanes.push_back(std::move(lane));
+  }
+  if (!any) t.notes.push_back(p.path + ": no timeline (written by a collector before format 1.17)");
+}
+
+void finish_timeline(Timeline& t) {
+  if (t.lanes.empty()) return;
+  t.origin_unix_ns = t.lanes.front().start_unix_ns;
+  for (const TimelineLane& l : t.lanes) {
+    t.origin_unix_ns = std::min(t.origin_unix_ns, l.start_unix_ns);
+    t.interval_ns = std::max(t.interval_ns, l.interval_ns);
+  }
+  uint64_t end_ns = 0;
+  for (TimelineLane& l : t.lanes) {
+    const uint64_t offset = lane_offset_ns(t, l);
+    end_ns = std::max(end_ns, offset + l.thread_end_ns);
+    regrid(l, offset, t.interval_ns);
+  }
+  t.intervals = size_t((end_ns + t.interval_ns - 1) / t.interval_ns);
+  for (TimelineLane& l : t.lanes) l.cells.resize(std::max(l.cells.size(), t.intervals));
+  t.intervals = std::max(t.intervals, t.lanes.front().cells.size());
+  std::stable_sort(t.lanes.begin(), t.lanes.end(), [](const auto& a, const auto& b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.thread < b.thread;
+  });
+}
+
+double present_ns(const Timeline& t, const TimelineLane& lane, size_t i) {
+  const uint64_t offset = lane_offset_ns(t, lane);
+  const double from = std::max(double(i * t.interval_ns), double(offset + lane.thread_start_ns));
+  const double to = std::min(double((i + 1) * t.interval_ns), double(offset + lane.thread_end_ns));
+  return std::max(0.0, to - from);
+}
+
+double unsampled_ns(const Timeline& t, const TimelineLane& lane, size_t i) {
+  double sampled = 0;
+  for (double ns : lane.cells[i].ns) sampled += ns;
+  return std::max(0.0, present_ns(t, lane, i) - sampled);
+}
+
+// One row per interval, one cell per thread: the share of its time it worked ("100" when all),
+// then the letter of its largest other class when that is at least 10% ('-': not sampled, off
+// the CPU), blank where the thread did not exist.
+void write_timeline_text(std::ostream& out, const Timeline& t) {
+  for (const std::string& n : t.notes) out << "note: " << n << "\n";
+  if (t.lanes.empty()) return;
+  out << fmt::format(
+      "Timeline: {} intervals of {:.3f} s; per thread, % of its time working and the largest "
+      "other class (b barrier, t taskwait, l lock, i idle, o overhead, m mpi, x other, - not "
+      "sampled: off the CPU)\n",
+      t.intervals, t.interval_ns * 1e-9);
+  out << "  time_s";
+  for (const TimelineLane& l : t.lanes)
+    out << fmt::format(" {:>6}", fmt::format("r{}t{}", l.rank, l.thread));
+  out << "\n";
+  for (size_t i = 0; i < t.intervals; ++i) {
+    out << fmt::format("{:8.3f}", double(i * t.interval_ns) * 1e-9);
+    for (const TimelineLane& l : t.lanes) {
+      const double present = present_ns(t, l, i);
+      if (present <= 0) {
+        out << "       ";
+        continue;
+      }
+      const TimelineLane::Cell& c = l.cells[i];
+      size_t top = 1;  // the largest class other than work
+      for (size_t k = 2; k < c.ns.size(); ++k)
+        if (c.ns[k] > c.ns[top]) top = k;
+      const double unsampled = unsampled_ns(t, l, i);
+      char letter = ' ';
+      if (unsampled > c.ns[top] && unsampled >= 0.1 * present)
+        letter = '-';
+      else if (c.ns[top] >= 0.1 * present)
+        letter = kClassLetters[top];
+      out << fmt::format(" {:>5.0f}{}", std::min(100.0, 100 * c.ns[0] / present), letter);
+    }
+    out << "\n";
+  }
+}
+
+void write_timeline_csv(std::ostream& out, const Timeline& t) {
+  out << "rank,thread,tid,start_s,end_s,samples";
+  for (const char* name : timeline::kClassNames) out << "," << name << "_s";
+  out << ",unsampled_s,parallel_region,region\n";
+  for (const TimelineLane& l : t.lanes)
+    for (size_t i = 0; i < t.intervals; ++i) {
+      if (present_ns(t, l, i) <= 0) continue;
+      const TimelineLane::Cell& c = l.cells[i];
+      out << fmt::format("{},{},{},{:.6f},{:.6f},{}", l.rank, l.thread, l.tid,
+                         double(i * t.interval_ns) * 1e-9, double((i + 1) * t.interval_ns) * 1e-9,
+                         c.samples);
+      for (double ns : c.ns) out << fmt::format(",{:.6f}", ns * 1e-9);
+      out << fmt::format(",{:.6f},{},{}\n", unsampled_ns(t, l, i) * 1e-9,
+                         text::csv_quote(c.parallel_region), text::csv_quote(c.region));
+    }
+}
+
+nlohmann::json timeline_json(const Timeline& t) {
+  nlohmann::json j = {{"interval_s", t.interval_ns * 1e-9},
+                      {"intervals", t.intervals},
+                      {"classes", timeline::kClassNames},
+                      {"notes", t.notes},
+                      {"threads", nlohmann::json::array()}};
+  for (const TimelineLane& l : t.lanes) {
+    nlohmann::json lane = {{"rank", l.rank},
+                           {"thread", l.thread},
+                           {"tid", l.tid},
+                           {"is_main", l.is_main},
+                           {"class_s", nlohmann::json::array()},
+                           {"unsampled_s", nlohmann::json::array()},
+                           {"samples", nlohmann::json::array()},
+                           {"parallel_region", nlohmann::json::array()},
+                           {"region", nlohmann::json::array()}};
+    for (size_t i = 0; i < t.intervals; ++i) {
+      const TimelineLane::Cell& c = l.cells[i];
+      nlohmann::json row = nlohmann::json::array();
+      for (double ns : c.ns) row.push_back(ns * 1e-9);
+      lane["class_s"].push_back(row);
+      lane["unsampled_s"].push_back(unsampled_ns(t, l, i) * 1e-9);
+      lane["samples"].push_back(c.samples);
+      lane["parallel_region"].push_back(c.parallel_region);
+      lane["region"].push_back(c.region);
+    }
+    j["threads"].push_back(lane);
+  }
+  return j;
+}
+
+nlohmann::json timeline_page_json(const Timeline& t) {
+  nlohmann::json lanes = nlohmann::json::array();
+  for (const TimelineLane& l : t.lanes) {
+    nlohmann::json us = nlohmann::json::array(), regions = nlohmann::json::array();
+    std::string region = "\x01";  // no interval has it: the first one starts a run
+    for (size_t i = 0; i < t.intervals; ++i) {
+      const TimelineLane::Cell& c = l.cells[i];
+      nlohmann::json row = nlohmann::json::array();
+      for (double ns : c.ns) row.push_back(uint64_t(std::llround(ns * 1e-3)));
+      row.push_back(uint64_t(std::llround(unsampled_ns(t, l, i) * 1e-3)));
+      us.push_back(std::move(row));
+      if (c.samples && c.parallel_region != region) {
+        region = c.parallel_region;
+        regions.push_back({i, region});
+      }
+    }
+    lanes.push_back({{"label", fmt::format("r{}t{}", l.rank, l.thread)},
+                     {"us", std::move(us)},
+                     {"parallel_regions", std::move(regions)}});
+  }
+  return {{"interval_s", t.interval_ns * 1e-9},
+          {"classes", timeline::kClassNames},
+          {"lanes", std::move(lanes)}};
+}
+
+}  // namespace omprof::viewer

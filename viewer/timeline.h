@@ -1,0 +1,64 @@
+// The run as a time series (docs/format.md "Timeline", docs/usage.md `omprof timeline`): every
+// thread's sampled time per interval, by class of thread state (proto/timeline.h), on one grid
+// for all threads and ranks: the coarsest interval any thread has (a thread whose ring filled
+// has doubled its interval), rank clocks aligned by their start times.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "proto/journal.h"
+#include "proto/profile_reader.h"
+#include "viewer/model.h"
+
+namespace omprof::viewer {
+
+using ClassNs = std::array<double, journal::kTimelineClasses>;
+
+// One thread's intervals as the profile holds them (before the common grid).
+struct TimelineLane {
+  int rank = 0;
+  uint32_t thread = 0;  // the profile's thread index
+  uint64_t tid = 0;
+  bool is_main = false;
+  uint64_t start_unix_ns = 0;  // the run's start on this rank
+  uint64_t thread_start_ns = 0, thread_end_ns = 0;
+  uint64_t interval_ns = 0;
+  struct Cell {
+    ClassNs ns{};
+    uint32_t samples = 0;
+    std::string parallel_region, region;  // the latest sample's
+  };
+  std::vector<Cell> cells;  // by the lane's own interval index
+};
+
+struct Timeline {
+  std::vector<TimelineLane> lanes;
+  uint64_t interval_ns = 0;        // the common grid's (set by finish_timeline)
+  uint64_t origin_unix_ns = 0;     // the earliest rank's start
+  size_t intervals = 0;            // grid intervals from the origin to the last end
+  std::vector<std::string> notes;  // profiles without a timeline (written before format 1.17)
+};
+
+// Adds a profile's threads (with `m` its user-model model, for construct names).
+void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m);
+// Puts every lane on the common grid: afterwards lane.cells[i] is grid interval i.
+void finish_timeline(Timeline& t);
+
+// Per cell: the thread's wall time inside the interval (0 when it did not exist), and the part of
+// it no sample covered (off the CPU, or between samples of a CPU clock).
+double present_ns(const Timeline& t, const TimelineLane& lane, size_t i);
+double unsampled_ns(const Timeline& t, const TimelineLane& lane, size_t i);
+
+void write_timeline_text(std::ostream& out, const Timeline& t);
+void write_timeline_csv(std::ostream& out, const Timeline& t);
+nlohmann::json timeline_json(const Timeline& t);
+// The HTML page's compact form: per thread a label, per interval the microseconds of each class
+// and unsampled, and the parallel region as runs ([first interval, name] where it changes).
+nlohmann::json timeline_page_json(const Timeline& t);
+
+}  // namespace omprof::viewer
