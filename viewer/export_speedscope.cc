@@ -57,7 +57,9 @@ class SpeedscopeExporter : public Exporter {
     const json doc = {{"$schema", "https://www.speedscope.app/file-format-schema.json"},
                       {"shared", {{"frames", frames_}}},
                       {"profiles", std::move(profiles)},
-                      {"name", name_},
+                      // Aggregated stacks: speedscope's "Time Order" view shows an order
+                      // the profile does not have (the timeline is export --format perfetto).
+                      {"name", name_ + " (aggregated stacks, not in time order)"},
                       {"activeProfileIndex", 0},
                       {"exporter", std::string("omprof ") + OMPROF_VERSION}};
     // Names come from binaries: replace invalid UTF-8 rather than fail.

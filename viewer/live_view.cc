@@ -20,37 +20,31 @@ uint64_t now_unix_ns() {
                       .count());
 }
 
-// The last interval every lane has whole: the one before the newest that has samples (a
-// running thread's newest interval is still filling).
-size_t last_whole_interval(const Timeline& t) {
-  size_t newest = 0;
-  for (const TimelineLane& l : t.lanes)
-    for (size_t i = l.cells.size(); i-- > 0;)
-      if (l.cells[i].samples) {
-        newest = std::max(newest, i);
-        break;
-      }
-  return newest > 0 ? newest - 1 : 0;
+// A lane's newest interval with samples (0 if none).
+size_t newest_interval(const TimelineLane& l) {
+  for (size_t i = l.cells.size(); i-- > 0;)
+    if (l.cells[i].samples) return i;
+  return 0;
 }
 
-nlohmann::json lanes_json(const Timeline& t, size_t i, uint64_t now_ns) {
+// Per thread, its last whole interval: the one before its newest (a running thread's newest is
+// still filling; a thread that ended keeps its last numbers), and how old its data is.
+nlohmann::json lanes_json(const Timeline& t, uint64_t now_ns, double& latest_start_s) {
   nlohmann::json lanes = nlohmann::json::array();
+  latest_start_s = 0;
   for (const TimelineLane& l : t.lanes) {
+    const size_t newest = newest_interval(l), i = newest > 0 ? newest - 1 : 0;
     const double present = present_ns(t, l, i);
     nlohmann::json shares = nlohmann::json::object();
     for (size_t k = 0; k < journal::kTimelineClasses; ++k)
       shares[timeline::kClassNames[k]] = present > 0 ? l.cells[i].ns[k] / present : 0.0;
     shares["unsampled"] = present > 0 ? unsampled_ns(t, l, i) / present : 0.0;
-    // How old the thread's data is: from the end of its newest interval with samples.
-    size_t newest = 0;
-    for (size_t k = l.cells.size(); k-- > 0;)
-      if (l.cells[k].samples) {
-        newest = k;
-        break;
-      }
+    const double start_s = double(i * t.interval_ns) * 1e-9;
+    latest_start_s = std::max(latest_start_s, start_s);
     const double newest_end = double(t.origin_unix_ns) + double((newest + 1) * t.interval_ns);
     lanes.push_back({{"rank", l.rank},
                      {"thread", l.thread},
+                     {"start_s", start_s},
                      {"present_s", present * 1e-9},
                      {"share", shares},
                      {"samples", l.cells[i].samples},
@@ -133,22 +127,21 @@ bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot,
   finish_timeline(t);
   ScalingRun run;
   if (!read_scaling_run(dir, files, "", symbols, run, error)) return false;
-  const size_t last = last_whole_interval(t);
-  snapshot = {
-      {"input", dir},
-      {"ranks", run.ranks},
-      {"threads", run.threads},
-      {"running_processes", running},
-      {"elapsed_s", run.elapsed_ns * 1e-9},
-      {"interval_s", t.interval_ns * 1e-9},
-      {"last_interval",
-       {{"start_s", double(last * t.interval_ns) * 1e-9}, {"threads", lanes_json(t, last, now)}}},
-      {"run", classes_json(run.all)},
-      {"parallel_regions", by_key_json(run.parallel_regions, top)},
-      {"regions", by_key_json(run.regions, top)},
-      {"functions", top_functions(run, top)},
-      {"slowest_ranks", slowest_ranks(run, top)},
-      {"notes", t.notes}};
+  double latest_start_s = 0;
+  nlohmann::json lanes = lanes_json(t, now, latest_start_s);
+  snapshot = {{"input", dir},
+              {"ranks", run.ranks},
+              {"threads", run.threads},
+              {"running_processes", running},
+              {"elapsed_s", run.elapsed_ns * 1e-9},
+              {"interval_s", t.interval_ns * 1e-9},
+              {"last_interval", {{"start_s", latest_start_s}, {"threads", std::move(lanes)}}},
+              {"run", classes_json(run.all)},
+              {"parallel_regions", by_key_json(run.parallel_regions, top)},
+              {"regions", by_key_json(run.regions, top)},
+              {"functions", top_functions(run, top)},
+              {"slowest_ranks", slowest_ranks(run, top)},
+              {"notes", t.notes}};
   return true;
 }
 
@@ -160,13 +153,15 @@ void write_live_text(std::ostream& out, const nlohmann::json& s) {
                      s["running_processes"].get<size_t>());
   const nlohmann::json& last = s["last_interval"];
   out << fmt::format(
-      "\nLast whole interval, from {:.1f} s ({:.1f} s long): share of each thread's time\n",
-      last["start_s"].get<double>(), s["interval_s"].get<double>());
-  out << "  rank thread";
+      "\nEach thread's last whole interval ({:.1f} s long; the newest from {:.1f} s): share of "
+      "its time\n",
+      s["interval_s"].get<double>(), last["start_s"].get<double>());
+  out << "  rank thread  from_s";
   for (const char* c : timeline::kClassNames) out << fmt::format(" {:>8}", c);
   out << " unsampled  age_s\n";
   for (const nlohmann::json& l : last["threads"]) {
-    out << fmt::format("  {:4} {:6}", l["rank"].get<int>(), l["thread"].get<unsigned>());
+    out << fmt::format("  {:4} {:6} {:7.1f}", l["rank"].get<int>(), l["thread"].get<unsigned>(),
+                       l["start_s"].get<double>());
     for (const char* c : timeline::kClassNames)
       out << fmt::format(" {:7.0f}%", 100 * l["share"][c].get<double>());
     out << fmt::format(" {:8.0f}% {:6.1f}\n", 100 * l["share"]["unsampled"].get<double>(),

@@ -55,6 +55,7 @@ void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
   for (const auto& [index, th] : p.threads) {
     if (th.interval_ns() == 0) continue;
     any = true;
+    if (th.mpi_library_thread()) continue;  // the MPI library's own thread, not the program's
     TimelineLane lane;
     lane.rank = p.header.mpi_size() > 0 ? int(p.header.mpi_rank()) : 0;
     lane.thread = index;

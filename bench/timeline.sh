@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# What the timeline costs to read (issue 42), not a test:
+#  1. `omprof top --once` on a job of RANKS MPI ranks (tests/programs/mpi_ranks), while it runs
+#     (the ranks busy on this machine's cores) and after it ended: median wall seconds of 3;
+#  2. the HTML page of a run with a long timeline (--interval 1 over about 6 s: 3,000 intervals
+#     of 2 threads, as many as a 5-minute run at the default 100 ms) opened in headless Chromium
+#     (--dump-dom: parsed, scripts run, timeline drawn): median of 3, against a page without it.
+#   bash bench/timeline.sh [ranks]     (default 64)
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${OMPROF_BUILD_DIR:-$here/build}
+ranks=${1:-64}
+out=$(mktemp -d)
+trap 'pkill -f "$out" 2>/dev/null || true; rm -rf "$out"' EXIT
+omprof=$build/bin/omprof
+seconds() { local s; s=$(date +%s.%N); "$@" >/dev/null 2>&1; echo "$(date +%s.%N) - $s" | bc; }
+median() { sort -n | sed -n 2p; }
+echo "machine: $(nproc) cores, $(uname -r)"
+
+mpirun --allow-run-as-root --oversubscribe -np "$ranks" "$omprof" run -o "$out/job" -- \
+  "$build/tests/bin/mpi_ranks_clang" 40 5 1 >/dev/null 2>&1 &
+job=$!
+while [ "$(ls "$out/job" 2>/dev/null | wc -l)" -lt "$ranks" ]; do sleep 0.5; done
+sleep 2
+running=$(for i in 1 2 3; do seconds "$omprof" top --once --format json "$out/job"; done | median)
+wait $job || true
+ended=$(for i in 1 2 3; do seconds "$omprof" top --once --format json "$out/job"; done | median)
+echo "top --once, $ranks ranks: $running s while they run, $ended s after they ended"
+
+OMP_NUM_THREADS=2 "$omprof" run --interval 1 -o "$out/long" -- \
+  "$build/tests/bin/omp_timeline_clang" 100 20 >/dev/null 2>&1
+OMP_NUM_THREADS=2 OMPROF_INTERVAL_MS=60000 "$omprof" run -o "$out/short" -- \
+  "$build/tests/bin/omp_timeline_clang" 100 20 >/dev/null 2>&1
+"$omprof" view "$out/long" -o "$out/long.html" >/dev/null 2>&1
+"$omprof" view "$out/short" -o "$out/short.html" >/dev/null 2>&1
+intervals=$("$omprof" timeline --format json "$out/long" | python3 -c 'import json,sys; print(json.load(sys.stdin)["intervals"])')
+for page in long short; do
+  t=$(for i in 1 2 3; do seconds chromium --headless --no-sandbox --disable-gpu \
+    --user-data-dir="$out/chrome" --dump-dom "file://$out/$page.html"; done | median)
+  echo "page $page ($(du -k "$out/$page.html" | cut -f1) KB): opened in $t s"
+done
+echo "(the long page's timeline: $intervals intervals x 2 threads)"
