@@ -5,6 +5,9 @@
 #  2. the HTML page of a run with a long timeline (--interval 1 over about 6 s: 3,000 intervals
 #     of 2 threads, as many as a 5-minute run at the default 100 ms) opened in headless Chromium
 #     (--dump-dom: parsed, scripts run, timeline drawn): median of 3, against a page without it.
+#  3. with LULESH=<its binary> and OMPROF_BEFORE=<libomprof.so of a build without the timeline>:
+#     LULESH -s 30 -i 100 on 2 threads, five interleaved rounds of alone, before and after, wall
+#     seconds: what the interval records cost.
 #   bash bench/timeline.sh [ranks]     (default 64)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,3 +43,12 @@ for page in long short; do
   echo "page $page ($(du -k "$out/$page.html" | cut -f1) KB): opened in $t s"
 done
 echo "(the long page's timeline: $intervals intervals x 2 threads)"
+
+if [ -n "${LULESH:-}" ] && [ -n "${OMPROF_BEFORE:-}" ]; then
+  for i in 1 2 3 4 5; do
+    a=$(OMP_NUM_THREADS=2 seconds "$LULESH" -s 30 -i 100)
+    b=$(OMP_NUM_THREADS=2 OMPROF_LIBRARY=$OMPROF_BEFORE seconds "$omprof" run -o "$out/b$i" -- "$LULESH" -s 30 -i 100)
+    n=$(OMP_NUM_THREADS=2 seconds "$omprof" run -o "$out/n$i" -- "$LULESH" -s 30 -i 100)
+    echo "LULESH round $i: alone $a before $b after $n"
+  done
+fi
