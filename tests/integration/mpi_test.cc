@@ -27,6 +27,7 @@ namespace {
 struct Truth {
   double step_work = 0, step_mpi = 0, step_mpi_cpu = 0, join_wait = 0, team_wait = 0, step_s = 0;
   double elapsed_s = 0;
+  double slow_from_s = -1, init_end_s = 0;  // "slowafter": when the slow steps began
 };
 
 std::map<int, Truth> parse_truth(const std::string& out) {
@@ -49,6 +50,8 @@ std::map<int, Truth> parse_truth(const std::string& out) {
       if (key == "team_wait") t.team_wait = v;
       if (key == "step_s") t.step_s = v;
       if (key == "elapsed_s") t.elapsed_s = v;
+      if (key == "slow_from_s") t.slow_from_s = v;
+      if (key == "init_end_s") t.init_end_s = v;
     }
     truth[rank] = t;
   }
@@ -864,6 +867,49 @@ TEST(MpiAdvice, AChattyCallSiteIsTheTopFindingAndItsGainHolds) {
   std::printf("MPI call site: predicted %.3f s, one larger call saved %.3f s\n", predicted,
               measured);
   EXPECT_NEAR(predicted, measured, 0.2 * measured);
+}
+
+// The timeline of a job whose last rank turns slow halfway (3 times its share from step 10 of
+// 20, the ranks balanced before): rank 0 waits in MPI from then on. The first interval where it
+// spends over 35% of its time in MPI (designed: little before, 2/3 after) is the one the slow
+// step began in, or the next.
+TEST(MpiTimeline, ARankMadeSlowShowsTheOthersWaitingInMpiFromThen) {
+  const std::string dir = fresh_dir("mpi_timeline");
+  const RunResult r =
+      run(mpirun(2, {OMPROF_BIN, "run", "--rate", "1000", "-o", dir, "--",
+                     program("mpi_ranks_clang"), "20", "20", "1", "balanced,slowafter"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Truth rank0 = parse_truth(r.out).at(0);
+  ASSERT_GT(rank0.slow_from_s, 0) << r.out;
+  const RunResult t = run({OMPROF_BIN, "timeline", "--format", "json", dir});
+  ASSERT_EQ(t.status, 0) << t.err;
+  const nlohmann::json j = nlohmann::json::parse(t.out);
+  const double interval = j["interval_s"].get<double>();
+  const nlohmann::json* lane = nullptr;
+  for (const nlohmann::json& l : j["threads"])
+    if (l["rank"] == 0 && l["is_main"].get<bool>()) lane = &l;
+  ASSERT_NE(lane, nullptr) << t.out.substr(0, 2000);
+  auto mpi_share = [&](size_t i) {
+    double present = (*lane)["unsampled_s"][i].get<double>();
+    for (double s : (*lane)["class_s"][i]) present += s;
+    return present > 0 ? (*lane)["class_s"][i][6].get<double>() / present : 0.0;
+  };
+  const size_t from = size_t(rank0.init_end_s / interval) + 2;
+  const size_t slow_at = size_t(rank0.slow_from_s / interval);
+  const size_t last = size_t((rank0.init_end_s + rank0.elapsed_s) / interval);
+  size_t first = 0;
+  double after = 0;
+  for (size_t i = from; i < last; ++i) {
+    if (!first && mpi_share(i) > 0.35) first = i;
+    if (i > slow_at) after += mpi_share(i) / double(last - slow_at - 1);
+  }
+  std::printf(
+      "rank 0: slow steps from %.3f s, first interval waiting in MPI %zu (%.1f s), "
+      "share in MPI after %.2f\n",
+      rank0.slow_from_s, first, double(first) * interval, after);
+  EXPECT_TRUE(first == slow_at || first == slow_at + 1)
+      << "slow from " << rank0.slow_from_s << " s, first MPI interval " << first;
+  EXPECT_NEAR(after, 2.0 / 3, 0.15);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace omprof::test {
 namespace {
 
 struct Phases {
-  double switch_s = -1, end_s = -1;
+  double switch_s = -1, serial_s = -1, end_s = -1;
 };
 
 Phases phases_of(const std::string& out) {
@@ -27,6 +27,7 @@ Phases phases_of(const std::string& out) {
   std::string word;
   while (in >> word) {
     if (word == "switch_s") in >> p.switch_s;
+    if (word == "serial_s") in >> p.serial_s;
     if (word == "end_s") in >> p.end_s;
   }
   return p;
@@ -165,6 +166,46 @@ TEST_P(Timeline, TopTakenInEachPhaseShowsIt) {
     }
     EXPECT_FALSE(s["parallel_regions"].empty()) << s.dump();
   }
+}
+
+// A serial phase (the main thread alone for 2 units, then a region of 1 unit each): on the
+// timeline, from the interval after the phase starts, the main thread works all the time and
+// the worker a third of it (it idles while the main thread runs alone: `idle`, or `unsampled`
+// where its wait sleeps); before, in the imbalanced phase, the worker works all the time.
+TEST_P(Timeline, ASerialPhaseShowsTheWorkerIdleFromItsStart) {
+  const std::string dir = fresh_dir("timeline_serial_" + GetParam());
+  const RunResult r = run({OMPROF_BIN, "run", "--rate", "1000", "-o", dir, "--",
+                           program("omp_timeline_" + GetParam()), "15", "20", "serial"},
+                          {{"OMP_NUM_THREADS", "2"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Phases truth = phases_of(r.out);
+  const nlohmann::json j =
+      nlohmann::json::parse(run({OMPROF_BIN, "timeline", "--format", "json", dir}).out);
+  const double interval = j["interval_s"].get<double>();
+  const nlohmann::json &main = j["threads"][0], &worker = j["threads"][1];
+  auto work_share = [&](const nlohmann::json& lane, size_t from, size_t to, double& samples) {
+    double work = 0, present = 0;
+    samples = 0;
+    for (size_t i = from; i < to; ++i) {
+      const Cell c = cell(lane, i);
+      work += c.work, present += c.present, samples += c.samples;
+    }
+    return present > 0 ? work / present : 0;
+  };
+  const size_t serial_at = size_t(truth.serial_s / interval);
+  const size_t end_at = size_t(truth.end_s / interval);
+  ASSERT_GT(end_at, serial_at + 3) << r.out;
+  double n = 0;
+  const double worker_before =
+      work_share(worker, size_t(truth.switch_s / interval) + 1, serial_at, n);
+  EXPECT_GT(worker_before, 0.95 - 3 * std::sqrt(0.05 / std::max(n, 1.0))) << r.out;
+  const double main_after = work_share(main, serial_at + 1, end_at, n);
+  EXPECT_GT(main_after, 0.95 - 3 * std::sqrt(0.05 / std::max(n, 1.0)));
+  const double worker_after = work_share(worker, serial_at + 1, end_at, n);
+  const double err = std::sqrt(1.0 / 3 * 2.0 / 3 / std::max(n, 1.0));
+  std::printf("%s: serial phase from %.3f s: main works %.3f, the worker %.3f (designed 1/3)\n",
+              GetParam().c_str(), truth.serial_s, main_after, worker_after);
+  EXPECT_NEAR(worker_after, 1.0 / 3, 3 * err + 0.05);
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, Timeline, ::testing::Values("clang", "gcc"));

@@ -14,6 +14,9 @@
  * With "chatty" in the fourth argument, exchange() reduces 25,000 values a step, one MPI_Allreduce
  * each (latency-bound: the design `omprof advise` must find at its call site); with
  * "chatty-fixed", in one MPI_Allreduce of 25,000 values (the fix). "balanced,chatty" has both.
+ * With "slowafter", the last rank computes three times its share from step STEPS/2 on; every
+ * rank prints when that step began (slow_from_s) and when MPI_Init returned (init_end_s), in
+ * wall seconds from main's start.
  * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS [abort|balanced|chatty|chatty-fixed,...]] */
 #include <mpi.h>
 #include <omp.h>
@@ -81,8 +84,10 @@ __attribute__((noinline)) void io(double seconds) {
 }
 
 int main(int argc, char** argv) {
+  const double main_start = wall();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  const double init_end_s = wall() - main_start;
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -96,6 +101,8 @@ int main(int argc, char** argv) {
   const int balanced = strstr(options, "balanced") != NULL;
   chatty_fixed = strstr(options, "chatty-fixed") != NULL;
   chatty = !chatty_fixed && strstr(options, "chatty") != NULL;
+  const int slow_after = strstr(options, "slowafter") != NULL;
+  double slow_from_s = -1;
   double average = 0;
   for (int r = 0; r < size; ++r) average += unit * (r + 1) + (r % 2 == 0 ? unit / 4 : 0);
   average /= size;
@@ -104,7 +111,9 @@ int main(int argc, char** argv) {
   for (int s = 0; s < steps; ++s) {
     omprof_region_begin("step");
     double t0 = wall();
-    busy_s += compute(share, threads);
+    if (slow_after && s == steps / 2) slow_from_s = wall() - main_start;
+    const int slow = slow_after && s >= steps / 2 && rank == size - 1;
+    busy_s += compute(slow ? 3 * share : share, threads);
     double t1 = wall();
     if (rank % 2 == 0) io(unit / 4);
     double t2 = wall();
@@ -123,8 +132,9 @@ int main(int argc, char** argv) {
    * are in no region). */
   printf(
       "rank %d step_work %.6f step_mpi %.6f step_mpi_cpu %.6f join_wait %.6f team_wait %.6f "
-      "step_s %.6f elapsed_s %.6f check %.0f\n",
-      rank, busy_s + io_s, mpi_s, mpi_cpu_s, join_wait_s, team_wait_s, step_s, elapsed, check);
+      "step_s %.6f elapsed_s %.6f check %.0f slow_from_s %.6f init_end_s %.6f\n",
+      rank, busy_s + io_s, mpi_s, mpi_cpu_s, join_wait_s, team_wait_s, step_s, elapsed, check,
+      slow_from_s, init_end_s);
   fflush(stdout);
   const char* api_summary = getenv("MPI_RANKS_API_SUMMARY");
   if (api_summary) {

@@ -1,12 +1,16 @@
 /* Ground truth for the timeline: a balanced phase, then an imbalanced one, with the moment of
  * the switch measured by the program. In each round of the first phase both threads spin UNIT
  * of CPU time; in the second, thread 1 spins twice as long as thread 0, which then waits half
- * of each round at the region's end (the team's efficiency 0.75).
- * Prints "switch_s S end_s E": wall seconds from main's start to the second phase and the end.
- * Usage: omp_timeline ROUNDS_PER_PHASE [UNIT_MS=20] (two threads) */
+ * of each round at the region's end (the team's efficiency 0.75). With "serial" as the third
+ * argument, a third phase follows: each round the main thread spins 2 UNIT alone (the worker
+ * idles), then a region of UNIT each.
+ * Prints "switch_s S serial_s T end_s E": wall seconds from main's start to the second phase,
+ * the third (or the end) and the end.
+ * Usage: omp_timeline ROUNDS_PER_PHASE [UNIT_MS=20 [serial]] (two threads) */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "omp_common.h"
 
@@ -20,13 +24,24 @@ TEST_NOINLINE static void imbalanced(double unit) {
   spin_cpu(unit * (omp_get_thread_num() + 1));
 }
 
+TEST_NOINLINE static void alone(double unit) {
+  spin_cpu(2 * unit);
+}
+
 int main(int argc, char** argv) {
   const double start = clock_seconds(CLOCK_MONOTONIC);
   const int rounds = argc > 1 ? atoi(argv[1]) : 25;
   const double unit = (argc > 2 ? atof(argv[2]) : 20) * 1e-3;
+  const int serial = argc > 3 && strcmp(argv[3], "serial") == 0;
   for (int r = 0; r < rounds; ++r) balanced(unit);
   const double switch_s = clock_seconds(CLOCK_MONOTONIC) - start;
   for (int r = 0; r < rounds; ++r) imbalanced(unit);
-  printf("switch_s %.6f end_s %.6f\n", switch_s, clock_seconds(CLOCK_MONOTONIC) - start);
+  const double serial_s = clock_seconds(CLOCK_MONOTONIC) - start;
+  for (int r = 0; serial && r < rounds; ++r) {
+    alone(unit);
+    balanced(unit);
+  }
+  printf("switch_s %.6f serial_s %.6f end_s %.6f\n", switch_s, serial_s,
+         clock_seconds(CLOCK_MONOTONIC) - start);
   return 0;
 }
