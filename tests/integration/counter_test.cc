@@ -148,7 +148,10 @@ TEST_P(Counters, SampledOnPageFaultsTheFaultsLandWhereTheyHappen) {
 // held up by the hypervisor, which no guest counts) has no switch. omprof counts from the moment
 // the collector opened the thread's counters to the thread's end, so a few switches differ
 // either way: the thread's start and omprof's setup before the counters open, the printf and
-// the exit after the program's count (up to 2 each way seen in 12 runs on a 2-vCPU VM).
+// the exit after the program's count (up to 2 each way seen in 12 runs on a 2-vCPU VM). Since
+// the thread's journal block holds the timeline's interval ring (360 KB more to map at the
+// thread's start), the program counted up to 6 more than omprof in 12 runs (and CI saw 5):
+// allowed, 8.
 TEST(CountersPlain, ContextSwitchesOfThreadsThatBlockAKnownNumberOfTimes) {
   if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open is not permitted here";
   const std::string dir = fresh_dir("counters_switches");
@@ -178,7 +181,7 @@ TEST(CountersPlain, ContextSwitchesOfThreadsThatBlockAKnownNumberOfTimes) {
   ASSERT_EQ(counted.size(), 2u) << "the two threads passing the token";
   std::sort(told.begin(), told.end());
   std::sort(counted.begin(), counted.end());
-  const auto near = [](double a, double b) { return std::fabs(a - b) <= 4; };
+  const auto near = [](double a, double b) { return std::fabs(a - b) <= 8; };
   const bool matched = near(counted[0], told[0]) && near(counted[1], told[1]);
   const bool crossed = near(counted[0], told[1]) && near(counted[1], told[0]);
   EXPECT_TRUE(matched || crossed) << "omprof " << counted[0] << ", " << counted[1]
