@@ -150,10 +150,11 @@ uint64_t record_after_region_end(ThreadState* ts, uint64_t end, uint64_t now, ui
   const uint64_t next_fork = next ? omprof::handler::region_fork_ns(next_instance) : 0;
   const omprof::openmp::AfterRegionEnd split =
       omprof::openmp::split_after_region_end(off, end, now, next_fork);
-  if (split.woken_ns && next) omprof::ompt::record_wait(ts, 0, *next, split.woken_ns);
+  if (split.woken_ns && next) omprof::ompt::record_wait(ts, 0, *next, split.woken_ns, now);
   SampleContext idle_ctx;
   idle_ctx.omp_state = fmt::kIdleDerived;
-  if (split.idle_ns) omprof::ompt::record_wait(ts, 0, idle_ctx, split.idle_ns);
+  if (split.idle_ns)
+    omprof::ompt::record_wait(ts, 0, idle_ctx, split.idle_ns, now - split.woken_ns);
   return split.rest_ns;
 }
 
@@ -175,10 +176,10 @@ void record_at_barrier(ThreadState* ts, uint64_t start, uint64_t barrier_end, ui
         off, start, barrier_end, all_begun, ts->gomp_body_ns, all_ended);
     SampleContext fork_ctx = g.join_ctx;
     fork_ctx.omp_state = fmt::kOverhead;
-    if (overhead_off) omprof::ompt::record_wait(ts, 0, fork_ctx, overhead_off);
+    if (overhead_off) omprof::ompt::record_wait(ts, 0, fork_ctx, overhead_off, barrier_end);
     off -= overhead_off;
   }
-  if (off) omprof::ompt::record_wait(ts, 0, g.join_ctx, off);
+  if (off) omprof::ompt::record_wait(ts, 0, g.join_ctx, off, barrier_end);
 }
 
 // A thread's end-of-region wait ends at `now` (its CPU time `cpu_now`): the master's join, a
@@ -215,11 +216,12 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
   const omprof::openmp::BarrierSplit split =
       omprof::openmp::split_at_last_arrival(off, w.start_ns, now, last);
   if (split.sync_ns)
-    omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, fmt::kOverheadBarrier), split.sync_ns);
+    omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, fmt::kOverheadBarrier), split.sync_ns,
+                              now);
   off = split.waiting_ns;
   // A taskwait off the CPU waits for its children (its runtime code on the CPU is overhead).
   const uint32_t as = state == fmt::kInTaskwait ? uint32_t(fmt::kWaitTaskwait) : state;
-  if (off) omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, as), off);
+  if (off) omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, as), off, now);
 }
 
 // What task_begin paused (omprof_gomp_context::paused).
@@ -302,7 +304,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
     fork_ctx.omp_state = fmt::kOverhead;
     fork_ctx.fork_id = pv::fork_id(value);
     fork_ctx.region_node = omprof::current_region_node();
-    if (off) omprof::ompt::record_wait(ts, 0, fork_ctx, off);
+    if (off) omprof::ompt::record_wait(ts, 0, fork_ctx, off, now);
   }
   omprof::ompt::begin_team_member(value, thread_num, team_size);
   ts->gomp_team_size = team_size;
@@ -387,7 +389,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
   if (omprof::omp::is_measured_whole_on_libgomp(state)) {
     const uint64_t now = omprof::monotonic_ns();
     if (now > saved->start_ns)
-      omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state), now - saved->start_ns);
+      omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state), now - saved->start_ns,
+                                now);
   } else if (saved->cpu_start_ns && g.wait_epoch == saved->epoch) {
     record_off_cpu_wait(ts, *saved, state, omprof::monotonic_ns(),
                         omprof::handler::thread_cpu_ns());

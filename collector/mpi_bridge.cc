@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "collector/handler/idle_workers.h"
+#include "collector/handler/intervals.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/lifecycle.h"
 #include "collector/modules.h"
@@ -97,6 +98,7 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave
   ts->waits.add_site(c->site, ts->mpi_call_context, 1, wall,
                      cpu_now > c->cpu_start_ns ? cpu_now - c->cpu_start_ns : 0,
                      handler::idle_blame_ns(ts, wall));
+  handler::add_measured_to_intervals(ts->measured, now, wall, ts->mpi_call_context);
   ts->mpi_call.store(0, std::memory_order_release);
 }
 

@@ -32,7 +32,7 @@ Registry& registry() {
 namespace {
 
 struct BlockLayout {
-  uint64_t samples, waits, scratch, frames, intervals, bytes;  // offsets, the block's size
+  uint64_t samples, waits, scratch, frames, intervals, measured, bytes;  // offsets, the size
 };
 
 BlockLayout block_layout(const Config& cfg) {
@@ -45,7 +45,9 @@ BlockLayout block_layout(const Config& cfg) {
   l.frames = l.scratch + sizeof(void*) * (cfg.max_depth + handler::kSignalSlack);
   l.intervals = l.frames + sizeof(uint64_t) * (cfg.max_depth + handler::kSignalSlack);
   l.intervals = (l.intervals + 63) & ~uint64_t(63);
-  const uint64_t end = l.intervals + sizeof(journal::IntervalRing);
+  l.measured = l.intervals + sizeof(journal::IntervalRing);
+  l.measured = (l.measured + 63) & ~uint64_t(63);
+  const uint64_t end = l.measured + sizeof(journal::IntervalRing);
   l.bytes = (end + journal::kPage - 1) & ~(journal::kPage - 1);
   return l;
 }
@@ -99,7 +101,10 @@ ThreadState* register_current_thread(bool is_main) {
   ts->frames = reinterpret_cast<uint64_t*>(base + l.frames);
   ts->intervals = reinterpret_cast<journal::IntervalRing*>(base + l.intervals);
   handler::init_interval_ring(ts->intervals, cfg.interval_ns, runtime().start_mono_ns);
+  ts->measured = reinterpret_cast<journal::IntervalRing*>(base + l.measured);
+  handler::init_interval_ring(ts->measured, cfg.interval_ns, runtime().start_mono_ns);
   ts->intervals_offset = l.intervals;
+  ts->measured_offset = l.measured;
   ts->samples_offset = l.samples;
   ts->waits_offset = l.waits;
   ts->sample_capacity = cfg.max_contexts;

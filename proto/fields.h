@@ -179,6 +179,8 @@ constexpr uint32_t kSamples = 3;
 constexpr uint32_t kLastState = 4;
 constexpr uint32_t kForkId = 5;
 constexpr uint32_t kRegionNode = 6;
+constexpr uint32_t kMeasuredNs = 7;
+constexpr uint32_t kMeasuredWaits = 8;
 }  // namespace Interval
 
 namespace ForkRecord {

@@ -1,13 +1,15 @@
-// Reading a thread's interval ring (proto/journal.h IntervalRing) while its thread may still
-// write it: in the collector when it writes the profile, in a reader of a live or dead
-// process's journal. Only the records in use are read: the rest of the ring is never touched
+// Reading a thread's interval rings (proto/journal.h IntervalRing) while its thread may still
+// write them: in the collector when it writes the profile, in a reader of a live or dead
+// process's journal. Only the records in use are read: the rest of a ring is never touched
 // (a reader would otherwise bring 360 KB of file pages per thread into memory). Ordinary context.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <vector>
 
 #include "proto/journal.h"
+#include "proto/timeline.h"
 
 namespace omprof::journal {
 
@@ -17,7 +19,7 @@ struct IntervalRingCopy {
   std::vector<IntervalRecord> records;  // [0, used)
 };
 
-// Copies `live` between two equal even sequence numbers (the handler was not changing it);
+// Copies `live` between two equal even sequence numbers (its writer was not changing it);
 // false when it kept changing, or does not look like a ring.
 inline bool copy_interval_ring(const IntervalRing& live, IntervalRingCopy& out) {
   for (int attempt = 0; attempt < 100; ++attempt) {
@@ -33,6 +35,49 @@ inline bool copy_interval_ring(const IntervalRing& live, IntervalRingCopy& out) 
     return out.interval_ns > 0;
   }
   return false;
+}
+
+// Merges a copy's records in pairs until its interval is `interval_ns` (the rings of a thread
+// start with one interval and each doubles it on its own).
+inline void coarsen_copy(IntervalRingCopy& c, uint64_t interval_ns) {
+  while (c.interval_ns < interval_ns) {
+    std::vector<IntervalRecord> merged((c.records.size() + 1) / 2, IntervalRecord{});
+    for (size_t i = 0; i < c.records.size(); ++i)
+      merged[i / 2] = i % 2 ? timeline::merged(merged[i / 2], c.records[i]) : c.records[i];
+    c.records = std::move(merged);
+    c.interval_ns *= 2;
+    c.coarsenings += 1;
+  }
+}
+
+// A thread's timeline: its samples' and its measured waits' records on one grid (the coarser
+// ring's), of the same length.
+struct ThreadIntervals {
+  uint64_t interval_ns = 0;
+  uint32_t coarsenings = 0;
+  std::vector<IntervalRecord> sampled, measured;
+};
+
+// Copies the thread's rings (`measured` may be null: a journal before version 12); false when
+// the sample ring cannot be read.
+inline bool copy_thread_intervals(const IntervalRing& sampled, const IntervalRing* measured,
+                                  ThreadIntervals& out) {
+  IntervalRingCopy s, m;
+  if (!copy_interval_ring(sampled, s)) return false;
+  if (measured && copy_interval_ring(*measured, m)) {
+    coarsen_copy(s, m.interval_ns);
+    coarsen_copy(m, s.interval_ns);
+  } else {
+    m.records.clear();
+  }
+  out.interval_ns = s.interval_ns;
+  out.coarsenings = s.coarsenings;
+  out.sampled = std::move(s.records);
+  out.measured = std::move(m.records);
+  const size_t n = std::max(out.sampled.size(), out.measured.size());
+  out.sampled.resize(n, IntervalRecord{});
+  out.measured.resize(n, IntervalRecord{});
+  return true;
 }
 
 }  // namespace omprof::journal

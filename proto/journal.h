@@ -16,8 +16,9 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 2: SampleEntry.cpu_ns; 3: SampleContext.task_origin; 4: ThreadRecord.short_stack_samples;
 // 5: ThreadRecord.parallel_wall_ns; 6: SampleEntry.idle_blame_ns; 7: ThreadRecord.run_delay_ns,
 // involuntary_switches; 8: ThreadRecord.cpu_mask; 9: ThreadRecord.unmeasured_waits;
-// 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring
-constexpr uint32_t kVersion = 11;
+// 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring;
+// 12: the measured-wait interval ring
+constexpr uint32_t kVersion = 12;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
 constexpr uint64_t kPage = 4096;
@@ -109,19 +110,20 @@ constexpr TableLayout table_layout(uint32_t capacity, uint32_t frame_capacity) {
   return l;
 }
 
-// The timeline (docs/format.md "Timeline"): a thread's sampled time per interval of the run, by
-// class of thread state (proto/timeline.h). Record i covers [i, i + 1) x interval_ns from the
-// run's start. Only the thread's signal handler writes it; when a sample falls beyond the last
-// record, pairs of records are merged and interval_ns doubles (older detail coarsened, never
-// dropped). `seq` is odd while the handler changes the ring: a reader in another process
-// copies it between two equal even reads.
+// The timeline (docs/format.md "Timeline"): a thread's time per interval of the run, by class of
+// thread state (proto/timeline.h), in two rings: its samples' (written only by its signal
+// handler) and its measured waits' (written only outside it: OMPT callbacks, omprof's libgomp
+// and MPI wrappers, on the thread). Record i covers [i, i + 1) x interval_ns from the run's
+// start; when time falls beyond the last record, pairs of records are merged and interval_ns
+// doubles (older detail coarsened, never dropped). `seq` is odd while the writer changes the
+// ring: a reader in another process copies it between two equal even reads.
 constexpr size_t kTimelineClasses = 8;
 struct IntervalRecord {
-  uint64_t ns[kTimelineClasses];  // sampled time by class (proto/timeline.h)
-  uint32_t samples;
-  uint32_t last_state;   // the latest sample's thread state
-  uint64_t fork_id;      // the latest sample's parallel region (0: none)
-  uint64_t region_node;  // the latest sample's explicit region (0: none)
+  uint64_t ns[kTimelineClasses];  // time by class (proto/timeline.h)
+  uint32_t samples;               // samples, or measured waits (parts of one)
+  uint32_t last_state;            // the latest one's thread state
+  uint64_t fork_id;               // the latest one's parallel region (0: none)
+  uint64_t region_node;           // the latest one's explicit region (0: none)
 };
 constexpr uint32_t kIntervalCapacity = 4096;
 struct IntervalRing {
@@ -186,6 +188,7 @@ struct ThreadRecord {
   int32_t counter_errno = 0;
   uint32_t counter_samples_lost = 0;  // event samples not recorded (unwinding)
   uint64_t intervals_offset = 0;      // the IntervalRing, from the block's start (0: none)
+  uint64_t measured_offset = 0;       // the measured waits' IntervalRing (0: none)
 };
 
 }  // namespace omprof::journal

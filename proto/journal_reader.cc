@@ -294,27 +294,36 @@ void set_counter_facts(v1::ThreadProfile& t, const ThreadRecord& r, uint32_t cou
     t.add_counter_total(r.counter_totals[c]);
 }
 
-// The thread's timeline, if its block has a ring that can be read (the handler may be writing
-// it in a live process: a ring that kept changing is left out).
+// The thread's timeline, if its block has a ring that can be read (a writer may be changing it
+// in a live process: a ring that kept changing is left out).
+const journal::IntervalRing* ring_at(const Mapped& m, uint64_t block_at, uint64_t offset) {
+  if (!offset || !m.holds(block_at + offset, sizeof(journal::IntervalRing))) return nullptr;
+  return m.at<journal::IntervalRing>(block_at + offset);
+}
+
 void read_intervals(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, const ThreadRecord& r,
                     uint64_t forks, uint64_t nodes) {
-  if (!r.intervals_offset) return;
-  const auto* live = m.at<journal::IntervalRing>(block_at + r.intervals_offset);
-  if (!live || !m.holds(block_at + r.intervals_offset, sizeof(journal::IntervalRing))) return;
-  journal::IntervalRingCopy ring;
-  if (!journal::copy_interval_ring(*live, ring)) return;
-  t.set_interval_ns(ring.interval_ns);
-  t.set_interval_coarsenings(ring.coarsenings);
-  for (size_t i = 0; i < ring.records.size(); ++i) {
-    const journal::IntervalRecord& rec = ring.records[i];
-    if (rec.samples == 0) continue;
+  const journal::IntervalRing* sampled = ring_at(m, block_at, r.intervals_offset);
+  journal::ThreadIntervals ti;
+  if (!sampled ||
+      !journal::copy_thread_intervals(*sampled, ring_at(m, block_at, r.measured_offset), ti))
+    return;
+  t.set_interval_ns(ti.interval_ns);
+  t.set_interval_coarsenings(ti.coarsenings);
+  for (size_t i = 0; i < ti.sampled.size(); ++i) {
+    const journal::IntervalRecord &s = ti.sampled[i], &w = ti.measured[i];
+    if (s.samples == 0 && w.samples == 0) continue;
+    const journal::IntervalRecord& context = s.samples ? s : w;
     v1::Interval* in = t.add_interval();
     in->set_index(i);
-    for (uint64_t ns : rec.ns) in->add_class_ns(ns);
-    in->set_samples(rec.samples);
-    in->set_last_state(rec.last_state);
-    in->set_fork_id(rec.fork_id <= forks ? rec.fork_id : 0);
-    in->set_region_node(rec.region_node <= nodes ? rec.region_node : 0);
+    for (uint64_t ns : s.ns) in->add_class_ns(ns);
+    in->set_samples(s.samples);
+    in->set_last_state(context.last_state);
+    in->set_fork_id(context.fork_id <= forks ? context.fork_id : 0);
+    in->set_region_node(context.region_node <= nodes ? context.region_node : 0);
+    if (w.samples == 0) continue;
+    for (uint64_t ns : w.ns) in->add_measured_ns(ns);
+    in->set_measured_waits(w.samples);
   }
 }
 

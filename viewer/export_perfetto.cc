@@ -2,7 +2,8 @@
 // which Perfetto's UI (ui.perfetto.dev) and chrome://tracing open: a process per rank, a track
 // per thread, and on it one slice per run of intervals with the same dominant class (its name),
 // with each class's share, the parallel region and the explicit region in its arguments; and
-// per thread a counter track of the share of each interval it worked.
+// per thread a counter track of the share of each interval it worked. Slices are named by the
+// kind of time that dominates (viewer/timeline.h largest_kind).
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -14,31 +15,24 @@ namespace omprof::viewer {
 
 namespace {
 
-// The class with the most time in a cell, or "unsampled" when the thread was mostly not
-// sampled (off the CPU); "" for a cell where the thread did not exist.
+// The kind with the most time in a cell; "" for a cell where the thread did not exist.
 std::string dominant(const Timeline& t, const TimelineLane& l, size_t i) {
-  const double present = present_ns(t, l, i);
-  if (present <= 0) return "";
-  const TimelineLane::Cell& c = l.cells[i];
-  size_t top = 0;
-  for (size_t k = 1; k < c.ns.size(); ++k)
-    if (c.ns[k] > c.ns[top]) top = k;
-  return unsampled_ns(t, l, i) > c.ns[top] ? "unsampled" : timeline::kClassNames[top];
+  return present_ns(t, l, i) > 0 ? kind_name(largest_kind(t, l, i, false)) : "";
 }
 
 nlohmann::json slice(const Timeline& t, const TimelineLane& l, size_t from, size_t to,
                      const std::string& name) {
   nlohmann::json args = nlohmann::json::object();
   ClassNs sum{};
-  double present = 0, unsampled = 0;
+  double present = 0, off_cpu = 0;
   for (size_t i = from; i < to; ++i) {
     for (size_t k = 0; k < sum.size(); ++k) sum[k] += l.cells[i].ns[k];
     present += present_ns(t, l, i);
-    unsampled += unsampled_ns(t, l, i);
+    off_cpu += off_cpu_ns(t, l, i);
   }
   for (size_t k = 0; k < sum.size(); ++k)
-    if (sum[k] > 0) args[std::string(timeline::kClassNames[k]) + "%"] = 100 * sum[k] / present;
-  if (unsampled > 0) args["unsampled%"] = 100 * unsampled / present;
+    if (sum[k] > 0) args[std::string(kind_name(k)) + "%"] = 100 * sum[k] / present;
+  if (off_cpu > 0) args[std::string(kind_name(kOffCpuKind)) + "%"] = 100 * off_cpu / present;
   args["parallel_region"] = l.cells[to - 1].parallel_region;
   args["region"] = l.cells[to - 1].region;
   const double us = double(t.interval_ns) * 1e-3;
@@ -73,7 +67,8 @@ class PerfettoExporter : public Exporter {
                         {"args",
                          {{"name", "thread " + std::to_string(l.thread) + " (tid " +
                                        std::to_string(l.tid) + ")"}}}});
-      // A counter track per thread: its share of each interval spent working.
+      // A counter track per thread: its share of each interval spent working (as the model
+      // counts work: off the CPU outside waits included where the profile says so).
       for (size_t i = 0; i < t_.intervals; ++i) {
         const double present = present_ns(t_, l, i);
         if (present <= 0) continue;
@@ -81,7 +76,7 @@ class PerfettoExporter : public Exporter {
                           {"ph", "C"},
                           {"pid", l.rank},
                           {"ts", double(i) * double(t_.interval_ns) * 1e-3},
-                          {"args", {{"work", 100 * l.cells[i].ns[0] / present}}}});
+                          {"args", {{"work", 100 * work_ns(t_, l, i) / present}}}});
       }
       size_t from = 0;
       std::string name;

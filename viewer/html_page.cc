@@ -271,7 +271,7 @@ table("states", D.states.filter(r => r.thread === "all"),
   const colours = ["rgb(240,160,80)", "rgb(80,150,230)", "rgb(150,100,210)", "rgb(220,70,70)",
                    "rgb(130,130,130)", "rgb(230,205,60)", "rgb(70,170,110)", "rgb(140,90,60)",
                    "rgb(200,200,200)"];
-  const names = [...L.classes, "unsampled"];
+  const names = [...L.classes, "off_cpu"];
   const box = document.getElementById("timeline");
   const n = L.lanes[0].us.length;
   let view = [0, n], sel = null;

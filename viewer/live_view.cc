@@ -20,10 +20,10 @@ uint64_t now_unix_ns() {
                       .count());
 }
 
-// A lane's newest interval with samples (0 if none).
+// A lane's newest interval with samples or measured waits (0 if none).
 size_t newest_interval(const TimelineLane& l) {
   for (size_t i = l.cells.size(); i-- > 0;)
-    if (l.cells[i].samples) return i;
+    if (l.cells[i].samples || l.cells[i].measured_waits) return i;
   return 0;
 }
 
@@ -37,8 +37,10 @@ nlohmann::json lanes_json(const Timeline& t, uint64_t now_ns, double& latest_sta
     const double present = present_ns(t, l, i);
     nlohmann::json shares = nlohmann::json::object();
     for (size_t k = 0; k < journal::kTimelineClasses; ++k)
-      shares[timeline::kClassNames[k]] = present > 0 ? l.cells[i].ns[k] / present : 0.0;
-    shares["unsampled"] = present > 0 ? unsampled_ns(t, l, i) / present : 0.0;
+      shares[kind_name(k)] = present > 0 ? l.cells[i].ns[k] / present : 0.0;
+    shares[kind_name(kOffCpuKind)] = present > 0 ? off_cpu_ns(t, l, i) / present : 0.0;
+    // The model's work (off the CPU outside waits is work where the profile counts it so).
+    shares["work_model"] = present > 0 ? work_ns(t, l, i) / present : 0.0;
     const double start_s = double(i * t.interval_ns) * 1e-9;
     latest_start_s = std::max(latest_start_s, start_s);
     const double newest_end = double(t.origin_unix_ns) + double((newest + 1) * t.interval_ns);
@@ -158,13 +160,13 @@ void write_live_text(std::ostream& out, const nlohmann::json& s) {
       s["interval_s"].get<double>(), last["start_s"].get<double>());
   out << "  rank thread  from_s";
   for (const char* c : timeline::kClassNames) out << fmt::format(" {:>8}", c);
-  out << " unsampled  age_s\n";
+  out << "  off_cpu  age_s\n";
   for (const nlohmann::json& l : last["threads"]) {
     out << fmt::format("  {:4} {:6} {:7.1f}", l["rank"].get<int>(), l["thread"].get<unsigned>(),
                        l["start_s"].get<double>());
     for (const char* c : timeline::kClassNames)
       out << fmt::format(" {:7.0f}%", 100 * l["share"][c].get<double>());
-    out << fmt::format(" {:8.0f}% {:6.1f}\n", 100 * l["share"]["unsampled"].get<double>(),
+    out << fmt::format(" {:8.0f}% {:6.1f}\n", 100 * l["share"]["off_cpu"].get<double>(),
                        l["data_age_s"].get<double>());
   }
   out << "\nThe run so far, share of the capacity (ranks x threads x elapsed):";

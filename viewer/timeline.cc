@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "omp/accounting.h"
 #include "omp/user_model.h"
 #include "proto/text.h"
 #include "proto/timeline.h"
@@ -29,7 +30,7 @@ void regrid(TimelineLane& lane, uint64_t offset_ns, uint64_t interval_ns) {
   std::vector<TimelineLane::Cell> grid;
   for (size_t i = 0; i < lane.cells.size(); ++i) {
     const TimelineLane::Cell& c = lane.cells[i];
-    if (c.samples == 0) continue;
+    if (c.samples == 0 && c.measured_waits == 0) continue;
     // The cell's middle decides its grid interval (the lane's intervals nest in the grid's
     // when the ranks started together; otherwise within half an interval).
     const uint64_t middle = offset_ns + i * lane.interval_ns + lane.interval_ns / 2;
@@ -38,6 +39,7 @@ void regrid(TimelineLane& lane, uint64_t offset_ns, uint64_t interval_ns) {
     TimelineLane::Cell& to = grid[g];
     for (size_t k = 0; k < c.ns.size(); ++k) to.ns[k] += c.ns[k];
     to.samples += c.samples;
+    to.measured_waits += c.measured_waits;
     to.parallel_region = c.parallel_region;
     to.region = c.region;
   }
@@ -45,13 +47,15 @@ void regrid(TimelineLane& lane, uint64_t offset_ns, uint64_t interval_ns) {
   lane.interval_ns = interval_ns;
 }
 
-// The text view's letter of each class (work has none: its share is the number).
-constexpr char kClassLetters[journal::kTimelineClasses] = {' ', 'b', 't', 'l', 'i', 'o', 'm', 'x'};
+// The text view's letter of each kind (work has none: its share is the number).
+constexpr char kKindLetters[kKinds] = {' ', 'b', 't', 'l', 'i', 'o', 'm', 'x', '-'};
 
 }  // namespace
 
 void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
   bool any = false;
+  const bool off_cpu_is_work =
+      omp::places_off_cpu_time(measurement_of(p.header), p.header.mpi_calls_exact());
   for (const auto& [index, th] : p.threads) {
     if (th.interval_ns() == 0) continue;
     any = true;
@@ -61,6 +65,7 @@ void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
     lane.thread = index;
     lane.tid = th.tid();
     lane.is_main = th.is_main();
+    lane.off_cpu_is_work = off_cpu_is_work;
     lane.start_unix_ns = p.header.start_time_unix_ns();
     lane.thread_start_ns = th.start_ns();
     // A thread still running when the profile was written ends with the run.
@@ -71,7 +76,10 @@ void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
       TimelineLane::Cell& c = lane.cells[in.index()];
       for (int k = 0; k < in.class_ns_size() && size_t(k) < c.ns.size(); ++k)
         c.ns[size_t(k)] += double(in.class_ns(k));
+      for (int k = 0; k < in.measured_ns_size() && size_t(k) < c.ns.size(); ++k)
+        c.ns[size_t(k)] += double(in.measured_ns(k));
       c.samples += in.samples();
+      c.measured_waits += in.measured_waits();
       c.parallel_region = construct_name(m, in.fork_id());
       c.region = in.region_node() ? region_path(p, in.region_node()) : "";
     }
@@ -108,22 +116,38 @@ double present_ns(const Timeline& t, const TimelineLane& lane, size_t i) {
   return std::max(0.0, to - from);
 }
 
-double unsampled_ns(const Timeline& t, const TimelineLane& lane, size_t i) {
-  double sampled = 0;
-  for (double ns : lane.cells[i].ns) sampled += ns;
-  return std::max(0.0, present_ns(t, lane, i) - sampled);
+double off_cpu_ns(const Timeline& t, const TimelineLane& lane, size_t i) {
+  double covered = 0;
+  for (double ns : lane.cells[i].ns) covered += ns;
+  return std::max(0.0, present_ns(t, lane, i) - covered);
+}
+
+double work_ns(const Timeline& t, const TimelineLane& lane, size_t i) {
+  return lane.cells[i].ns[timeline::kWork] + (lane.off_cpu_is_work ? off_cpu_ns(t, lane, i) : 0);
+}
+
+const char* kind_name(size_t kind) {
+  return kind < kOffCpuKind ? timeline::kClassNames[kind] : "off_cpu";
+}
+
+size_t largest_kind(const Timeline& t, const TimelineLane& lane, size_t i, bool except_work) {
+  const ClassNs& ns = lane.cells[i].ns;
+  size_t top = except_work ? 1 : 0;
+  for (size_t k = top + 1; k < ns.size(); ++k)
+    if (ns[k] > ns[top]) top = k;
+  return off_cpu_ns(t, lane, i) > ns[top] ? kOffCpuKind : top;
 }
 
 // One row per interval, one cell per thread: the share of its time it worked ("100" when all),
-// then the letter of its largest other class when that is at least 10% ('-': not sampled, off
-// the CPU), blank where the thread did not exist.
+// then the letter of its largest other kind when that is at least 10% ('-': off the CPU), blank
+// where the thread did not exist.
 void write_timeline_text(std::ostream& out, const Timeline& t) {
   for (const std::string& n : t.notes) out << "note: " << n << "\n";
   if (t.lanes.empty()) return;
   out << fmt::format(
       "Timeline: {} intervals of {:.3f} s; per thread, % of its time working and the largest "
-      "other class (b barrier, t taskwait, l lock, i idle, o overhead, m mpi, x other, - not "
-      "sampled: off the CPU)\n",
+      "other kind (b barrier, t taskwait, l lock, i idle, o overhead, m mpi, x other, - off "
+      "the CPU outside waits)\n",
       t.intervals, t.interval_ns * 1e-9);
   out << "  time_s";
   for (const TimelineLane& l : t.lanes)
@@ -137,17 +161,10 @@ void write_timeline_text(std::ostream& out, const Timeline& t) {
         out << "       ";
         continue;
       }
-      const TimelineLane::Cell& c = l.cells[i];
-      size_t top = 1;  // the largest class other than work
-      for (size_t k = 2; k < c.ns.size(); ++k)
-        if (c.ns[k] > c.ns[top]) top = k;
-      const double unsampled = unsampled_ns(t, l, i);
-      char letter = ' ';
-      if (unsampled > c.ns[top] && unsampled >= 0.1 * present)
-        letter = '-';
-      else if (c.ns[top] >= 0.1 * present)
-        letter = kClassLetters[top];
-      out << fmt::format(" {:>5.0f}{}", std::min(100.0, 100 * c.ns[0] / present), letter);
+      const size_t top = largest_kind(t, l, i, true);
+      const double top_ns = top == kOffCpuKind ? off_cpu_ns(t, l, i) : l.cells[i].ns[top];
+      const char letter = top_ns >= 0.1 * present ? kKindLetters[top] : ' ';
+      out << fmt::format(" {:>5.0f}{}", std::min(100.0, 100 * work_ns(t, l, i) / present), letter);
     }
     out << "\n";
   }
@@ -156,7 +173,7 @@ void write_timeline_text(std::ostream& out, const Timeline& t) {
 void write_timeline_csv(std::ostream& out, const Timeline& t) {
   out << "rank,thread,tid,start_s,end_s,samples";
   for (const char* name : timeline::kClassNames) out << "," << name << "_s";
-  out << ",unsampled_s,parallel_region,region\n";
+  out << ",off_cpu_s,work_model_s,parallel_region,region\n";
   for (const TimelineLane& l : t.lanes)
     for (size_t i = 0; i < t.intervals; ++i) {
       if (present_ns(t, l, i) <= 0) continue;
@@ -165,8 +182,9 @@ void write_timeline_csv(std::ostream& out, const Timeline& t) {
                          double(i * t.interval_ns) * 1e-9, double((i + 1) * t.interval_ns) * 1e-9,
                          c.samples);
       for (double ns : c.ns) out << fmt::format(",{:.6f}", ns * 1e-9);
-      out << fmt::format(",{:.6f},{},{}\n", unsampled_ns(t, l, i) * 1e-9,
-                         text::csv_quote(c.parallel_region), text::csv_quote(c.region));
+      out << fmt::format(",{:.6f},{:.6f},{},{}\n", off_cpu_ns(t, l, i) * 1e-9,
+                         work_ns(t, l, i) * 1e-9, text::csv_quote(c.parallel_region),
+                         text::csv_quote(c.region));
     }
 }
 
@@ -181,8 +199,11 @@ nlohmann::json timeline_json(const Timeline& t) {
                            {"thread", l.thread},
                            {"tid", l.tid},
                            {"is_main", l.is_main},
+                           {"off_cpu_is_work", l.off_cpu_is_work},
                            {"class_s", nlohmann::json::array()},
-                           {"unsampled_s", nlohmann::json::array()},
+                           {"off_cpu_s", nlohmann::json::array()},
+                           {"work_model_s", nlohmann::json::array()},
+                           {"measured_waits", nlohmann::json::array()},
                            {"samples", nlohmann::json::array()},
                            {"parallel_region", nlohmann::json::array()},
                            {"region", nlohmann::json::array()}};
@@ -191,8 +212,10 @@ nlohmann::json timeline_json(const Timeline& t) {
       nlohmann::json row = nlohmann::json::array();
       for (double ns : c.ns) row.push_back(ns * 1e-9);
       lane["class_s"].push_back(row);
-      lane["unsampled_s"].push_back(unsampled_ns(t, l, i) * 1e-9);
+      lane["off_cpu_s"].push_back(off_cpu_ns(t, l, i) * 1e-9);
+      lane["work_model_s"].push_back(work_ns(t, l, i) * 1e-9);
       lane["samples"].push_back(c.samples);
+      lane["measured_waits"].push_back(c.measured_waits);
       lane["parallel_region"].push_back(c.parallel_region);
       lane["region"].push_back(c.region);
     }
@@ -210,14 +233,15 @@ nlohmann::json timeline_page_json(const Timeline& t) {
       const TimelineLane::Cell& c = l.cells[i];
       nlohmann::json row = nlohmann::json::array();
       for (double ns : c.ns) row.push_back(uint64_t(std::llround(ns * 1e-3)));
-      row.push_back(uint64_t(std::llround(unsampled_ns(t, l, i) * 1e-3)));
+      row.push_back(uint64_t(std::llround(off_cpu_ns(t, l, i) * 1e-3)));
       us.push_back(std::move(row));
-      if (c.samples && c.parallel_region != region) {
+      if ((c.samples || c.measured_waits) && c.parallel_region != region) {
         region = c.parallel_region;
         regions.push_back({i, region});
       }
     }
     lanes.push_back({{"label", fmt::format("r{}t{}", l.rank, l.thread)},
+                     {"off_cpu_is_work", l.off_cpu_is_work},
                      {"us", std::move(us)},
                      {"parallel_regions", std::move(regions)}});
   }

@@ -1,7 +1,9 @@
 // The run as a time series (docs/format.md "Timeline", docs/usage.md `omprof timeline`): every
-// thread's sampled time per interval, by class of thread state (proto/timeline.h), on one grid
-// for all threads and ranks: the coarsest interval any thread has (a thread whose ring filled
-// has doubled its interval), rank clocks aligned by their start times.
+// thread's time per interval, by class of thread state (proto/timeline.h), sampled or measured
+// (exact waits, MPI calls), on one grid for all threads and ranks: the coarsest interval any
+// thread has (a thread whose ring filled has doubled its interval), rank clocks aligned by their
+// start times. The rest of a thread's time in an interval is `off_cpu`: no sample and no
+// measured wait covered it (preempted, blocked or sleeping outside OpenMP and MPI waits).
 #pragma once
 
 #include <array>
@@ -25,12 +27,15 @@ struct TimelineLane {
   uint32_t thread = 0;  // the profile's thread index
   uint64_t tid = 0;
   bool is_main = false;
+  // Its off-CPU time is work, as the profile's model counts it (omp/accounting.h
+  // places_off_cpu_time: CPU-clock samples with measured waits).
+  bool off_cpu_is_work = false;
   uint64_t start_unix_ns = 0;  // the run's start on this rank
   uint64_t thread_start_ns = 0, thread_end_ns = 0;
   uint64_t interval_ns = 0;
   struct Cell {
-    ClassNs ns{};
-    uint32_t samples = 0;
+    ClassNs ns{};  // sampled and measured
+    uint32_t samples = 0, measured_waits = 0;
     std::string parallel_region, region;  // the latest sample's
   };
   std::vector<Cell> cells;  // by the lane's own interval index
@@ -50,15 +55,24 @@ void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m);
 void finish_timeline(Timeline& t);
 
 // Per cell: the thread's wall time inside the interval (0 when it did not exist), and the part of
-// it no sample covered (off the CPU, or between samples of a CPU clock).
+// it no sample and no measured wait covered (off the CPU outside waits, or between samples).
 double present_ns(const Timeline& t, const TimelineLane& lane, size_t i);
-double unsampled_ns(const Timeline& t, const TimelineLane& lane, size_t i);
+double off_cpu_ns(const Timeline& t, const TimelineLane& lane, size_t i);
+// Its work as the model counts it: the work class, and its off-CPU time where that is work.
+double work_ns(const Timeline& t, const TimelineLane& lane, size_t i);
+
+// The kinds of time a cell shows: the classes, then off_cpu.
+constexpr size_t kOffCpuKind = journal::kTimelineClasses;
+constexpr size_t kKinds = kOffCpuKind + 1;
+const char* kind_name(size_t kind);
+// The kind with the most time in a cell (`except_work`: among the others), ties to the first.
+size_t largest_kind(const Timeline& t, const TimelineLane& lane, size_t i, bool except_work);
 
 void write_timeline_text(std::ostream& out, const Timeline& t);
 void write_timeline_csv(std::ostream& out, const Timeline& t);
 nlohmann::json timeline_json(const Timeline& t);
-// The HTML page's compact form: per thread a label, per interval the microseconds of each class
-// and unsampled, and the parallel region as runs ([first interval, name] where it changes).
+// The HTML page's compact form: per thread a label, per interval the microseconds of each kind, and
+// the parallel region as runs ([first interval, name] where it changes).
 nlohmann::json timeline_page_json(const Timeline& t);
 
 }  // namespace omprof::viewer

@@ -22,15 +22,33 @@ struct Changing {
   journal::IntervalRing* ring;
 };
 
-void merge_into(journal::IntervalRecord& to, const journal::IntervalRecord& a,
-                const journal::IntervalRecord& b) {
-  for (size_t c = 0; c < journal::kTimelineClasses; ++c) to.ns[c] = a.ns[c] + b.ns[c];
-  to.samples = a.samples + b.samples;
-  // The later record's context, if it has one.
-  const journal::IntervalRecord& last = b.samples ? b : a;
-  to.last_state = last.last_state;
-  to.fork_id = last.fork_id;
-  to.region_node = last.region_node;
+// Whether a sample in state s only repeats a wait that is measured exactly (bit s; states at
+// or past kMpiFirst: bit kStateBits - 1). Set outside the handler (set_repeats_measured).
+constexpr uint32_t kStateBits = format::kMpiFirst + 1;
+std::atomic<uint64_t> g_repeats[(kStateBits + 63) / 64];
+
+uint32_t repeats_bit(uint32_t state) {
+  return state >= format::kMpiFirst ? kStateBits - 1 : state;
+}
+
+// The record for `mono_ns` (coarsening the ring until it fits); nullptr before the ring's origin.
+journal::IntervalRecord* record_at(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t* index) {
+  if (mono_ns < ring->origin_mono_ns) return nullptr;
+  const uint64_t since = mono_ns - ring->origin_mono_ns;
+  while (since / ring->interval_ns >= ring->capacity) coarsen_intervals(ring);
+  *index = uint32_t(since / ring->interval_ns);
+  if (*index >= ring->used) ring->used = *index + 1;
+  return &ring->records[*index];
+}
+
+void keep_context(journal::IntervalRecord& r, const journal::SampleContext& ctx) {
+  r.last_state = ctx.omp_state;
+  r.fork_id = ctx.fork_id;
+  r.region_node = ctx.region_node;
+}
+
+bool usable(const journal::IntervalRing* ring) {
+  return ring && ring->capacity == journal::kIntervalCapacity;
 }
 
 }  // namespace
@@ -48,7 +66,7 @@ void coarsen_intervals(journal::IntervalRing* ring) {
     const journal::IntervalRecord a = ring->records[2 * i];
     const journal::IntervalRecord b =
         2 * i + 1 < ring->used ? ring->records[2 * i + 1] : journal::IntervalRecord{};
-    merge_into(ring->records[i], a, b);
+    ring->records[i] = timeline::merged(a, b);
   }
   for (uint32_t i = half; i < ring->used; ++i) ring->records[i] = journal::IntervalRecord{};
   ring->used = half;
@@ -58,19 +76,56 @@ void coarsen_intervals(journal::IntervalRing* ring) {
 
 void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t timeline_class,
                      uint64_t weight_ns, const journal::SampleContext& ctx) {
-  if (!ring || ring->capacity != journal::kIntervalCapacity || mono_ns < ring->origin_mono_ns)
-    return;
+  if (!usable(ring) || mono_ns < ring->origin_mono_ns) return;
   Changing changing(ring);
-  const uint64_t since = mono_ns - ring->origin_mono_ns;
-  while (since / ring->interval_ns >= ring->capacity) coarsen_intervals(ring);
-  const auto i = uint32_t(since / ring->interval_ns);
-  journal::IntervalRecord& r = ring->records[i];
-  r.ns[timeline_class < journal::kTimelineClasses ? timeline_class : timeline::kOther] += weight_ns;
-  r.samples += 1;
-  r.last_state = ctx.omp_state;
-  r.fork_id = ctx.fork_id;
-  r.region_node = ctx.region_node;
-  if (i >= ring->used) ring->used = i + 1;
+  uint32_t i = 0;
+  journal::IntervalRecord* r = record_at(ring, mono_ns, &i);
+  if (!r) return;
+  // A sample that repeats a measured wait is counted, its time is the measured ring's.
+  if (!sample_repeats_measured(ctx.omp_state))
+    r->ns[timeline_class < journal::kTimelineClasses ? timeline_class : timeline::kOther] +=
+        weight_ns;
+  r->samples += 1;
+  keep_context(*r, ctx);
+}
+
+void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns, uint64_t ns,
+                               const journal::SampleContext& ctx) {
+  if (!usable(ring) || ns == 0 || end_mono_ns <= ring->origin_mono_ns) return;
+  Changing changing(ring);
+  const uint32_t cls = timeline::class_of(ctx.omp_state);
+  uint32_t i = 0;
+  journal::IntervalRecord* last = record_at(ring, end_mono_ns - 1, &i);
+  if (!last) return;
+  keep_context(*last, ctx);
+  last->samples += 1;
+  // From the end backwards, each interval its part (the ring does not coarsen meanwhile: the
+  // last record fits, and the earlier ones come before it).
+  uint64_t end = end_mono_ns - ring->origin_mono_ns, left = ns;
+  for (uint32_t k = i + 1; k-- > 0 && left > 0;) {
+    const uint64_t from = uint64_t(k) * ring->interval_ns;
+    const uint64_t part = left < end - from ? left : end - from;
+    ring->records[k].ns[cls] += part;
+    left -= part;
+    end = from;
+  }
+  // Before the run's start (a wait the collector saw begin before its clock started): the first.
+  ring->records[0].ns[cls] += left;
+}
+
+void set_repeats_measured(uint32_t state, bool repeats) {
+  const uint32_t bit = repeats_bit(state);
+  if (bit >= kStateBits) return;
+  const uint64_t mask = uint64_t(1) << (bit % 64);
+  if (repeats)
+    g_repeats[bit / 64].fetch_or(mask, std::memory_order_relaxed);
+  else
+    g_repeats[bit / 64].fetch_and(~mask, std::memory_order_relaxed);
+}
+
+bool sample_repeats_measured(uint32_t state) {
+  const uint32_t bit = repeats_bit(state);
+  return (g_repeats[bit / 64].load(std::memory_order_relaxed) >> (bit % 64)) & 1;
 }
 
 uint32_t timeline_class_of(const ThreadState* ts, const journal::SampleContext& ctx) {

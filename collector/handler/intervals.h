@@ -1,7 +1,8 @@
-// The timeline's interval ring (proto/journal.h IntervalRing, docs/format.md "Timeline"): each
+// The timeline's interval rings (proto/journal.h IntervalRing, docs/format.md "Timeline"): each
 // time sample adds its time to the record of the interval it fell in, under its state's class
-// (proto/timeline.h). Async-signal-safe: plain stores to the thread's own ring, which only its
-// handler writes; no system call.
+// (proto/timeline.h), in the thread's sample ring, which only its handler writes; each measured
+// wait adds its time to the intervals it spans in the thread's measured ring, which only code
+// outside the handler writes. Async-signal-safe: plain stores, no system call.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +19,20 @@ void init_interval_ring(journal::IntervalRing* ring, uint64_t interval_ns, uint6
 // Merges records in pairs and doubles the interval (the ring is full). Exposed for the tests.
 void coarsen_intervals(journal::IntervalRing* ring);
 
-// Adds `weight_ns` of a sample taken at `mono_ns` in context `ctx` to `ring`.
+// Adds a sample of `weight_ns` taken at `mono_ns` in context `ctx` to the sample ring: its time
+// unless it only repeats a measured wait (sample_repeats_measured), in which case it is counted.
 void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t timeline_class,
                      uint64_t weight_ns, const journal::SampleContext& ctx);
+
+// Adds a measured wait of `ns` in context `ctx` that ended at `end_mono_ns` to the measured
+// ring, over the intervals it spans (it is placed as one piece ending then).
+void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns, uint64_t ns,
+                               const journal::SampleContext& ctx);
+
+// Which samples only repeat a measured wait: set outside the handler from the accounting rule
+// (omp/accounting.h repeats_measured_time) once the run knows how it measures waits.
+void set_repeats_measured(uint32_t state, bool repeats);
+bool sample_repeats_measured(uint32_t state);
 
 // The timeline class of a sample of `ts` in `ctx`: a taskwait (kInTaskwait) is waiting unless
 // the thread runs another task inside it (libomp: the running task is not the waiting one).

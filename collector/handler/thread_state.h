@@ -192,6 +192,7 @@ struct ThreadState : journal::ThreadRecord {
   void** scratch = nullptr;                    // unwinder output, max_depth + slack
   uint64_t* frames = nullptr;                  // one captured stack
   journal::IntervalRing* intervals = nullptr;  // the timeline (intervals.h), in the block
+  journal::IntervalRing* measured = nullptr;   // its measured waits (outside the handler)
 };
 
 // The calling thread's state, or nullptr (initial-exec TLS: one memory read), also once the

@@ -1,7 +1,9 @@
 #include "collector/ompt/exact_waits.h"
 
+#include <algorithm>
 #include <cstdlib>
 
+#include "collector/handler/intervals.h"
 #include "collector/handler/region_ends.h"
 #include "collector/ompt/barrier_spans.h"
 #include "collector/openmp/wait_split.h"
@@ -59,8 +61,11 @@ uint32_t state_of_mutex(int kind) {
   }
 }
 
-void record(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
+// A wait of `ns` that ended at `end_ns`: in the wait table, and on the timeline.
+void record(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
+            uint64_t end_ns) {
   ts->waits.add_site(codeptr, ctx, 1, ns);
+  handler::add_measured_to_intervals(ts->measured, end_ns, ns, ctx);
 }
 
 // The time a wait has run so far (it does not run while its thread runs other tasks).
@@ -120,8 +125,11 @@ void split_wait(const OpenWait& w, uint64_t now, Emit&& emit) {
 }
 
 void close_wait(ThreadState* ts, const OpenWait& w, uint64_t now) {
+  // The parts come in the order they happened, and end at `now` together.
+  uint64_t at = now - std::min(now, waited_ns(w, now));
   split_wait(w, now, [&](uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
-    record(ts, codeptr, ctx, ns);
+    at += ns;
+    record(ts, codeptr, ctx, ns, std::min(at, now));
   });
 }
 
@@ -225,14 +233,16 @@ void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_
   }
 }
 
-void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
-  record(ts, codeptr, ctx, ns);
+void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
+                 uint64_t end_ns) {
+  record(ts, codeptr, ctx, ns, end_ns);
 }
 
-void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
+void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
+                     uint64_t end_ns) {
   SampleContext c = ctx;
   c.omp_state = format::kOverhead;
-  record(ts, codeptr, c, ns);
+  record(ts, codeptr, c, ns, end_ns);
 }
 
 void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,

@@ -33,10 +33,13 @@ void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_
 // Fork and join bookkeeping measured like a wait (state overhead): the master from the end of
 // its parallel_begin callback to its implicit task, and from its implicit task's end to
 // parallel_end; a worker from its wake-up to its next implicit task.
-// A wait of `ns` measured elsewhere (the libgomp wrappers' off-CPU waits), in `ctx`.
-void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns);
+// A wait of `ns` measured elsewhere (the libgomp wrappers' off-CPU waits), in `ctx`, that ended
+// at `end_ns` (the timeline places it as one piece ending then).
+void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
+                 uint64_t end_ns);
 
-void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns);
+void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
+                     uint64_t end_ns);
 
 // Shutdown: closes every thread's open waits at `now_ns` (the worker waiting for a next region
 // that never comes is idle until the end).

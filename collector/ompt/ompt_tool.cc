@@ -83,7 +83,7 @@ uint64_t end_overhead(const ompt_data_t* parallel_data) {
   const uint64_t now = monotonic_ns();
   if (now > ts->overhead_since_ns)
     record_overhead(ts, ts->overhead_codeptr, wait_context(ts, parallel_data),
-                    now - ts->overhead_since_ns);
+                    now - ts->overhead_since_ns, now);
   ts->overhead_since_ns = 0;
   ts->overhead_codeptr = 0;
   return now;

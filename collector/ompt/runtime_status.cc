@@ -4,9 +4,13 @@
 #include <climits>
 #include <cstdlib>
 
+#include "collector/handler/intervals.h"
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
+#include "collector/ompt/exact_waits.h"
+#include "omp/accounting.h"
 #include "proto/fields.h"
+#include "proto/state_codes.h"
 #include "proto/text.h"
 #include "unwind/module_kind.h"
 
@@ -26,8 +30,20 @@ void note_runtime_version(const char* version) {
   if (version) version_text() = version;
 }
 
+void apply_timeline_measurement() {
+  omp::Measurement m;
+  m.exact_waits = g_ompt_ever.load();
+  m.off_cpu_waits = !m.exact_waits && g_gomp_wrappers.load();
+  m.taskwait_exact = taskwait_exact();
+  // MPI calls are always measured by omprof's wrappers: a sample inside one repeats it.
+  for (uint32_t state = 0; state <= format::kMpiFirst; ++state)
+    handler::set_repeats_measured(
+        state, omp::repeats_measured_time(m, omp::accounted_state(m, state, false), true));
+}
+
 void note_ompt_started() {
   g_ompt_ever.store(true);
+  apply_timeline_measurement();
 }
 
 bool ompt_ever() {
@@ -36,6 +52,7 @@ bool ompt_ever() {
 
 void note_gomp_wrappers() {
   g_gomp_wrappers.store(true);
+  apply_timeline_measurement();
   journal_runtime_status(recorded_modules());
 }
 

@@ -27,6 +27,9 @@ void note_ompt_started();
 bool ompt_ever();
 // The program runs on GNU libgomp with omprof's wrappers of its entry points preloaded.
 void note_gomp_wrappers();
+// Tells the timeline which samples only repeat a measured wait (omp/accounting.h), from how this
+// run measures its waits so far (at start, and again when OMPT or the libgomp wrappers start).
+void apply_timeline_measurement();
 // Records the runtime status in the journal (at start, and again once OMPT is initialized).
 void journal_runtime_status(const std::vector<unwind::Module>& modules);
 

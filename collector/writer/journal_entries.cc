@@ -118,6 +118,7 @@ void journal_header() {
   facts.omp = ompt::runtime_status(modules);
   journal::append_entry(fields::JournalEntry::kStart, header_record(facts));
   ompt::journal_runtime_status(modules);
+  ompt::apply_timeline_measurement();
 }
 
 void journal_module(const unwind::Module& m) {

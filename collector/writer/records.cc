@@ -67,26 +67,32 @@ void add_counter_events(wire::Encoder& h) {
   h.packed(H::kCounterPeriod, periods.begin(), periods.end());
 }
 
-// The thread's timeline: its intervals with samples (docs/format.md "Timeline").
+// The thread's timeline: its intervals with samples or measured waits (docs/format.md
+// "Timeline").
 void thread_intervals(wire::Encoder& th, const ThreadState* ts) {
   namespace T = fields::ThreadProfile;
   namespace I = fields::Interval;
   if (!ts->intervals) return;
-  journal::IntervalRingCopy ring;
-  if (!journal::copy_interval_ring(*ts->intervals, ring)) return;
-  th.u64(T::kIntervalNs, ring.interval_ns);
-  th.u64(T::kIntervalCoarsenings, ring.coarsenings);
+  journal::ThreadIntervals t;
+  if (!journal::copy_thread_intervals(*ts->intervals, ts->measured, t)) return;
+  th.u64(T::kIntervalNs, t.interval_ns);
+  th.u64(T::kIntervalCoarsenings, t.coarsenings);
   wire::Encoder in;
-  for (size_t i = 0; i < ring.records.size(); ++i) {
-    const journal::IntervalRecord& r = ring.records[i];
-    if (r.samples == 0) continue;
+  for (size_t i = 0; i < t.sampled.size(); ++i) {
+    const journal::IntervalRecord &s = t.sampled[i], &m = t.measured[i];
+    if (s.samples == 0 && m.samples == 0) continue;
+    const journal::IntervalRecord& context = s.samples ? s : m;
     in.clear();
     in.u64(I::kIndex, i);
-    in.packed(I::kClassNs, r.ns, r.ns + journal::kTimelineClasses);
-    in.u64(I::kSamples, r.samples);
-    in.u64(I::kLastState, r.last_state);
-    in.u64(I::kForkId, r.fork_id);
-    in.u64(I::kRegionNode, r.region_node);
+    in.packed(I::kClassNs, s.ns, s.ns + journal::kTimelineClasses);
+    in.u64(I::kSamples, s.samples);
+    in.u64(I::kLastState, context.last_state);
+    in.u64(I::kForkId, context.fork_id);
+    in.u64(I::kRegionNode, context.region_node);
+    if (m.samples) {
+      in.packed(I::kMeasuredNs, m.ns, m.ns + journal::kTimelineClasses);
+      in.u64(I::kMeasuredWaits, m.samples);
+    }
     th.message(T::kInterval, in);
   }
 }

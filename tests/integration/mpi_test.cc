@@ -895,7 +895,7 @@ TEST(MpiTimeline, ARankMadeSlowShowsTheOthersWaitingInMpiFromThen) {
     if (l["rank"] == 0 && l["is_main"].get<bool>()) lane = &l;
   ASSERT_NE(lane, nullptr) << t.out.substr(0, 2000);
   auto mpi_share = [&](size_t i) {
-    double present = (*lane)["unsampled_s"][i].get<double>();
+    double present = (*lane)["off_cpu_s"][i].get<double>();
     for (double s : (*lane)["class_s"][i]) present += s;
     return present > 0 ? (*lane)["class_s"][i][6].get<double>() / present : 0.0;
   };

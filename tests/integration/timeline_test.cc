@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -18,7 +20,7 @@ namespace omprof::test {
 namespace {
 
 struct Phases {
-  double switch_s = -1, serial_s = -1, end_s = -1;
+  double switch_s = -1, serial_s = -1, end_s = -1, alone_s = -1;
 };
 
 Phases phases_of(const std::string& out) {
@@ -29,20 +31,25 @@ Phases phases_of(const std::string& out) {
     if (word == "switch_s") in >> p.switch_s;
     if (word == "serial_s") in >> p.serial_s;
     if (word == "end_s") in >> p.end_s;
+    if (word == "alone_s") in >> p.alone_s;
   }
   return p;
 }
 
-// Work and present time (every class and the unsampled time) of thread lane `t` in interval i.
+// Thread lane `t` in interval i: its work as the model counts it (off the CPU outside waits is
+// work), its time in the work class, its present time (every class and the off-CPU time), and
+// the samples behind it (measured waits have no sampling error: counting only the samples
+// overstates the error, never understates it).
 struct Cell {
-  double work = 0, present = 0;
+  double work = 0, work_class = 0, present = 0;
   unsigned samples = 0;
 };
 Cell cell(const nlohmann::json& lane, size_t i) {
   Cell c;
   for (double s : lane["class_s"][i]) c.present += s;
-  c.work = lane["class_s"][i][0].get<double>();
-  c.present += lane["unsampled_s"][i].get<double>();
+  c.work = lane["work_model_s"][i].get<double>();
+  c.work_class = lane["class_s"][i][0].get<double>();
+  c.present += lane["off_cpu_s"][i].get<double>();
   c.samples = lane["samples"][i].get<unsigned>();
   return c;
 }
@@ -150,7 +157,7 @@ TEST_P(Timeline, TopTakenInEachPhaseShowsIt) {
     const double interval = s["interval_s"].get<double>();
     double work = 0, samples = 0;
     for (const nlohmann::json& l : s["last_interval"]["threads"]) {
-      work += l["share"]["work"].get<double>() / 2;
+      work += l["share"]["work_model"].get<double>() / 2;
       samples += l["samples"].get<double>();
       EXPECT_LT(l["data_age_s"].get<double>(), 1.0) << s.dump();
     }
@@ -170,42 +177,65 @@ TEST_P(Timeline, TopTakenInEachPhaseShowsIt) {
 
 // A serial phase (the main thread alone for 2 units, then a region of 1 unit each): on the
 // timeline, from the interval after the phase starts, the main thread works all the time and
-// the worker a third of it (it idles while the main thread runs alone: `idle`, or `unsampled`
-// where its wait sleeps); before, in the imbalanced phase, the worker works all the time.
-TEST_P(Timeline, ASerialPhaseShowsTheWorkerIdleFromItsStart) {
-  const std::string dir = fresh_dir("timeline_serial_" + GetParam());
-  const RunResult r = run({OMPROF_BIN, "run", "--rate", "1000", "-o", dir, "--",
-                           program("omp_timeline_" + GetParam()), "15", "20", "serial"},
-                          {{"OMP_NUM_THREADS", "2"}});
+// the worker idles for as long as the main thread ran alone (the program measures it); before,
+// in the imbalanced phase, the worker works all the time. `busy`: beside a competing process,
+// with the OpenMP waits sleeping (OMP_WAIT_POLICY=passive): preempted work is still work, and
+// waits no sample sees are still waits (measured).
+void check_serial_phase(const std::string& compiler, bool busy) {
+  const std::string dir = fresh_dir("timeline_serial_" + compiler + (busy ? "_busy" : ""));
+  std::map<std::string, std::string> env = {{"OMP_NUM_THREADS", "2"}};
+  if (busy) env["OMP_WAIT_POLICY"] = "passive";
+  RunResult r;
+  {
+    std::unique_ptr<BusyProcess> burner(busy ? new BusyProcess : nullptr);
+    r = run({OMPROF_BIN, "run", "--rate", "1000", "-o", dir, "--",
+             program("omp_timeline_" + compiler), "15", "20", "serial"},
+            env);
+  }
   ASSERT_EQ(r.status, 0) << r.err;
   const Phases truth = phases_of(r.out);
   const nlohmann::json j =
       nlohmann::json::parse(run({OMPROF_BIN, "timeline", "--format", "json", dir}).out);
   const double interval = j["interval_s"].get<double>();
   const nlohmann::json &main = j["threads"][0], &worker = j["threads"][1];
-  auto work_share = [&](const nlohmann::json& lane, size_t from, size_t to, double& samples) {
-    double work = 0, present = 0;
+  // A lane's share of its time in class k (-1: work as the model counts it) over [from, to).
+  auto share = [&](const nlohmann::json& lane, int k, size_t from, size_t to, double& samples) {
+    double part = 0, present = 0;
     samples = 0;
     for (size_t i = from; i < to; ++i) {
       const Cell c = cell(lane, i);
-      work += c.work, present += c.present, samples += c.samples;
+      part += k < 0 ? c.work : lane["class_s"][i][size_t(k)].get<double>();
+      present += c.present, samples += c.samples;
     }
-    return present > 0 ? work / present : 0;
+    return present > 0 ? part / present : 0;
   };
   const size_t serial_at = size_t(truth.serial_s / interval);
   const size_t end_at = size_t(truth.end_s / interval);
   ASSERT_GT(end_at, serial_at + 3) << r.out;
   double n = 0;
   const double worker_before =
-      work_share(worker, size_t(truth.switch_s / interval) + 1, serial_at, n);
+      share(worker, -1, size_t(truth.switch_s / interval) + 1, serial_at, n);
   EXPECT_GT(worker_before, 0.95 - 3 * std::sqrt(0.05 / std::max(n, 1.0))) << r.out;
-  const double main_after = work_share(main, serial_at + 1, end_at, n);
+  const double main_after = share(main, -1, serial_at + 1, end_at, n);
   EXPECT_GT(main_after, 0.95 - 3 * std::sqrt(0.05 / std::max(n, 1.0)));
-  const double worker_after = work_share(worker, serial_at + 1, end_at, n);
-  const double err = std::sqrt(1.0 / 3 * 2.0 / 3 / std::max(n, 1.0));
-  std::printf("%s: serial phase from %.3f s: main works %.3f, the worker %.3f (designed 1/3)\n",
-              GetParam().c_str(), truth.serial_s, main_after, worker_after);
-  EXPECT_NEAR(worker_after, 1.0 / 3, 3 * err + 0.05);
+  constexpr int kIdle = 4;  // proto/timeline.h
+  const double idle_after = share(worker, kIdle, serial_at + 1, end_at, n);
+  const double alone = truth.alone_s / (truth.end_s - truth.serial_s);
+  const double err = std::sqrt(alone * (1 - alone) / std::max(n, 1.0));
+  std::printf(
+      "%s%s: serial phase from %.3f s: main works %.3f, the worker idles %.3f "
+      "(the program ran alone %.3f of the phase)\n",
+      compiler.c_str(), busy ? " (busy, passive)" : "", truth.serial_s, main_after, idle_after,
+      alone);
+  EXPECT_NEAR(idle_after, alone, 3 * err + 0.05);
+}
+
+TEST_P(Timeline, ASerialPhaseShowsTheWorkerIdleFromItsStart) {
+  check_serial_phase(GetParam(), false);
+}
+
+TEST_P(Timeline, ASerialPhaseOnABusyMachineWithSleepingWaits) {
+  check_serial_phase(GetParam(), true);
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, Timeline, ::testing::Values("clang", "gcc"));
@@ -246,7 +276,7 @@ TEST(TimelinePage, ChromiumDrawsTheLanesAndASelectionSumsThem) {
     double work = 0, all = 0;
     for (size_t i = tl.at("from").get<size_t>(); i < j["intervals"].get<size_t>(); ++i) {
       const Cell c = cell(lane, i);
-      work += c.work, all += c.present;
+      work += c.work_class, all += c.present;
     }
     const double drawn = std::stod(tl.at("rows")[k + 1][1].get<std::string>());
     EXPECT_NEAR(drawn, 100 * work / all, 0.2) << tl.dump();

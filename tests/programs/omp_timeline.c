@@ -4,8 +4,9 @@
  * of each round at the region's end (the team's efficiency 0.75). With "serial" as the third
  * argument, a third phase follows: each round the main thread spins 2 UNIT alone (the worker
  * idles), then a region of UNIT each.
- * Prints "switch_s S serial_s T end_s E": wall seconds from main's start to the second phase,
- * the third (or the end) and the end.
+ * Prints "switch_s S serial_s T end_s E alone_s A": wall seconds from main's start to the second
+ * phase, the third (or the end) and the end, and the wall seconds the main thread ran alone in
+ * the third phase (the worker idles that long, whatever the machine's load).
  * Usage: omp_timeline ROUNDS_PER_PHASE [UNIT_MS=20 [serial]] (two threads) */
 #include <omp.h>
 #include <stdio.h>
@@ -37,11 +38,14 @@ int main(int argc, char** argv) {
   const double switch_s = clock_seconds(CLOCK_MONOTONIC) - start;
   for (int r = 0; r < rounds; ++r) imbalanced(unit);
   const double serial_s = clock_seconds(CLOCK_MONOTONIC) - start;
+  double alone_s = 0;
   for (int r = 0; serial && r < rounds; ++r) {
+    const double from = clock_seconds(CLOCK_MONOTONIC);
     alone(unit);
+    alone_s += clock_seconds(CLOCK_MONOTONIC) - from;
     balanced(unit);
   }
-  printf("switch_s %.6f serial_s %.6f end_s %.6f\n", switch_s, serial_s,
-         clock_seconds(CLOCK_MONOTONIC) - start);
+  printf("switch_s %.6f serial_s %.6f end_s %.6f alone_s %.6f\n", switch_s, serial_s,
+         clock_seconds(CLOCK_MONOTONIC) - start, alone_s);
   return 0;
 }
