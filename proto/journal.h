@@ -133,6 +133,10 @@ struct IntervalRing {
   uint32_t coarsenings;  // times the records were merged in pairs
   uint64_t interval_ns;
   uint64_t origin_mono_ns;  // CLOCK_MONOTONIC at the run's start (FileHeader::start_mono_ns)
+  // The writer's own: the record it wrote last and the times it covers (ns from the origin), so
+  // that the next time in it costs a comparison, not a division. Readers ignore them.
+  uint64_t hint_from_ns, hint_to_ns;
+  uint32_t hint_index, hint_pad;
   IntervalRecord records[kIntervalCapacity];
 };
 

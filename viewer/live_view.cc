@@ -122,13 +122,17 @@ bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot,
   SymbolCache symbols;
   Timeline t;
   size_t running = 0;
+  ScalingRun run;
+  ScalingRunBuilder builder(dir, "", run);
+  bool added = true;
+  // Each file read once (a journal of a running process is the costly part of a snapshot).
   for_each_profile(files, symbols, status, [&](const format::Profile& p) {
     if (p.header.ending().kind() == v1::Ending::ENDING_RUNNING) ++running;
     add_to_timeline(t, p, build_model(p, omp::View::kUser));
+    if (added) added = builder.add(p, error);
   });
   finish_timeline(t);
-  ScalingRun run;
-  if (!read_scaling_run(dir, files, "", symbols, run, error)) return false;
+  if (!added || !builder.finish(error)) return false;
   double latest_start_s = 0;
   nlohmann::json lanes = lanes_json(t, now, latest_start_s);
   snapshot = {{"input", dir},

@@ -307,54 +307,75 @@ void add_unused_capacity(ScalingRun& run, const std::vector<RankReader::Totals>&
 
 }  // namespace
 
-bool read_scaling_run(const std::string& input, const std::vector<std::string>& files,
-                      const std::string& region, SymbolCache& symbols, ScalingRun& run,
-                      std::string& error) {
-  run = ScalingRun{};
-  run.input = input;
-  std::set<int> ranks;
+struct ScalingRunBuilder::Ranks {
+  std::set<int> ids;
   std::vector<RankReader::Totals> totals;
   int size = 0;
-  for (const std::string& f : files) {
-    const format::Profile p = load_profile(f, symbols);  // one at a time: memory stays flat
-    const RunConfiguration c = configuration_of(p);
-    if (run.program.empty()) run.program = c.program;
-    if (c.program != run.program) {
-      error =
-          fmt::format("{}: profiles of two programs ({} and {})", input, run.program, c.program);
-      return false;
-    }
-    run.threads = std::max({run.threads, c.max_team, 1u});
-    size = std::max(size, c.mpi_size);
-    ranks.insert(c.mpi_size > 0 ? p.header.mpi_rank() : 0);
-    for (size_t node = 1; node <= p.region_nodes.size(); ++node)
-      run.region_paths.insert(region_path(p, node));
-    const uint32_t cpus = p.header.cpus_allowed();
-    if (cpus > 0 && (run.min_cpus_allowed == 0 || cpus < run.min_cpus_allowed)) {
-      run.min_cpus_allowed = cpus;
-      run.min_cpus_rank = c.mpi_size > 0 ? p.header.mpi_rank() : 0;
-    }
-    RankReader reader(p, region);
-    reader.read(run);
-    totals.push_back(reader.totals_);
+  size_t profiles = 0;
+};
+
+ScalingRunBuilder::ScalingRunBuilder(const std::string& input, const std::string& region,
+                                     ScalingRun& run)
+    : region_(region), run_(run), ranks_(std::make_unique<Ranks>()) {
+  run_ = ScalingRun{};
+  run_.input = input;
+}
+
+ScalingRunBuilder::~ScalingRunBuilder() = default;
+
+bool ScalingRunBuilder::add(const format::Profile& p, std::string& error) {
+  const RunConfiguration c = configuration_of(p);
+  if (run_.program.empty()) run_.program = c.program;
+  if (c.program != run_.program) {
+    error = fmt::format("{}: profiles of two programs ({} and {})", run_.input, run_.program,
+                        c.program);
+    return false;
   }
-  run.ranks = std::max(size, 1);
-  if (size <= 0 && files.size() > 1) {
+  run_.threads = std::max({run_.threads, c.max_team, 1u});
+  ranks_->size = std::max(ranks_->size, c.mpi_size);
+  ranks_->ids.insert(c.mpi_size > 0 ? p.header.mpi_rank() : 0);
+  ranks_->profiles += 1;
+  for (size_t node = 1; node <= p.region_nodes.size(); ++node)
+    run_.region_paths.insert(region_path(p, node));
+  const uint32_t cpus = p.header.cpus_allowed();
+  if (cpus > 0 && (run_.min_cpus_allowed == 0 || cpus < run_.min_cpus_allowed)) {
+    run_.min_cpus_allowed = cpus;
+    run_.min_cpus_rank = c.mpi_size > 0 ? p.header.mpi_rank() : 0;
+  }
+  RankReader reader(p, region_);
+  reader.read(run_);
+  ranks_->totals.push_back(reader.totals_);
+  return true;
+}
+
+bool ScalingRunBuilder::finish(std::string& error) {
+  const Ranks& r = *ranks_;
+  run_.ranks = std::max(r.size, 1);
+  if (r.size <= 0 && r.profiles > 1) {
     error = fmt::format("{}: {} profiles of a program without MPI; give one run per argument",
-                        input, files.size());
+                        run_.input, r.profiles);
     return false;
   }
-  if (int(ranks.size()) != run.ranks || files.size() != ranks.size()) {
-    error = fmt::format("{}: {} of the job's {} ranks have a profile{}", input, ranks.size(),
-                        run.ranks, files.size() != ranks.size() ? " (a rank twice)" : "");
+  if (int(r.ids.size()) != run_.ranks || r.profiles != r.ids.size()) {
+    error = fmt::format("{}: {} of the job's {} ranks have a profile{}", run_.input, r.ids.size(),
+                        run_.ranks, r.profiles != r.ids.size() ? " (a rank twice)" : "");
     return false;
   }
-  add_unused_capacity(run, totals);
-  if (!region.empty() && run.elapsed_ns <= 0) {
-    error = fmt::format("{}: no explicit region named '{}'", input, region);
+  add_unused_capacity(run_, r.totals);
+  if (!region_.empty() && run_.elapsed_ns <= 0) {
+    error = fmt::format("{}: no explicit region named '{}'", run_.input, region_);
     return false;
   }
   return true;
+}
+
+bool read_scaling_run(const std::string& input, const std::vector<std::string>& files,
+                      const std::string& region, SymbolCache& symbols, ScalingRun& run,
+                      std::string& error) {
+  ScalingRunBuilder b(input, region, run);
+  for (const std::string& f : files)  // one at a time: memory stays flat
+    if (!b.add(load_profile(f, symbols), error)) return false;
+  return b.finish(error);
 }
 
 bool read_scaling_series(const std::vector<std::string>& inputs, const std::string& region,

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -93,6 +94,24 @@ struct ScalingRun {
 
 // The path that holds a run's capacity no thread used: threads not started yet, or ended.
 extern const char* const kNotRunningPath;
+
+// Builds one run from its profiles, one at a time (all ranks of a job, or one profile).
+// `region`: only the time inside explicit regions of that name (their inclusive time on each
+// rank is the elapsed time). add and finish are false with `error` (one line) when the profiles
+// are not one run.
+class ScalingRunBuilder {
+ public:
+  ScalingRunBuilder(const std::string& input, const std::string& region, ScalingRun& run);
+  ~ScalingRunBuilder();
+  bool add(const format::Profile& p, std::string& error);
+  bool finish(std::string& error);
+
+ private:
+  struct Ranks;
+  std::string region_;
+  ScalingRun& run_;
+  std::unique_ptr<Ranks> ranks_;
+};
 
 // Reads one run: `files` are its profiles (all ranks of a job, or one profile). `region`: only
 // the time inside explicit regions of that name (their inclusive time on each rank is the

@@ -32,12 +32,21 @@ uint32_t repeats_bit(uint32_t state) {
 }
 
 // The record for `mono_ns` (coarsening the ring until it fits); nullptr before the ring's origin.
+// The hint makes the common case (the same interval as the last time) a comparison: a division
+// per fork, join and barrier wait cost fine-grained programs measurably (bench/tiny_regions.sh).
 journal::IntervalRecord* record_at(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t* index) {
   if (mono_ns < ring->origin_mono_ns) return nullptr;
   const uint64_t since = mono_ns - ring->origin_mono_ns;
+  if (since >= ring->hint_from_ns && since < ring->hint_to_ns) {
+    *index = ring->hint_index;
+    return &ring->records[*index];
+  }
   while (since / ring->interval_ns >= ring->capacity) coarsen_intervals(ring);
   *index = uint32_t(since / ring->interval_ns);
   if (*index >= ring->used) ring->used = *index + 1;
+  ring->hint_index = *index;
+  ring->hint_from_ns = uint64_t(*index) * ring->interval_ns;
+  ring->hint_to_ns = ring->hint_from_ns + ring->interval_ns;
   return &ring->records[*index];
 }
 
@@ -70,6 +79,7 @@ void coarsen_intervals(journal::IntervalRing* ring) {
   }
   for (uint32_t i = half; i < ring->used; ++i) ring->records[i] = journal::IntervalRecord{};
   ring->used = half;
+  ring->hint_from_ns = ring->hint_to_ns = 0;  // the hint's record moved
   ring->interval_ns *= 2;
   ring->coarsenings += 1;
 }
@@ -99,9 +109,13 @@ void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns
   if (!last) return;
   keep_context(*last, ctx);
   last->samples += 1;
+  uint64_t end = end_mono_ns - ring->origin_mono_ns, left = ns;
+  if (left <= end - ring->hint_from_ns) {  // within the last interval (record_at's hint)
+    last->ns[cls] += left;
+    return;
+  }
   // From the end backwards, each interval its part (the ring does not coarsen meanwhile: the
   // last record fits, and the earlier ones come before it).
-  uint64_t end = end_mono_ns - ring->origin_mono_ns, left = ns;
   for (uint32_t k = i + 1; k-- > 0 && left > 0;) {
     const uint64_t from = uint64_t(k) * ring->interval_ns;
     const uint64_t part = left < end - from ? left : end - from;
@@ -110,7 +124,7 @@ void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns
     end = from;
   }
   // Before the run's start (a wait the collector saw begin before its clock started): the first.
-  ring->records[0].ns[cls] += left;
+  if (left) ring->records[0].ns[cls] += left;
 }
 
 void set_repeats_measured(uint32_t state, bool repeats) {
