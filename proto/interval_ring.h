@@ -37,6 +37,14 @@ inline bool copy_interval_ring(const IntervalRing& live, IntervalRingCopy& out) 
   return false;
 }
 
+// Whether a record holds anything: a measured wait spans intervals, and counts only in the last.
+inline bool holds_anything(const IntervalRecord& r) {
+  if (r.samples) return true;
+  for (uint64_t ns : r.ns)
+    if (ns) return true;
+  return false;
+}
+
 // Merges a copy's records in pairs until its interval is `interval_ns` (the rings of a thread
 // start with one interval and each doubles it on its own).
 inline void coarsen_copy(IntervalRingCopy& c, uint64_t interval_ns) {

@@ -312,7 +312,7 @@ void read_intervals(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, co
   t.set_interval_coarsenings(ti.coarsenings);
   for (size_t i = 0; i < ti.sampled.size(); ++i) {
     const journal::IntervalRecord &s = ti.sampled[i], &w = ti.measured[i];
-    if (s.samples == 0 && w.samples == 0) continue;
+    if (!journal::holds_anything(s) && !journal::holds_anything(w)) continue;
     const journal::IntervalRecord& context = s.samples ? s : w;
     v1::Interval* in = t.add_interval();
     in->set_index(i);
@@ -321,7 +321,7 @@ void read_intervals(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, co
     in->set_last_state(context.last_state);
     in->set_fork_id(context.fork_id <= forks ? context.fork_id : 0);
     in->set_region_node(context.region_node <= nodes ? context.region_node : 0);
-    if (w.samples == 0) continue;
+    if (!journal::holds_anything(w)) continue;
     for (uint64_t ns : w.ns) in->add_measured_ns(ns);
     in->set_measured_waits(w.samples);
   }

@@ -30,7 +30,8 @@ void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns
                                const journal::SampleContext& ctx);
 
 // Which samples only repeat a measured wait: set outside the handler from the accounting rule
-// (omp/accounting.h repeats_measured_time) once the run knows how it measures waits.
+// (omp/accounting.h repeats_measured_time) once the run knows how it measures waits. Every MPI
+// state (kMpiFirst and above) shares one switch.
 void set_repeats_measured(uint32_t state, bool repeats);
 bool sample_repeats_measured(uint32_t state);
 

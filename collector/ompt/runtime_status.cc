@@ -35,10 +35,13 @@ void apply_timeline_measurement() {
   m.exact_waits = g_ompt_ever.load();
   m.off_cpu_waits = !m.exact_waits && g_gomp_wrappers.load();
   m.taskwait_exact = taskwait_exact();
-  // MPI calls are always measured by omprof's wrappers: a sample inside one repeats it.
-  for (uint32_t state = 0; state <= format::kMpiFirst; ++state)
+  for (uint32_t state = 0; state < format::kMpiFirst; ++state)
     handler::set_repeats_measured(
         state, omp::repeats_measured_time(m, omp::accounted_state(m, state, false), true));
+  // MPI calls are always measured by omprof's wrappers: a sample inside one repeats it. One
+  // switch for every call (kMpiFirst itself is no call).
+  handler::set_repeats_measured(format::kMpiFirst,
+                                omp::repeats_measured_time(m, format::kMpiFirst + 1, true));
 }
 
 void note_ompt_started() {

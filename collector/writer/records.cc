@@ -80,7 +80,7 @@ void thread_intervals(wire::Encoder& th, const ThreadState* ts) {
   wire::Encoder in;
   for (size_t i = 0; i < t.sampled.size(); ++i) {
     const journal::IntervalRecord &s = t.sampled[i], &m = t.measured[i];
-    if (s.samples == 0 && m.samples == 0) continue;
+    if (!journal::holds_anything(s) && !journal::holds_anything(m)) continue;
     const journal::IntervalRecord& context = s.samples ? s : m;
     in.clear();
     in.u64(I::kIndex, i);
@@ -89,7 +89,7 @@ void thread_intervals(wire::Encoder& th, const ThreadState* ts) {
     in.u64(I::kLastState, context.last_state);
     in.u64(I::kForkId, context.fork_id);
     in.u64(I::kRegionNode, context.region_node);
-    if (m.samples) {
+    if (journal::holds_anything(m)) {
       in.packed(I::kMeasuredNs, m.ns, m.ns + journal::kTimelineClasses);
       in.u64(I::kMeasuredWaits, m.samples);
     }

@@ -28,6 +28,7 @@ struct Truth {
   double step_work = 0, step_mpi = 0, step_mpi_cpu = 0, join_wait = 0, team_wait = 0, step_s = 0;
   double elapsed_s = 0;
   double slow_from_s = -1, init_end_s = 0;  // "slowafter": when the slow steps began
+  double late_mpi_s = 0, late_s = 0;        // the second half of the steps: in MPI, in all
 };
 
 std::map<int, Truth> parse_truth(const std::string& out) {
@@ -52,6 +53,8 @@ std::map<int, Truth> parse_truth(const std::string& out) {
       if (key == "elapsed_s") t.elapsed_s = v;
       if (key == "slow_from_s") t.slow_from_s = v;
       if (key == "init_end_s") t.init_end_s = v;
+      if (key == "late_mpi_s") t.late_mpi_s = v;
+      if (key == "late_s") t.late_s = v;
     }
     truth[rank] = t;
   }
@@ -908,13 +911,17 @@ TEST(MpiTimeline, ARankMadeSlowShowsTheOthersWaitingInMpiFromThen) {
     if (!first && mpi_share(i) > 0.35) first = i;
     if (i > slow_at) after += mpi_share(i) / double(last - slow_at - 1);
   }
+  // The program's own share of wall time in MPI over the slow steps (designed 2/3; more where
+  // the slow rank's computing is preempted): MPI calls are measured, not sampled, so only the
+  // window differs (whole intervals against whole steps).
+  const double truth = rank0.late_mpi_s / rank0.late_s;
   std::printf(
       "rank 0: slow steps from %.3f s, first interval waiting in MPI %zu (%.1f s), "
-      "share in MPI after %.2f\n",
-      rank0.slow_from_s, first, double(first) * interval, after);
+      "share in MPI after %.3f (the program: %.3f)\n",
+      rank0.slow_from_s, first, double(first) * interval, after, truth);
   EXPECT_TRUE(first == slow_at || first == slow_at + 1)
       << "slow from " << rank0.slow_from_s << " s, first MPI interval " << first;
-  EXPECT_NEAR(after, 2.0 / 3, 0.15);
+  EXPECT_NEAR(after, truth, 0.05);
 }
 
 }  // namespace

@@ -16,7 +16,8 @@
  * "chatty-fixed", in one MPI_Allreduce of 25,000 values (the fix). "balanced,chatty" has both.
  * With "slowafter", the last rank computes three times its share from step STEPS/2 on; every
  * rank prints when that step began (slow_from_s) and when MPI_Init returned (init_end_s), in
- * wall seconds from main's start.
+ * wall seconds from main's start. Every rank prints its wall time in MPI in the second half of
+ * the steps and those steps' wall time (late_mpi_s, late_s).
  * Usage: mpi_ranks STEPS UNIT_MS [OMP_THREADS [abort|balanced|chatty|chatty-fixed,...]] */
 #include <mpi.h>
 #include <omp.h>
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
   const double unit = (argc > 2 ? atof(argv[2]) : 4) * 1e-3;
   const int threads = argc > 3 ? atoi(argv[3]) : 1;
   double busy_s = 0, mpi_s = 0, mpi_cpu_s = 0, io_s = 0, step_s = 0, check = 0;
+  double late_mpi_s = 0, late_s = 0; /* the second half of the steps */
   /* Balanced: each rank's computing plus io is the average over ranks of (r+1) units plus io
    * (a quarter unit on even ranks). */
   const char* options = argc > 4 ? argv[4] : "";
@@ -125,6 +127,7 @@ int main(int argc, char** argv) {
     io_s += t2 - t1;
     mpi_s += t3 - t2;
     step_s += t3 - t0;
+    if (s >= steps / 2) late_mpi_s += t3 - t2, late_s += t3 - t0;
   }
   const double elapsed = wall() - start;
   /* Inside the "step" region, in thread-seconds: work is the computing and io, MPI wait the
@@ -132,9 +135,10 @@ int main(int argc, char** argv) {
    * are in no region). */
   printf(
       "rank %d step_work %.6f step_mpi %.6f step_mpi_cpu %.6f join_wait %.6f team_wait %.6f "
-      "step_s %.6f elapsed_s %.6f check %.0f slow_from_s %.6f init_end_s %.6f\n",
+      "step_s %.6f elapsed_s %.6f check %.0f slow_from_s %.6f init_end_s %.6f late_mpi_s %.6f "
+      "late_s %.6f\n",
       rank, busy_s + io_s, mpi_s, mpi_cpu_s, join_wait_s, team_wait_s, step_s, elapsed, check,
-      slow_from_s, init_end_s);
+      slow_from_s, init_end_s, late_mpi_s, late_s);
   fflush(stdout);
   const char* api_summary = getenv("MPI_RANKS_API_SUMMARY");
   if (api_summary) {
