@@ -175,6 +175,34 @@ TEST_P(Timeline, TopTakenInEachPhaseShowsIt) {
   }
 }
 
+// Each thread's timeline, summed over the run, is its time in the profile's model: work (with
+// the time off the CPU outside waits, where the model counts it so) and wait (every other class).
+// They differ only where the model reads a stack the intervals do not keep (runtime code in a
+// work state is overhead): 2% of the thread's time here.
+void expect_totals_are_the_profiles(const std::string& dir, const nlohmann::json& timeline) {
+  const RunResult r = run({OMPROF_BIN, "report", "--threads", "--format", "json", dir});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  for (const nlohmann::json& lane : timeline["threads"]) {
+    double work = 0, wait = 0;
+    for (size_t i = 0; i < lane["class_s"].size(); ++i) {
+      const Cell c = cell(lane, i);
+      work += c.work;
+      wait += c.present - c.work;
+    }
+    const nlohmann::json* row = nullptr;
+    for (const nlohmann::json& t : report["threads"])
+      if (t["thread"] == lane["thread"]) row = &t;
+    ASSERT_NE(row, nullptr) << r.out;
+    const double work_s = (*row)["work_s"].get<double>(), wait_s = (*row)["wait_s"].get<double>();
+    const double tolerance = 0.02 * (work_s + wait_s) + 0.005;
+    std::printf("  thread %d: timeline work %.3f wait %.3f, profile work %.3f wait %.3f\n",
+                lane["thread"].get<int>(), work, wait, work_s, wait_s);
+    EXPECT_NEAR(work, work_s, tolerance) << "thread " << lane["thread"];
+    EXPECT_NEAR(wait, wait_s, tolerance) << "thread " << lane["thread"];
+  }
+}
+
 // A serial phase (the main thread alone for 2 units, then a region of 1 unit each): on the
 // timeline, from the interval after the phase starts, the main thread works all the time and
 // the worker idles for as long as the main thread ran alone (the program measures it); before,
@@ -228,6 +256,7 @@ void check_serial_phase(const std::string& compiler, bool busy) {
       compiler.c_str(), busy ? " (busy, passive)" : "", truth.serial_s, main_after, idle_after,
       alone);
   EXPECT_NEAR(idle_after, alone, 3 * err + 0.05);
+  expect_totals_are_the_profiles(dir, j);
 }
 
 TEST_P(Timeline, ASerialPhaseShowsTheWorkerIdleFromItsStart) {
