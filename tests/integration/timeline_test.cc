@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -265,6 +268,84 @@ TEST_P(Timeline, ASerialPhaseShowsTheWorkerIdleFromItsStart) {
 
 TEST_P(Timeline, ASerialPhaseOnABusyMachineWithSleepingWaits) {
   check_serial_phase(GetParam(), true);
+}
+
+// `omprof top --once --format json DIR` snapshots taken every 0.2 s while `job` runs; the last
+// one taken while the process ran, and the one after it ended.
+struct LiveAndFinal {
+  nlohmann::json last_live, final;
+  int live_snapshots = 0;
+};
+LiveAndFinal watch(const std::string& dir, const std::function<void()>& job) {
+  LiveAndFinal out;
+  std::atomic<bool> done{false};
+  std::thread runner([&] {
+    job();
+    done = true;
+  });
+  while (!done) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const RunResult t = run({OMPROF_BIN, "top", "--once", "--format", "json", dir});
+    if (t.status != 0) continue;  // nothing written yet
+    const nlohmann::json s = nlohmann::json::parse(t.out);
+    if (s.value("running_processes", 0) == 1) out.last_live = s, ++out.live_snapshots;
+  }
+  runner.join();
+  const RunResult t = run({OMPROF_BIN, "top", "--once", "--format", "json", dir});
+  EXPECT_EQ(t.status, 0) << t.err;
+  if (t.status == 0) out.final = nlohmann::json::parse(t.out);
+  return out;
+}
+
+// The run so far in the last live snapshot against the end: each class's thread-seconds can
+// only grow, by at most the capacity that passed between them (threads x the elapsed time),
+// with the sampling error of the samples behind the run (one sample: 1 ms at --rate 1000).
+void expect_final_extends_live(const LiveAndFinal& w) {
+  ASSERT_GT(w.live_snapshots, 0);
+  const nlohmann::json &live = w.last_live, &end = w.final;
+  EXPECT_EQ(end.value("running_processes", -1), 0) << end.dump();
+  EXPECT_EQ(end.value("threads", 0), live.value("threads", -1));
+  const double live_s = live["elapsed_s"].get<double>(), end_s = end["elapsed_s"].get<double>();
+  EXPECT_GE(end_s, live_s);
+  const double grown = end["run_thread_s"].get<double>() - live["run_thread_s"].get<double>();
+  EXPECT_GE(grown, -0.01);
+  const double error = 3 * std::sqrt(live["run_thread_s"].get<double>() * 1e-3) + 0.01;
+  for (const auto& [name, share] : end["run"].items()) {
+    const double at_end = share.get<double>() * end["run_thread_s"].get<double>();
+    const double then = live["run"][name].get<double>() * live["run_thread_s"].get<double>();
+    std::printf("  %s: %.3f thread-s live at %.2f s, %.3f at the end (%.2f s)\n", name.c_str(),
+                then, live_s, at_end, end_s);
+    EXPECT_GE(at_end, then - error) << name;
+    EXPECT_LE(at_end, then + std::max(grown, 0.0) + error) << name;
+  }
+}
+
+// The last live snapshot before a program ends agrees with its final profile; and after a
+// SIGKILL, the view keeps the dead process's numbers (read from its journal).
+TEST(TimelineLive, TheLastSnapshotBeforeTheEndAgreesWithTheProfile) {
+  const std::string dir = fresh_dir("top_last");
+  const LiveAndFinal w = watch(dir, [&] {
+    run({OMPROF_BIN, "run", "--rate", "1000", "-o", dir, "--", program("omp_timeline_clang"), "40",
+         "20"},
+        {{"OMP_NUM_THREADS", "2"}});
+  });
+  expect_final_extends_live(w);
+}
+
+TEST(TimelineLive, AKilledProcessKeepsItsLastNumbers) {
+  const std::string dir = fresh_dir("top_killed");
+  RunResult r;
+  const LiveAndFinal w = watch(dir, [&] {
+    r = run({program("omp_endings_clang"), "kill", "1.5"},
+            {{"LD_PRELOAD", OMPROF_LIB}, {"OMPROF_OUTPUT", dir}, {"OMP_NUM_THREADS", "2"}});
+  });
+  EXPECT_EQ(r.signal, SIGKILL);
+  expect_final_extends_live(w);
+  // Both threads spun until the kill: the end's view works all the time, as the last live one.
+  EXPECT_GT(w.final["run"]["work"].get<double>(), 0.9) << w.final.dump();
+  const nlohmann::json j =
+      nlohmann::json::parse(run({OMPROF_BIN, "timeline", "--format", "json", dir}).out);
+  EXPECT_GE(j["intervals"].get<double>() * j["interval_s"].get<double>(), 1.4) << j.dump();
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, Timeline, ::testing::Values("clang", "gcc"));
