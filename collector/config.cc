@@ -95,6 +95,9 @@ bool parse_config(Config& cfg, std::string& error) {
   uint32_t interval_ms = uint32_t(options::kInterval.default_value);
   if (!read_number(options::kInterval, interval_ms, error)) return false;
   cfg.interval_ns = uint64_t(interval_ms) * 1000000;
+  uint32_t event_min_ms = uint32_t(options::kEventMin.default_value);
+  if (!read_number(options::kEventMin, event_min_ms, error)) return false;
+  cfg.event_min_ns = uint64_t(event_min_ms) * 1000000;
   cfg.period_ns = 1000000000ULL / cfg.rate_hz;
   uint32_t pow2 = 16;
   while (pow2 < cfg.max_contexts) pow2 <<= 1;

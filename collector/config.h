@@ -25,7 +25,8 @@ struct Config {
   uint32_t max_contexts = uint32_t(options::kMaxContexts.default_value);
   uint32_t frame_pool = uint32_t(options::kMaxContexts.default_value) * 32;
   uint32_t max_threads = uint32_t(options::kMaxThreads.default_value);
-  uint64_t interval_ns = options::kInterval.default_value * 1000000;  // the timeline's
+  uint64_t interval_ns = options::kInterval.default_value * 1000000;   // the timeline's
+  uint64_t event_min_ns = options::kEventMin.default_value * 1000000;  // timeline events
   std::string output_dir = ".";
   std::string manifest;  // file the launcher reads to print its summary line
   bool mpi_cpu = false;  // exact thread CPU time per MPI call (options::env::kMpiCpu)

@@ -13,6 +13,7 @@
 #include "collector/run_report.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "collector/timeline_events.h"
 #include "collector/writer/mpi_facts.h"
 #include "collector/writer/summary_files.h"
 #include "proto/manifest.h"
@@ -99,6 +100,10 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave
                      cpu_now > c->cpu_start_ns ? cpu_now - c->cpu_start_ns : 0,
                      handler::idle_blame_ns(ts, wall));
   handler::add_measured_to_intervals(ts->measured, now, wall, ts->mpi_call_context);
+  const uint64_t origin = runtime().start_mono_ns;
+  if (c->start_ns >= origin)
+    add_timeline_event(ts->events, c->start_ns - origin, now - origin, journal::kEventMpi, c->call,
+                       c->site);
   ts->mpi_call.store(0, std::memory_order_release);
 }
 

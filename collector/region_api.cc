@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <new>
 #include <set>
 
 #include "collector/journal_writer.h"
@@ -18,6 +20,7 @@
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "collector/timeline_events.h"
 #include "omprof/omprof.h"
 #include "proto/fields.h"
 #include "proto/options.h"
@@ -138,13 +141,39 @@ Timestamp now() {
   return {int64_t(monotonic_ns() - runtime().start_mono_ns), to_ns(c)};
 }
 
+// A region instance that closed: on the timeline if it was long enough (its wall times are the
+// run's: monotonic ns from its start).
+void note_instance(void* events, uint32_t node, int64_t start_wall_ns, int64_t end_wall_ns) {
+  if (start_wall_ns >= 0 && end_wall_ns >= start_wall_ns)
+    add_timeline_event(static_cast<journal::EventRing*>(events), uint64_t(start_wall_ns),
+                       uint64_t(end_wall_ns), journal::kEventRegion, node, 0);
+}
+
+// The thread's region statistics in its journal block (journal::RegionStatsRecord, which has
+// NodeStats's layout), as NodeStats objects: the timer keeps them there.
+static_assert(sizeof(regions::NodeStats) == sizeof(journal::RegionStatsRecord) &&
+              offsetof(regions::NodeStats, calls) == offsetof(journal::RegionStatsRecord, calls) &&
+              offsetof(regions::NodeStats, wall_ns) ==
+                  offsetof(journal::RegionStatsRecord, wall_ns) &&
+              offsetof(regions::NodeStats, cpu_ns) == offsetof(journal::RegionStatsRecord, cpu_ns));
+regions::NodeStats* journal_stats(void* memory) {
+  auto* stats = static_cast<regions::NodeStats*>(memory);
+  for (uint32_t n = 0; n < journal::kJournalRegionNodes; ++n) new (stats + n) regions::NodeStats;
+  return stats;
+}
+
 ThreadTimer* timer() {
   if (t_timer) return t_timer;
   RegionRuntime& r = rr();
   ThreadState* ts = current_thread();
   const uint32_t index = ts ? ts->index : r.next_foreign_index.fetch_add(1);
   auto* t = new ThreadTimer(r.registry, index);
-  if (ts) ts->region_node = &t->current_node_variable();  // what the handler reads
+  if (ts) {
+    ts->region_node = &t->current_node_variable();  // what the handler reads
+    t->set_close_observer(note_instance, ts->events);
+    if (ts->region_stats)
+      t->use_storage(journal_stats(ts->region_stats), journal::kJournalRegionNodes);
+  }
   {
     std::lock_guard<std::mutex> lock(r.mu);
     r.threads.push_back(t);

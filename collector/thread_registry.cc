@@ -11,6 +11,7 @@
 #include "collector/handler/stack_capture.h"
 #include "collector/journal_writer.h"
 #include "collector/runtime.h"
+#include "collector/timeline_events.h"
 
 namespace omprof {
 
@@ -32,7 +33,8 @@ Registry& registry() {
 namespace {
 
 struct BlockLayout {
-  uint64_t samples, waits, scratch, frames, intervals, measured, bytes;  // offsets, the size
+  // Offsets in the block, and its size.
+  uint64_t samples, waits, scratch, frames, intervals, measured, events, regions, bytes;
 };
 
 BlockLayout block_layout(const Config& cfg) {
@@ -47,7 +49,12 @@ BlockLayout block_layout(const Config& cfg) {
   l.intervals = (l.intervals + 63) & ~uint64_t(63);
   l.measured = l.intervals + sizeof(journal::IntervalRing);
   l.measured = (l.measured + 63) & ~uint64_t(63);
-  const uint64_t end = l.measured + sizeof(journal::IntervalRing);
+  l.events = l.measured + sizeof(journal::IntervalRing);
+  l.events = (l.events + 63) & ~uint64_t(63);
+  l.regions = l.events + sizeof(journal::EventRing);
+  l.regions = (l.regions + 63) & ~uint64_t(63);
+  const uint64_t end =
+      l.regions + sizeof(journal::RegionStatsRecord) * journal::kJournalRegionNodes;
   l.bytes = (end + journal::kPage - 1) & ~(journal::kPage - 1);
   return l;
 }
@@ -103,6 +110,11 @@ ThreadState* register_current_thread(bool is_main) {
   handler::init_interval_ring(ts->intervals, cfg.interval_ns, runtime().start_mono_ns);
   ts->measured = reinterpret_cast<journal::IntervalRing*>(base + l.measured);
   handler::init_interval_ring(ts->measured, cfg.interval_ns, runtime().start_mono_ns);
+  ts->events = reinterpret_cast<journal::EventRing*>(base + l.events);
+  init_event_ring(ts->events, cfg.event_min_ns);
+  ts->events_offset = l.events;
+  ts->region_stats = base + l.regions;
+  ts->regions_offset = l.regions;
   ts->intervals_offset = l.intervals;
   ts->measured_offset = l.measured;
   ts->samples_offset = l.samples;

@@ -284,6 +284,7 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
   setenv(options::kSignalEnv, opt.signal.c_str(), 1);
   setenv(options::kMaxDepth.env, std::to_string(opt.max_depth).c_str(), 1);
   setenv(options::kInterval.env, std::to_string(opt.interval_ms).c_str(), 1);
+  setenv(options::kEventMin.env, std::to_string(opt.event_min_ms).c_str(), 1);
   setenv(options::kMaxContexts.env, std::to_string(opt.max_contexts).c_str(), 1);
   setenv(env::kManifest, l.manifest.c_str(), 1);
   setenv(env::kRootPid, std::to_string(getpid()).c_str(), 1);

@@ -15,7 +15,8 @@ struct RunOptions {
   std::string clock;  // "" = task where perf_event_open is permitted, else cpu
   std::string signal = options::kSignalDefault;
   uint64_t max_depth = options::kMaxDepth.default_value;
-  uint64_t interval_ms = options::kInterval.default_value;  // the timeline's
+  uint64_t interval_ms = options::kInterval.default_value;   // the timeline's
+  uint64_t event_min_ms = options::kEventMin.default_value;  // timeline events
   uint64_t max_contexts = options::kMaxContexts.default_value;
   bool children = false;
   bool symbolize = false;  // symbolize in the process (binaries that will not exist later)

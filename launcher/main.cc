@@ -54,6 +54,7 @@ static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
       ->capture_default_str();
   add_number(cmd, options::kMaxDepth, options::kMaxDepth.flag, run.max_depth);
   add_number(cmd, options::kInterval, options::kInterval.flag, run.interval_ms);
+  add_number(cmd, options::kEventMin, options::kEventMin.flag, run.event_min_ms);
   add_number(cmd, options::kMaxContexts, options::kMaxContexts.flag, run.max_contexts);
   cmd->add_flag("--children", run.children, "Also profile processes the program starts");
   cmd->add_flag("--symbolize", run.symbolize,

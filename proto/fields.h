@@ -170,6 +170,9 @@ constexpr uint32_t kCounterSamplesLost = 33;
 constexpr uint32_t kIntervalNs = 34;
 constexpr uint32_t kIntervalCoarsenings = 35;
 constexpr uint32_t kInterval = 36;
+constexpr uint32_t kEvent = 37;
+constexpr uint32_t kEventMinNs = 38;
+constexpr uint32_t kEventsDropped = 39;
 }  // namespace ThreadProfile
 
 namespace Interval {
@@ -182,6 +185,14 @@ constexpr uint32_t kRegionNode = 6;
 constexpr uint32_t kMeasuredNs = 7;
 constexpr uint32_t kMeasuredWaits = 8;
 }  // namespace Interval
+
+namespace Event {
+constexpr uint32_t kStartNs = 1;
+constexpr uint32_t kEndNs = 2;
+constexpr uint32_t kKind = 3;
+constexpr uint32_t kId = 4;
+constexpr uint32_t kSite = 5;
+}  // namespace Event
 
 namespace ForkRecord {
 constexpr uint32_t kId = 1;

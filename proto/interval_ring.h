@@ -88,4 +88,26 @@ inline bool copy_thread_intervals(const IntervalRing& sampled, const IntervalRin
   return true;
 }
 
+struct EventRingCopy {
+  uint64_t min_ns = 0, dropped = 0;
+  std::vector<EventRecord> events;
+};
+
+// Copies `live` (an EventRing) as copy_interval_ring copies an interval ring.
+inline bool copy_event_ring(const EventRing& live, EventRingCopy& out) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const uint32_t before = live.seq.load(std::memory_order_acquire);
+    if (before & 1) continue;
+    const uint32_t capacity = live.capacity, used = live.used;
+    if (capacity != kEventCapacity || used > capacity) return false;
+    out.min_ns = live.min_ns;
+    out.dropped = live.dropped;
+    out.events.assign(live.events, live.events + used);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (live.seq.load(std::memory_order_relaxed) != before) continue;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace omprof::journal

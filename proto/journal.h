@@ -17,7 +17,7 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 5: ThreadRecord.parallel_wall_ns; 6: SampleEntry.idle_blame_ns; 7: ThreadRecord.run_delay_ns,
 // involuntary_switches; 8: ThreadRecord.cpu_mask; 9: ThreadRecord.unmeasured_waits;
 // 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring;
-// 12: the measured-wait interval ring
+// 12: the measured-wait interval ring, the event ring, region statistics
 constexpr uint32_t kVersion = 12;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
@@ -140,6 +140,37 @@ struct IntervalRing {
   IntervalRecord records[kIntervalCapacity];
 };
 
+// The timeline's exact events (docs/format.md "Timeline"): a thread's explicit region instances
+// and MPI calls that lasted `min_ns` or more, with their times (ns from the run's start), in the
+// order they ended. Written only outside the signal handler, on the thread. When the ring is
+// full, `min_ns` doubles and the shorter events go (counted in `dropped`) until one fits.
+constexpr uint32_t kEventCapacity = 2048;
+enum EventKind : uint32_t { kEventRegion = 1, kEventMpi = 2 };
+struct EventRecord {
+  uint64_t start_ns, end_ns;
+  uint32_t kind;  // EventKind
+  uint32_t id;    // the explicit region's node, or the MPI call (proto/mpi_calls.h)
+  uint64_t site;  // the MPI call's return address (0: none)
+};
+struct EventRing {
+  std::atomic<uint32_t> seq;
+  uint32_t capacity;
+  uint32_t used;
+  uint32_t raises;  // times min_ns doubled
+  uint64_t min_ns;
+  uint64_t dropped;
+  EventRecord events[kEventCapacity];
+};
+
+// A thread's explicit-region statistics (docs/format.md "The journal"): per region node below
+// kJournalRegionNodes (indexed by its id), the calls and the inclusive wall and CPU time of its
+// closed instances. The thread's region timer keeps them here itself (regions/thread_timer.h
+// use_storage), so a recovered profile has the numbers the profile would have had.
+constexpr uint32_t kJournalRegionNodes = 1024;
+struct RegionStatsRecord {
+  int64_t calls, wall_ns, cpu_ns;
+};
+
 // At the start of each thread's block. The collector's per-thread state begins with it, so the
 // handler's stores land in the file.
 struct ThreadRecord {
@@ -193,6 +224,8 @@ struct ThreadRecord {
   uint32_t counter_samples_lost = 0;  // event samples not recorded (unwinding)
   uint64_t intervals_offset = 0;      // the IntervalRing, from the block's start (0: none)
   uint64_t measured_offset = 0;       // the measured waits' IntervalRing (0: none)
+  uint64_t events_offset = 0;         // the EventRing (0: none)
+  uint64_t regions_offset = 0;        // RegionStatsRecord[kJournalRegionNodes] (0: none)
 };
 
 }  // namespace omprof::journal

@@ -327,6 +327,27 @@ void read_intervals(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, co
   }
 }
 
+// The thread's long region instances and MPI calls, if its block has an event ring that can be
+// read (a region whose node is not in the journal is left out, as a sample's context is).
+void read_events(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, const ThreadRecord& r,
+                 uint64_t nodes) {
+  if (!r.events_offset || !m.holds(block_at + r.events_offset, sizeof(journal::EventRing))) return;
+  const auto* live = m.at<journal::EventRing>(block_at + r.events_offset);
+  journal::EventRingCopy ring;
+  if (!live || !journal::copy_event_ring(*live, ring)) return;
+  t.set_event_min_ns(ring.min_ns);
+  t.set_events_dropped(ring.dropped);
+  for (const journal::EventRecord& e : ring.events) {
+    if (e.kind == journal::kEventRegion && (e.id == 0 || e.id > nodes)) continue;
+    v1::Event* out = t.add_event();
+    out->set_start_ns(e.start_ns);
+    out->set_end_ns(e.end_ns);
+    out->set_kind(e.kind);
+    out->set_id(e.id);
+    out->set_site(e.site);
+  }
+}
+
 // Thread blocks marked ready, as ThreadProfile messages. Threads still running when the
 // process died end at `duration_ns`; their CPU time is the sampling clock at their last sample
 // (within one period) when that clock is CPU time.
@@ -379,6 +400,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
                });
     add_call_in_progress(t, *r, h.start_mono_ns + duration_ns, b, forks, nodes);
     read_intervals(t, m, at, *r, forks, nodes);
+    read_events(t, m, at, *r, nodes);
     if (const auto* tab = m.at<TableHeader>(at + r->samples_offset)) {
       t.set_dropped_samples(tab->dropped_samples);
       t.set_dropped_weight_ns(tab->dropped_weight_ns);
@@ -388,6 +410,48 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
       t.set_waits_dropped_ns(tab->dropped_weight_ns);
     }
     out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// Every thread's explicit-region statistics (its closed instances; those of nodes the journal
+// has), self times computed from the node tree as the collector computes them (inclusive minus
+// the thread's children's).
+std::vector<v1::RegionStats> read_region_stats(const Mapped& m, const FileHeader& h,
+                                               const std::vector<v1::RegionNode>& nodes) {
+  std::vector<v1::RegionStats> out;
+  const uint32_t n = blocks_to_read(m, h);
+  const size_t bound = std::min<size_t>(nodes.size() + 1, journal::kJournalRegionNodes);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t at = h.blocks_offset + uint64_t(i) * h.block_bytes;
+    const ThreadRecord* r = m.at<ThreadRecord>(at);
+    const uint64_t bytes = sizeof(journal::RegionStatsRecord) * journal::kJournalRegionNodes;
+    if (!r || r->ready.load() != 1 || r->index != i || !r->regions_offset ||
+        !m.holds(at + r->regions_offset, bytes))
+      continue;
+    const auto* stats = m.at<journal::RegionStatsRecord>(at + r->regions_offset);
+    std::map<uint64_t, size_t> row_of;  // node -> index in out
+    for (size_t node = 1; node < bound; ++node) {
+      const journal::RegionStatsRecord& st = stats[node];
+      if (!st.calls && !st.wall_ns && !st.cpu_ns) continue;
+      v1::RegionStats rs;
+      rs.set_node_id(node);
+      rs.set_thread_index(i);
+      rs.set_calls(st.calls);
+      rs.set_wall_ns(st.wall_ns);
+      rs.set_cpu_ns(st.cpu_ns);
+      rs.set_self_wall_ns(st.wall_ns);
+      rs.set_self_cpu_ns(st.cpu_ns);
+      row_of[node] = out.size();
+      out.push_back(rs);
+    }
+    for (const auto& [node, row] : row_of) {
+      const auto parent = row_of.find(nodes[node - 1].parent_id());
+      if (parent == row_of.end()) continue;
+      v1::RegionStats& p = out[parent->second];
+      p.set_self_wall_ns(p.self_wall_ns() - out[row].wall_ns());
+      p.set_self_cpu_ns(p.self_cpu_ns() - out[row].cpu_ns());
+    }
   }
   return out;
 }
@@ -502,6 +566,8 @@ std::string recover_profile(const std::string& journal_path, const v1::Ending& e
   for (const auto& x : threads) w.add([&](v1::Record& r) { *r.mutable_thread() = x; });
   for (const auto& x : forks) w.add([&](v1::Record& r) { *r.mutable_fork() = x; });
   for (const auto& x : nodes) w.add([&](v1::Record& r) { *r.mutable_region_node() = x; });
+  for (const auto& x : read_region_stats(m, h, nodes))
+    w.add([&](v1::Record& r) { *r.mutable_region_stats() = x; });
   const uint64_t records = w.count();
   w.add([&](v1::Record& r) {
     v1::Trailer* t = r.mutable_trailer();

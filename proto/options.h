@@ -34,6 +34,14 @@ inline constexpr Number kInterval{
     1,
     60000,
     "Length of a timeline interval in milliseconds (longer once a thread's ring is full)"};
+inline constexpr Number kEventMin{
+    "--event-min",
+    "OMPROF_EVENT_MIN_MS",
+    10,
+    1,
+    600000,
+    "Explicit region instances and MPI calls at least this long (ms) go on the timeline with "
+    "their times (more once a thread's event ring is full)"};
 inline constexpr Number kMaxThreads{nullptr, "OMPROF_MAX_THREADS", 4096,
                                     1,       uint64_t(1) << 20,    "Threads sampled over the run"};
 

@@ -1,5 +1,6 @@
 #include "regions/thread_timer.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace omprof::regions {
@@ -45,8 +46,18 @@ uint32_t ThreadTimer::node_for(uint32_t parent, int32_t region) {
 }
 
 NodeStats& ThreadTimer::stats(uint32_t node) {
+  if (node < fixed_count_) return fixed_[node];
   if (node >= stats_.size()) stats_.resize(size_t(node) * 2 + 16);
   return stats_[node];
+}
+
+NodeStats ThreadTimer::stats_of(uint32_t node) const {
+  if (node < fixed_count_) return fixed_[node];
+  return node < stats_.size() ? stats_[node] : NodeStats{};
+}
+
+uint32_t ThreadTimer::node_bound() const {
+  return std::max(fixed_count_, uint32_t(stats_.size()));
 }
 
 void ThreadTimer::update_current() {
@@ -75,6 +86,7 @@ void ThreadTimer::close(const Activation& a, Timestamp now) {
   NodeStats& s = stats(a.node);
   s.wall_ns += now.wall_ns - a.start.wall_ns;
   s.cpu_ns += now.cpu_ns - a.start.cpu_ns;
+  if (observer_) observer_(observer_data_, a.node, a.start.wall_ns, now.wall_ns);
 }
 
 Status ThreadTimer::end(int32_t region, Timestamp now, MismatchMode mode, bool* repaired) {
@@ -121,26 +133,31 @@ Status ThreadTimer::end_token(uint64_t token, Timestamp now) {
 Status ThreadTimer::reset() {
   if (!stack_.empty()) return kActive;
   for (NodeStats& s : stats_) s = NodeStats{};
+  for (uint32_t n = 0; n < fixed_count_; ++n) fixed_[n] = NodeStats{};
   return kSuccess;
 }
 
 std::vector<NodeSnapshot> ThreadTimer::snapshot(Timestamp now, bool cpu_is_mine) const {
   std::vector<NodeSnapshot> out;
-  std::vector<int64_t> index(stats_.size(), -1);
+  const uint32_t bound = node_bound();
+  std::vector<int64_t> index(bound, -1);
   auto entry = [&](uint32_t node) -> NodeSnapshot& {
     if (index[node] < 0) {
       index[node] = int64_t(out.size());
+      const NodeStats st = stats_of(node);
       NodeSnapshot s;
       s.node = node;
-      s.calls = stats_[node].calls;
-      s.wall_ns = stats_[node].wall_ns;
-      s.cpu_ns = stats_[node].cpu_ns;
+      s.calls = st.calls;
+      s.wall_ns = st.wall_ns;
+      s.cpu_ns = st.cpu_ns;
       out.push_back(s);
     }
     return out[size_t(index[node])];
   };
-  for (uint32_t n = 1; n < stats_.size(); ++n)
-    if (stats_[n].calls || stats_[n].wall_ns || stats_[n].cpu_ns) entry(n);
+  for (uint32_t n = 1; n < bound; ++n) {
+    const NodeStats st = stats_of(n);
+    if (st.calls || st.wall_ns || st.cpu_ns) entry(n);
+  }
   for (const Activation& a : stack_) {  // open activations: time so far
     NodeSnapshot& s = entry(a.node);
     s.wall_ns += now.wall_ns - a.start.wall_ns;

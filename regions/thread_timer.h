@@ -58,6 +58,21 @@ class ThreadTimer {
   // Context inherited from another thread (OpenMP: the master's region at the fork); regions
   // this thread opens with an empty stack nest under it.
   void set_base(uint32_t node);
+  // Keep the statistics of nodes below `count` in `storage` (zero-filled, `count` entries, alive
+  // as long as this timer): the collector's journal, so that a process that dies keeps them.
+  // Before the first begin.
+  void use_storage(NodeStats* storage, uint32_t count) {
+    fixed_ = storage;
+    fixed_count_ = storage ? count : 0;
+  }
+  // Told of every activation that closes (its node, its start and end wall times), as it
+  // closes: the collector's timeline events (collector/timeline_events.h).
+  using CloseObserver = void (*)(void* data, uint32_t node, int64_t start_wall_ns,
+                                 int64_t end_wall_ns);
+  void set_close_observer(CloseObserver observer, void* data) {
+    observer_ = observer;
+    observer_data_ = data;
+  }
   size_t depth() const { return stack_.size(); }
   uint32_t thread_index() const { return thread_index_; }
 
@@ -74,18 +89,25 @@ class ThreadTimer {
   };
   uint32_t node_for(uint32_t parent, int32_t region);
   NodeStats& stats(uint32_t node);
+  // A node's statistics, zero for a node never seen.
+  NodeStats stats_of(uint32_t node) const;
+  uint32_t node_bound() const;  // every node seen is below it
   void close(const Activation& a, Timestamp now);
   void update_current();
 
   Registry& registry_;
   uint32_t thread_index_;
   std::vector<Activation> stack_;
-  std::vector<NodeStats> stats_;                      // index = node id
+  std::vector<NodeStats> stats_;  // index = node id (those below fixed_count_ live in fixed_)
+  NodeStats* fixed_ = nullptr;
+  uint32_t fixed_count_ = 0;
   std::vector<std::pair<uint64_t, uint32_t>> cache_;  // (parent, region) -> node, open addressing
   size_t cache_used_ = 0;
   uint32_t base_ = 0;
   uint64_t next_token_ = 1;
   std::atomic<uint32_t> current_{0};
+  CloseObserver observer_ = nullptr;
+  void* observer_data_ = nullptr;
 };
 
 }  // namespace omprof::regions

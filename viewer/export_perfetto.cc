@@ -3,7 +3,8 @@
 // per thread, and on it one slice per run of intervals with the same dominant class (its name),
 // with each class's share, the parallel region and the explicit region in its arguments; and
 // per thread a counter track of the share of each interval it worked. Slices are named by the
-// kind of time that dominates (viewer/timeline.h largest_kind).
+// kind of time that dominates (viewer/timeline.h largest_kind); and per thread a track of its
+// long explicit region instances and MPI calls at their exact times.
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,9 @@
 namespace omprof::viewer {
 
 namespace {
+
+// The event track's tid: the thread's index plus this.
+constexpr uint64_t kEventTrack = 1000000;
 
 // The kind with the most time in a cell; "" for a cell where the thread did not exist.
 std::string dominant(const Timeline& t, const TimelineLane& l, size_t i) {
@@ -44,6 +48,27 @@ nlohmann::json slice(const Timeline& t, const TimelineLane& l, size_t from, size
           {"ts", double(from) * us},
           {"dur", double(to - from) * us},
           {"args", args}};
+}
+
+// A second track per thread, "thread N regions and MPI calls": its long explicit region
+// instances and MPI calls as slices at their exact times (they nest as the calls did).
+void add_event_track(nlohmann::json& events, const TimelineLane& l) {
+  if (l.events.empty()) return;
+  const uint64_t tid = kEventTrack + l.thread;
+  events.push_back(
+      {{"name", "thread_name"},
+       {"ph", "M"},
+       {"pid", l.rank},
+       {"tid", tid},
+       {"args", {{"name", "thread " + std::to_string(l.thread) + " regions and MPI calls"}}}});
+  for (const TimelineLane::Event& e : l.events)
+    events.push_back({{"name", e.name},
+                      {"cat", e.kind},
+                      {"ph", "X"},
+                      {"pid", l.rank},
+                      {"tid", tid},
+                      {"ts", double(e.start_ns) * 1e-3},
+                      {"dur", double(e.end_ns - e.start_ns) * 1e-3}});
 }
 
 class PerfettoExporter : public Exporter {
@@ -78,6 +103,7 @@ class PerfettoExporter : public Exporter {
                           {"ts", double(i) * double(t_.interval_ns) * 1e-3},
                           {"args", {{"work", 100 * work_ns(t_, l, i) / present}}}});
       }
+      add_event_track(events, l);
       size_t from = 0;
       std::string name;
       for (size_t i = 0; i <= t_.intervals; ++i) {

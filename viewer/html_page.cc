@@ -308,6 +308,14 @@ table("states", D.states.filter(r => r.thread === "all"),
           g.fillStyle = colours[c]; g.fillRect(x, y - part, w, part); y -= part;
         });
       }
+      // Long explicit region instances (dark) and MPI calls (dark green, below): bars at the
+      // lane's top, at their exact times.
+      for (const [start, end, kind] of lane.events || []) {
+        const a = LEFT + (start / L.interval_s - view[0]) * dx, b = LEFT + (end / L.interval_s - view[0]) * dx;
+        if (b < LEFT || a > width) continue;
+        g.fillStyle = kind === "mpi" ? "rgb(20,90,50)" : "rgba(20,20,20,0.8)";
+        g.fillRect(Math.max(a, LEFT), y0 + (kind === "mpi" ? 4 : 0), Math.max(1, Math.min(b, width) - Math.max(a, LEFT) - 1), 3);
+      }
     });
     g.fillStyle = "#222";
     for (let t = 0; t <= 4; ++t) {
@@ -354,7 +362,9 @@ table("states", D.states.filter(r => r.thread === "all"),
     const row = lane.us[i], total = row.reduce((a, b) => a + b, 0) || 1;
     tip.textContent = `${lane.label} at ${(i * L.interval_s).toFixed(2)} s\n` +
         names.map((c, j) => row[j] ? `${c} ${(100 * row[j] / total).toFixed(0)}%` : "").filter(Boolean).join(", ") +
-        `\n${regionAt(lane, i)}`;
+        `\n${regionAt(lane, i)}` +
+        (lane.events || []).filter(([a, b]) => a < (i + 1) * L.interval_s && b > i * L.interval_s).slice(0, 4)
+            .map(([a, b, kind, name]) => `\n${kind} ${name}: ${a.toFixed(3)}-${b.toFixed(3)} s`).join("");
     tip.style.display = "block";
     tip.style.left = Math.min(ev.clientX + 12, innerWidth - 320) + "px";
     tip.style.top = ev.clientY + 14 + "px";

@@ -7,6 +7,7 @@
 
 #include "omp/accounting.h"
 #include "omp/user_model.h"
+#include "proto/mpi_calls.h"
 #include "proto/text.h"
 #include "proto/timeline.h"
 #include "viewer/export.h"
@@ -45,6 +46,42 @@ void regrid(TimelineLane& lane, uint64_t offset_ns, uint64_t interval_ns) {
   }
   lane.cells = std::move(grid);
   lane.interval_ns = interval_ns;
+  for (TimelineLane::Event& e : lane.events) {
+    e.start_ns += offset_ns;
+    e.end_ns += offset_ns;
+  }
+}
+
+void add_events(TimelineLane& lane, const format::Profile& p, const v1::ThreadProfile& th) {
+  lane.event_min_ns = th.event_min_ns();
+  lane.events_dropped = th.events_dropped();
+  for (const v1::Event& e : th.event()) {
+    TimelineLane::Event ev;
+    ev.start_ns = e.start_ns();
+    ev.end_ns = std::max(e.start_ns(), e.end_ns());
+    const bool region = e.kind() == journal::kEventRegion;
+    ev.kind = region ? "region" : "mpi";
+    if (region) {
+      ev.name = region_path(p, e.id());
+    } else {
+      const char* call = format::mpi_call_name(uint32_t(e.id()));
+      ev.name = call ? call : "MPI call " + std::to_string(e.id());
+    }
+    lane.events.push_back(std::move(ev));
+  }
+}
+
+// The events to list: the longest first, at most `top`.
+std::vector<std::pair<const TimelineLane*, const TimelineLane::Event*>> longest_events(
+    const Timeline& t, size_t top) {
+  std::vector<std::pair<const TimelineLane*, const TimelineLane::Event*>> all;
+  for (const TimelineLane& l : t.lanes)
+    for (const TimelineLane::Event& e : l.events) all.emplace_back(&l, &e);
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+    return a.second->end_ns - a.second->start_ns > b.second->end_ns - b.second->start_ns;
+  });
+  if (all.size() > top) all.resize(top);
+  return all;
 }
 
 // The text view's letter of each kind (work has none: its share is the number).
@@ -83,6 +120,7 @@ void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
       c.parallel_region = construct_name(m, in.fork_id());
       c.region = in.region_node() ? region_path(p, in.region_node()) : "";
     }
+    add_events(lane, p, th);
     t.lanes.push_back(std::move(lane));
   }
   if (!any) t.notes.push_back(p.path + ": no timeline (written by a collector before format 1.17)");
@@ -138,6 +176,31 @@ size_t largest_kind(const Timeline& t, const TimelineLane& lane, size_t i, bool 
   return off_cpu_ns(t, lane, i) > ns[top] ? kOffCpuKind : top;
 }
 
+namespace {
+
+// The longest explicit region instances and MPI calls, with their times.
+void write_events_text(std::ostream& out, const Timeline& t) {
+  uint64_t min_ns = 0, dropped = 0;
+  for (const TimelineLane& l : t.lanes) {
+    min_ns = std::max(min_ns, l.event_min_ns);
+    dropped += l.events_dropped;
+  }
+  const auto events = longest_events(t, 20);
+  if (events.empty()) return;
+  out << fmt::format(
+      "\nLongest explicit region instances and MPI calls (of those {:.0f} ms or longer{}):\n",
+      double(min_ns) * 1e-6,
+      dropped ? fmt::format("; {} shorter ones dropped when a thread's ring filled", dropped) : "");
+  out << "  thread    start_s     end_s  length_s  kind    name\n";
+  for (const auto& [l, e] : events)
+    out << fmt::format("  {:>6} {:>10.3f} {:>9.3f} {:>9.3f}  {:<6}  {}\n",
+                       fmt::format("r{}t{}", l->rank, l->thread), double(e->start_ns) * 1e-9,
+                       double(e->end_ns) * 1e-9, double(e->end_ns - e->start_ns) * 1e-9, e->kind,
+                       e->name);
+}
+
+}  // namespace
+
 // One row per interval, one cell per thread: the share of its time it worked ("100" when all),
 // then the letter of its largest other kind when that is at least 10% ('-': off the CPU), blank
 // where the thread did not exist.
@@ -168,6 +231,7 @@ void write_timeline_text(std::ostream& out, const Timeline& t) {
     }
     out << "\n";
   }
+  write_events_text(out, t);
 }
 
 void write_timeline_csv(std::ostream& out, const Timeline& t) {
@@ -207,6 +271,14 @@ nlohmann::json timeline_json(const Timeline& t) {
                            {"samples", nlohmann::json::array()},
                            {"parallel_region", nlohmann::json::array()},
                            {"region", nlohmann::json::array()}};
+    lane["event_min_s"] = double(l.event_min_ns) * 1e-9;
+    lane["events_dropped"] = l.events_dropped;
+    lane["events"] = nlohmann::json::array();
+    for (const TimelineLane::Event& e : l.events)
+      lane["events"].push_back({{"kind", e.kind},
+                                {"name", e.name},
+                                {"start_s", double(e.start_ns) * 1e-9},
+                                {"end_s", double(e.end_ns) * 1e-9}});
     for (size_t i = 0; i < t.intervals; ++i) {
       const TimelineLane::Cell& c = l.cells[i];
       nlohmann::json row = nlohmann::json::array();
@@ -240,7 +312,11 @@ nlohmann::json timeline_page_json(const Timeline& t) {
         regions.push_back({i, region});
       }
     }
+    nlohmann::json events = nlohmann::json::array();  // [start_s, end_s, kind, name]
+    for (const TimelineLane::Event& e : l.events)
+      events.push_back({double(e.start_ns) * 1e-9, double(e.end_ns) * 1e-9, e.kind, e.name});
     lanes.push_back({{"label", fmt::format("r{}t{}", l.rank, l.thread)},
+                     {"events", std::move(events)},
                      {"off_cpu_is_work", l.off_cpu_is_work},
                      {"us", std::move(us)},
                      {"parallel_regions", std::move(regions)}});

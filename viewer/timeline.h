@@ -39,6 +39,15 @@ struct TimelineLane {
     std::string parallel_region, region;  // the latest sample's
   };
   std::vector<Cell> cells;  // by the lane's own interval index
+  // Its explicit region instances and MPI calls of `event_min_ns` or more, in the order they
+  // ended: ns from its rank's start, from the grid's origin after finish_timeline.
+  struct Event {
+    uint64_t start_ns = 0, end_ns = 0;
+    std::string kind;  // "region" or "mpi"
+    std::string name;  // the region's path, or the MPI call
+  };
+  std::vector<Event> events;
+  uint64_t event_min_ns = 0, events_dropped = 0;
 };
 
 struct Timeline {

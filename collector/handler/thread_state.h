@@ -193,6 +193,8 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t* frames = nullptr;                  // one captured stack
   journal::IntervalRing* intervals = nullptr;  // the timeline (intervals.h), in the block
   journal::IntervalRing* measured = nullptr;   // its measured waits (outside the handler)
+  journal::EventRing* events = nullptr;        // its long regions and MPI calls (ditto)
+  void* region_stats = nullptr;  // its region timer's statistics (region_api.cc), in the block
 };
 
 // The calling thread's state, or nullptr (initial-exec TLS: one memory read), also once the

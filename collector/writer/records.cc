@@ -97,6 +97,26 @@ void thread_intervals(wire::Encoder& th, const ThreadState* ts) {
   }
 }
 
+// The thread's long explicit region instances and MPI calls (docs/format.md "Timeline").
+void thread_events(wire::Encoder& th, const ThreadState* ts) {
+  namespace T = fields::ThreadProfile;
+  namespace E = fields::Event;
+  journal::EventRingCopy ring;
+  if (!ts->events || !journal::copy_event_ring(*ts->events, ring)) return;
+  th.u64(T::kEventMinNs, ring.min_ns);
+  th.u64(T::kEventsDropped, ring.dropped);
+  wire::Encoder ev;
+  for (const journal::EventRecord& e : ring.events) {
+    ev.clear();
+    ev.u64(E::kStartNs, e.start_ns);
+    ev.u64(E::kEndNs, e.end_ns);
+    ev.u64(E::kKind, e.kind);
+    ev.u64(E::kId, e.id);
+    ev.u64(E::kSite, e.site);
+    th.message(T::kEvent, ev);
+  }
+}
+
 // The per-thread facts written once, in a thread's first record.
 void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   namespace T = fields::ThreadProfile;
@@ -126,6 +146,7 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   th.u64(T::kInvoluntarySwitches, ts->involuntary_switches);
   th.str_nonempty(T::kCpus, text::cpu_list(ts->cpu_mask, 16));
   thread_intervals(th, ts);
+  thread_events(th, ts);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -213,6 +214,34 @@ INSTANTIATE_TEST_SUITE_P(
                     CpuCase{"task_clock_1kHz", {"--clock", "task", "--rate", "1000"}, false},
                     CpuCase{"exact", {"--region-cpu"}, true}),
     [](const testing::TestParamInfo<CpuCase>& i) { return i.param.name; });
+
+// A process killed by SIGKILL keeps its explicit-region statistics: the profile recovered from
+// its journal has every region's calls, and the wall and CPU times the program measured.
+TEST(Regions, AKilledProcessKeepsItsRegionStatistics) {
+  const std::string dir = fresh_dir("regions_killed");
+  const RunResult r = run({OMPROF_BIN, "run", "--region-cpu", "-o", dir, "--",
+                           program("regions_cpu"), "10", "20", "kill"});
+  EXPECT_EQ(r.signal, SIGKILL) << r.err;
+  auto out = parse_lines(r.out);
+  ASSERT_TRUE(out.count("nap_wall")) << r.out;
+  format::Profile p = only_profile(dir);
+  EXPECT_TRUE(p.header.recovered());
+  viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  auto rows = viewer::region_rows(m);
+  const auto *phase = row(rows, "phase"), *compute = row(rows, "phase/compute"),
+             *nap = row(rows, "nap");
+  ASSERT_TRUE(phase && compute && nap);
+  EXPECT_EQ(phase->timing.calls, 20);
+  EXPECT_EQ(compute->timing.calls, 40);
+  EXPECT_EQ(nap->timing.calls, 20);
+  EXPECT_EQ(compute->timing.threads, 2);
+  const double nap_wall = std::stod(out["nap_wall"]), compute_cpu = std::stod(out["compute_cpu"]);
+  // The program's clock reads enclose omprof's.
+  EXPECT_NEAR(double(nap->timing.wall_max_ns) / 1e9, nap_wall, 0.01 * nap_wall + 1e-3);
+  EXPECT_NEAR(double(compute->timing.cpu_sum_ns) / 1e9, compute_cpu, 0.01 * compute_cpu + 1e-3);
+  // Self time: "phase" holds the fork and join around "compute", little else.
+  EXPECT_LT(phase->timing.self_max_ns, phase->timing.wall_max_ns);
+}
 
 TEST(Regions, WithoutOmprofAnnotationsDoNothing) {
   const std::string dir = fresh_dir("regions_plain");

@@ -4,11 +4,15 @@
  * Every thread reads its CPU clock around its own "compute" and the main thread around "nap";
  * the program prints the sums: the regions' CPU time, summed over threads, as omprof defines it,
  * and their wall time (longer than the CPU time when the machine is busy).
- * Usage: regions_cpu UNIT_MS STEPS */
+ * With "kill" as the third argument, the program kills itself (SIGKILL) after printing: what
+ * omprof recovers from its journal must have the same regions.
+ * Usage: regions_cpu UNIT_MS STEPS [kill] */
 #include <omp.h>
 #include <omprof/omprof.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "spin.h"
@@ -39,5 +43,7 @@ int main(int argc, char** argv) {
   }
   printf("compute_cpu %.6f\ncompute_wall %.6f\nnap_cpu %.6f\nnap_wall %.6f\n", compute_cpu,
          compute_wall, nap_cpu, nap_wall);
+  fflush(stdout);
+  if (argc > 3 && strcmp(argv[3], "kill") == 0) raise(SIGKILL);
   return 0;
 }

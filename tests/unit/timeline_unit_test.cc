@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "collector/handler/intervals.h"
+#include "collector/timeline_events.h"
 #include "omp/states.h"
 #include "proto/interval_ring.h"
 #include "proto/timeline.h"
@@ -129,6 +130,30 @@ TEST(TimelineIntervals, AThreadsTwoRingsAreReadOnTheCoarserGrid) {
   EXPECT_EQ(t.interval_ns, kMs);
   EXPECT_EQ(t.measured.size(), t.sampled.size());
   EXPECT_EQ(t.measured[0].samples, 0u);
+}
+
+TEST(TimelineEvents, AFullRingKeepsTheLongerEventsAndCountsTheRest) {
+  auto r = std::make_unique<journal::EventRing>();
+  r->seq.store(0);
+  init_event_ring(r.get(), 10 * kMs);
+  add_timeline_event(r.get(), 0, 9 * kMs, journal::kEventRegion, 1, 0);  // below: not an event
+  EXPECT_EQ(r->used, 0u);
+  EXPECT_EQ(r->dropped, 0u);
+  // Alternately 10 ms and 30 ms long, until the ring is full.
+  for (uint32_t i = 0; i < journal::kEventCapacity; ++i)
+    add_timeline_event(r.get(), i * 100 * kMs, i * 100 * kMs + (i % 2 ? 30 : 10) * kMs,
+                       journal::kEventMpi, 7, 0x400000 + i);
+  EXPECT_EQ(r->used, journal::kEventCapacity);
+  // One more: the threshold doubles to 20 ms and the 10 ms events go (counted).
+  add_timeline_event(r.get(), 0, 50 * kMs, journal::kEventRegion, 2, 0);
+  EXPECT_EQ(r->min_ns, 20 * kMs);
+  EXPECT_EQ(r->raises, 1u);
+  EXPECT_EQ(r->dropped, journal::kEventCapacity / 2);
+  EXPECT_EQ(r->used, journal::kEventCapacity / 2 + 1);
+  for (uint32_t i = 0; i < r->used; ++i)
+    EXPECT_GE(r->events[i].end_ns - r->events[i].start_ns, 20 * kMs);
+  EXPECT_EQ(r->events[r->used - 1].id, 2u);
+  EXPECT_EQ(r->seq.load() % 2, 0u);
 }
 
 }  // namespace
