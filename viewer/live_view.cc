@@ -111,7 +111,7 @@ nlohmann::json slowest_ranks(const ScalingRun& run, size_t top) {
 }  // namespace
 
 bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot,
-                   std::string& error) {
+                   std::string& error, SymbolCache& symbols) {
   int status = 0;
   const std::vector<std::string> files = expand_profile_arguments({dir}, status);
   if (status || files.empty()) {
@@ -119,7 +119,6 @@ bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot,
     return false;
   }
   const uint64_t now = now_unix_ns();
-  SymbolCache symbols;
   Timeline t;
   size_t running = 0;
   ScalingRun run;

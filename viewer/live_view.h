@@ -9,11 +9,15 @@
 #include <ostream>
 #include <string>
 
+#include "viewer/symbolize.h"
+
 namespace omprof::viewer {
 
-// False with `error` (one line) when DIR holds nothing to read.
+// False with `error` (one line) when DIR holds nothing to read. `symbols`: kept from one
+// snapshot to the next by a reader that takes many (resolving the same addresses again was
+// most of a snapshot's cost: 0.2 s of CPU on LULESH).
 bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot,
-                   std::string& error);
+                   std::string& error, SymbolCache& symbols);
 void write_live_text(std::ostream& out, const nlohmann::json& snapshot);
 
 }  // namespace omprof::viewer

@@ -25,10 +25,11 @@ struct TopCommand {
 
 int run(const TopCommand& c) {
   const bool redraw = c.format == "text" && !c.once && isatty(1);
+  SymbolCache symbols;  // one for every snapshot: their addresses repeat
   for (;;) {
     nlohmann::json s;
     std::string error;
-    if (!live_snapshot(c.dir, c.top, s, error)) {
+    if (!live_snapshot(c.dir, c.top, s, error, symbols)) {
       std::cerr << "omprof: top: " << error << "\n";
       if (c.once) return 1;
     } else if (c.format == "json") {
