@@ -110,8 +110,8 @@ nlohmann::json slowest_ranks(const ScalingRun& run, size_t top) {
 
 }  // namespace
 
-bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot,
-                   std::string& error, SymbolCache& symbols) {
+bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot, std::string& error,
+                   SymbolCache& symbols) {
   int status = 0;
   const std::vector<std::string> files = expand_profile_arguments({dir}, status);
   if (status || files.empty()) {

@@ -16,8 +16,8 @@ namespace omprof::viewer {
 // False with `error` (one line) when DIR holds nothing to read. `symbols`: kept from one
 // snapshot to the next by a reader that takes many (resolving the same addresses again was
 // most of a snapshot's cost: 0.2 s of CPU on LULESH).
-bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot,
-                   std::string& error, SymbolCache& symbols);
+bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot, std::string& error,
+                   SymbolCache& symbols);
 void write_live_text(std::ostream& out, const nlohmann::json& snapshot);
 
 }  // namespace omprof::viewer
