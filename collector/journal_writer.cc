@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <new>
 
 #include "collector/handler/forward_signal.h"
 #include "collector/handler/thread_state.h"
@@ -130,7 +131,9 @@ bool open_journal(const std::string& dir, const std::string& stem, const Shape& 
   // The journal's descriptor is also the one the collector holds in reserve for writing the
   // profile (run_report.h): the program sees one descriptor, as before.
   const int fd = reserve_descriptor(created);
-  const uint64_t blocks_offset = kPage + kEntriesCapacity;
+  const uint64_t forks_offset = kPage + kEntriesCapacity;
+  const uint64_t blocks_offset = forks_offset + uint64_t(kJournalForks) * sizeof(ForkCounts);
+  static_assert(kJournalForks * sizeof(ForkCounts) % kPage == 0);
   void* mem = MAP_FAILED;
   if (fd >= 0 && ftruncate(fd, off_t(blocks_offset)) == 0) mem = map_shared(fd, 0, blocks_offset);
   if (mem == MAP_FAILED) {
@@ -151,6 +154,8 @@ bool open_journal(const std::string& dir, const std::string& stem, const Shape& 
   h->entries_capacity = kEntriesCapacity;
   h->blocks_offset = blocks_offset;
   h->block_bytes = shape.block_bytes;
+  h->forks_offset = forks_offset;
+  h->forks_capacity = kJournalForks;
   h->thread_record_bytes = sizeof(ThreadRecord);
   timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -162,6 +167,13 @@ bool open_journal(const std::string& dir, const std::string& stem, const Shape& 
 
 bool journal_open() {
   return state().header != nullptr;
+}
+
+ForkCounts* fork_counts(uint64_t id) {
+  FileHeader* h = state().header;
+  if (!h || id == 0 || id > h->forks_capacity) return nullptr;
+  void* slot = reinterpret_cast<char*>(h) + h->forks_offset + (id - 1) * sizeof(ForkCounts);
+  return new (slot) ForkCounts{};  // the file's zeros, as objects
 }
 
 const std::string& journal_path() {

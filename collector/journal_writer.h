@@ -25,6 +25,9 @@ bool open_journal(const std::string& dir, const std::string& stem, const Shape& 
 bool journal_open();
 const std::string& journal_path();
 FileHeader* journal_header();  // nullptr without a journal
+// Fork record `id`'s counts in the journal (zero, made once per record, as it is created), or
+// nullptr (no journal, or an id beyond its table).
+ForkCounts* fork_counts(uint64_t id);
 
 // Appends one JournalEntry whose one field `field` holds `message`. Lock-free; counts entries
 // that do not fit in journal_header()->entries_dropped.

@@ -17,7 +17,7 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 5: ThreadRecord.parallel_wall_ns; 6: SampleEntry.idle_blame_ns; 7: ThreadRecord.run_delay_ns,
 // involuntary_switches; 8: ThreadRecord.cpu_mask; 9: ThreadRecord.unmeasured_waits;
 // 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring;
-// 12: the measured-wait interval ring, the event ring, region statistics
+// 12: the measured-wait interval ring, the event ring, region statistics, fork counts
 constexpr uint32_t kVersion = 12;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
@@ -44,8 +44,23 @@ struct FileHeader {
   std::atomic<uint64_t> timer_create_failures;
   std::atomic<uint64_t> fork_records_dropped;
   std::atomic<uint64_t> threads_not_durable;  // blocks in anonymous memory (journal unusable)
+  // ForkCounts[forks_capacity] (version 12): fork record id i's at forks_offset + (i - 1) x
+  // sizeof(ForkCounts), kept there by the collector as it counts (0: none).
+  uint64_t forks_offset;
+  uint64_t forks_capacity;
 };
 static_assert(sizeof(FileHeader) <= kPage);
+
+// A fork record's counts (docs/format.md "The journal"): the regions forked from it (a thread
+// counts a run of forks of one record in its ThreadRecord and adds them when it forks another),
+// the encountering thread's fork-to-join wall time (the same, in ThreadRecord.wall_unflushed_ns)
+// and the team sizes seen (bit k: k + 1 threads; 64 or more: bit 63).
+constexpr uint32_t kJournalForks = 1 << 16;
+struct ForkCounts {
+  std::atomic<uint64_t> instances;
+  std::atomic<uint64_t> wall_ns;
+  std::atomic<uint64_t> team_size_mask;
+};
 
 // An entry of the entry area, 8-byte aligned: this header, then `length` bytes of a serialized
 // omprof.v1.JournalEntry. `length` is stored right after the space is reserved and `committed`
@@ -226,6 +241,12 @@ struct ThreadRecord {
   uint64_t measured_offset = 0;       // the measured waits' IntervalRing (0: none)
   uint64_t events_offset = 0;         // the EventRing (0: none)
   uint64_t regions_offset = 0;        // RegionStatsRecord[kJournalRegionNodes] (0: none)
+  // Forks counted by this thread but not yet added to their record's ForkCounts (the
+  // collector's batching: ompt/fork_records.cc); a reader adds them.
+  uint64_t uncounted_fork_id = 0;
+  uint64_t uncounted_forks = 0;
+  uint64_t wall_fork_id = 0;
+  uint64_t wall_unflushed_ns = 0;
 };
 
 }  // namespace omprof::journal

@@ -457,8 +457,40 @@ std::vector<v1::RegionStats> read_region_stats(const Mapped& m, const FileHeader
 }
 
 // Fork records with dense ids from 1: the first id missing (an entry lost) ends the table.
-std::vector<v1::ForkRecord> fork_records(const Entries& e, Builder& b) {
+// What the threads counted but had not added to their fork records yet, by record.
+struct Unflushed {
+  std::map<uint64_t, uint64_t> instances, wall_ns;
+};
+Unflushed unflushed_fork_counts(const Mapped& m, const FileHeader& h) {
+  Unflushed u;
+  const uint32_t n = blocks_to_read(m, h);
+  for (uint32_t i = 0; i < n; ++i) {
+    const ThreadRecord* t = m.at<ThreadRecord>(h.blocks_offset + uint64_t(i) * h.block_bytes);
+    if (!t || t->ready.load() != 1) continue;
+    if (t->uncounted_fork_id) u.instances[t->uncounted_fork_id] += t->uncounted_forks;
+    if (t->wall_fork_id) u.wall_ns[t->wall_fork_id] += t->wall_unflushed_ns;
+  }
+  return u;
+}
+
+// Fork record `r`'s counts as the collector kept them: its ForkCounts and the threads' part.
+void set_fork_counts(v1::ForkRecord& r, const Mapped& m, const FileHeader& h, Unflushed& u) {
+  const uint64_t id = r.id();
+  if (!h.forks_offset || id == 0 || id > h.forks_capacity) return;
+  const uint64_t at = h.forks_offset + (id - 1) * sizeof(journal::ForkCounts);
+  if (!m.holds(at, sizeof(journal::ForkCounts))) return;
+  const auto* c = m.at<journal::ForkCounts>(at);
+  r.set_instances(c->instances.load() + u.instances[id]);
+  r.set_wall_ns(c->wall_ns.load() + u.wall_ns[id]);
+  const uint64_t mask = c->team_size_mask.load();
+  for (uint32_t bit = 0; bit < 64; ++bit)
+    if (mask & (uint64_t(1) << bit)) r.add_team_sizes(bit + 1);
+}
+
+std::vector<v1::ForkRecord> fork_records(const Entries& e, Builder& b, const Mapped& m,
+                                         const FileHeader& h) {
   std::vector<v1::ForkRecord> out;
+  Unflushed unflushed = unflushed_fork_counts(m, h);
   for (const auto& [id, f] : e.forks) {
     if (id != out.size() + 1 || f.parent_id() >= id) break;
     v1::ForkRecord r;
@@ -469,6 +501,7 @@ std::vector<v1::ForkRecord> fork_records(const Entries& e, Builder& b) {
                            f.truncated() ? journal::kStackTruncated : 0));
     if (f.codeptr()) r.set_codeptr_location_id(b.location(f.codeptr()));
     r.set_task(f.task());
+    set_fork_counts(r, m, h, unflushed);
     out.push_back(r);
   }
   return out;
@@ -546,7 +579,7 @@ std::string recover_profile(const std::string& journal_path, const v1::Ending& e
                             : end_unix_ns > start ? end_unix_ns - start
                                                   : 0;
   const bool cpu_clock = e.start.clock() == v1::CLOCK_CPU || e.start.clock() == v1::CLOCK_TASK;
-  const std::vector<v1::ForkRecord> forks = fork_records(e, b);
+  const std::vector<v1::ForkRecord> forks = fork_records(e, b, m, h);
   const std::vector<v1::RegionNode> nodes = region_nodes(e, b);
   const std::vector<v1::ThreadProfile> threads =
       read_threads(m, h, b, duration, cpu_clock, forks.size(), nodes.size(),

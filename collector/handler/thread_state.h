@@ -168,16 +168,13 @@ struct ThreadState : journal::ThreadRecord {
   uint64_t join_left_ns = 0;
   // Forks by this thread not yet counted in their fork record (ompt_tool.cc): the record this
   // thread forked last and how many times in a row, added to the record when it changes or when
-  // the profile is written, instead of an atomic addition per fork.
-  uint64_t uncounted_fork_id = 0;
-  uint64_t uncounted_forks = 0;
+  // the profile is written, instead of an atomic addition per fork (ThreadRecord's
+  // uncounted_fork_id, uncounted_forks, in the journal).
   // Parallel regions this thread forked and has not joined, and when it forked each of the
   // innermost kMaxForkNesting (ompt/fork_walls.h); the fork record whose instances' wall time
   // the thread adds up, and the sum not yet added to the record.
   uint64_t fork_start_ns[kMaxForkNesting] = {};
-  uint32_t fork_depth = 0;
-  uint64_t wall_fork_id = 0;
-  uint64_t wall_unflushed_ns = 0;
+  uint32_t fork_depth = 0;      // (wall_fork_id, wall_unflushed_ns: ThreadRecord's)
   bool counted_worker = false;  // among the OpenMP workers alive (idle_workers.h)
   // Region instance numbers this thread may use, taken from the process's counter in blocks.
   uint64_t next_instance = 0;

@@ -32,9 +32,9 @@ struct ForkRecord {
   bool truncated;
   bool task;  // a task construct's creation path (on_task_create)
   uint64_t codeptr;
-  std::atomic<uint64_t> instances{0};
-  std::atomic<uint64_t> wall_ns{0};
-  std::atomic<uint64_t> team_size_mask{0};  // bit k: a team of k+1 threads (64+ -> bit 63)
+  // Its counts: in the journal (so that a process that dies keeps them), else `own`.
+  journal::ForkCounts* counts = &own;
+  journal::ForkCounts own{};
 };
 
 struct VecHash {
@@ -104,11 +104,11 @@ void count_fork(ThreadState* ts, uint64_t fork_id) {
   }
   if (!ts) {
     if (ForkRecord* rec = record_by_id(fork_id))
-      rec->instances.fetch_add(1, std::memory_order_relaxed);
+      rec->counts->instances.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   if (ForkRecord* rec = record_by_id(ts->uncounted_fork_id))
-    rec->instances.fetch_add(ts->uncounted_forks, std::memory_order_relaxed);
+    rec->counts->instances.fetch_add(ts->uncounted_forks, std::memory_order_relaxed);
   ts->uncounted_fork_id = fork_id;
   ts->uncounted_forks = 1;
 }
@@ -159,6 +159,7 @@ static uint64_t intern_fork(const uint64_t* frames, uint32_t depth, bool truncat
     return 0;
   }
   auto* rec = new ForkRecord;
+  if (journal::ForkCounts* in_journal = journal::fork_counts(index + 1)) rec->counts = in_journal;
   rec->parent_id = parent;
   rec->frames.assign(frames, frames + depth);
   rec->truncated = truncated;
@@ -190,13 +191,13 @@ void begin_team_member(uint64_t value, unsigned index, unsigned team_size) {
   if (ForkRecord* rec = record_by_id(pv::fork_id(value))) {
     const unsigned bit = team_size == 0 ? 0 : (team_size > 64 ? 63 : team_size - 1);
     const uint64_t size_bit = uint64_t(1) << bit;
-    if (!(rec->team_size_mask.load(std::memory_order_relaxed) & size_bit))
-      rec->team_size_mask.fetch_or(size_bit, std::memory_order_relaxed);
+    if (!(rec->counts->team_size_mask.load(std::memory_order_relaxed) & size_bit))
+      rec->counts->team_size_mask.fetch_or(size_bit, std::memory_order_relaxed);
   }
 }
 
 void add_fork_wall(uint64_t fork_id, uint64_t wall_ns) {
-  if (ForkRecord* rec = record_by_id(fork_id)) rec->wall_ns.fetch_add(wall_ns);
+  if (ForkRecord* rec = record_by_id(fork_id)) rec->counts->wall_ns.fetch_add(wall_ns);
 }
 
 std::vector<ForkSnapshot> fork_snapshots() {
@@ -219,9 +220,9 @@ std::vector<ForkSnapshot> fork_snapshots() {
     s.truncated = r->truncated;
     s.codeptr = r->codeptr;
     s.task = r->task;
-    s.instances = r->instances.load() + (uncounted.count(s.id) ? uncounted[s.id] : 0);
-    s.wall_ns = r->wall_ns.load() + (unflushed_wall.count(s.id) ? unflushed_wall[s.id] : 0);
-    uint64_t mask = r->team_size_mask.load();
+    s.instances = r->counts->instances.load() + (uncounted.count(s.id) ? uncounted[s.id] : 0);
+    s.wall_ns = r->counts->wall_ns.load() + (unflushed_wall.count(s.id) ? unflushed_wall[s.id] : 0);
+    uint64_t mask = r->counts->team_size_mask.load();
     for (unsigned b = 0; b < 64; ++b)
       if (mask & (uint64_t(1) << b)) s.team_sizes.push_back(b + 1);
     out.push_back(std::move(s));

@@ -215,9 +215,10 @@ INSTANTIATE_TEST_SUITE_P(
                     CpuCase{"exact", {"--region-cpu"}, true}),
     [](const testing::TestParamInfo<CpuCase>& i) { return i.param.name; });
 
-// A process killed by SIGKILL keeps its explicit-region statistics: the profile recovered from
-// its journal has every region's calls, and the wall and CPU times the program measured.
-TEST(Regions, AKilledProcessKeepsItsRegionStatistics) {
+// A process killed by SIGKILL keeps its explicit-region statistics and its parallel regions'
+// counts: the profile recovered from its journal has every region's calls, the wall and CPU
+// times the program measured, and the 20 parallel regions of 2 threads it forked.
+TEST(Regions, AKilledProcessKeepsItsRegionStatisticsAndForkCounts) {
   const std::string dir = fresh_dir("regions_killed");
   const RunResult r = run({OMPROF_BIN, "run", "--region-cpu", "-o", dir, "--",
                            program("regions_cpu"), "10", "20", "kill"});
@@ -241,6 +242,15 @@ TEST(Regions, AKilledProcessKeepsItsRegionStatistics) {
   EXPECT_NEAR(double(compute->timing.cpu_sum_ns) / 1e9, compute_cpu, 0.01 * compute_cpu + 1e-3);
   // Self time: "phase" holds the fork and join around "compute", little else.
   EXPECT_LT(phase->timing.self_max_ns, phase->timing.wall_max_ns);
+  uint64_t instances = 0;
+  for (const v1::ForkRecord& f : p.forks) {
+    if (f.task()) continue;
+    instances += f.instances();
+    EXPECT_EQ(std::vector<uint32_t>(f.team_sizes().begin(), f.team_sizes().end()),
+              std::vector<uint32_t>{2});
+    EXPECT_GT(f.wall_ns(), 0u);
+  }
+  EXPECT_EQ(instances, 20u);
 }
 
 TEST(Regions, WithoutOmprofAnnotationsDoNothing) {
