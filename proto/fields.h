@@ -184,6 +184,7 @@ constexpr uint32_t kForkId = 5;
 constexpr uint32_t kRegionNode = 6;
 constexpr uint32_t kMeasuredNs = 7;
 constexpr uint32_t kMeasuredWaits = 8;
+constexpr uint32_t kCounter = 9;
 }  // namespace Interval
 
 namespace Event {

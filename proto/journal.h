@@ -134,11 +134,12 @@ constexpr TableLayout table_layout(uint32_t capacity, uint32_t frame_capacity) {
 // ring: a reader in another process copies it between two equal even reads.
 constexpr size_t kTimelineClasses = 8;
 struct IntervalRecord {
-  uint64_t ns[kTimelineClasses];  // time by class (proto/timeline.h)
-  uint32_t samples;               // samples, or measured waits (parts of one)
-  uint32_t last_state;            // the latest one's thread state
-  uint64_t fork_id;               // the latest one's parallel region (0: none)
-  uint64_t region_node;           // the latest one's explicit region (0: none)
+  uint64_t ns[kTimelineClasses];    // time by class (proto/timeline.h)
+  uint32_t samples;                 // samples, or measured waits (parts of one)
+  uint32_t last_state;              // the latest one's thread state
+  uint64_t fork_id;                 // the latest one's parallel region (0: none)
+  uint64_t region_node;             // the latest one's explicit region (0: none)
+  uint64_t counters[kMaxCounters];  // the samples' counter events (sample ring only)
 };
 constexpr uint32_t kIntervalCapacity = 4096;
 struct IntervalRing {

@@ -302,7 +302,7 @@ const journal::IntervalRing* ring_at(const Mapped& m, uint64_t block_at, uint64_
 }
 
 void read_intervals(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, const ThreadRecord& r,
-                    uint64_t forks, uint64_t nodes) {
+                    uint64_t forks, uint64_t nodes, uint32_t counters) {
   const journal::IntervalRing* sampled = ring_at(m, block_at, r.intervals_offset);
   journal::ThreadIntervals ti;
   if (!sampled ||
@@ -321,6 +321,9 @@ void read_intervals(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, co
     in->set_last_state(context.last_state);
     in->set_fork_id(context.fork_id <= forks ? context.fork_id : 0);
     in->set_region_node(context.region_node <= nodes ? context.region_node : 0);
+    if (std::any_of(s.counters, s.counters + counters, [](uint64_t c) { return c; }))
+      for (uint32_t k = 0; k < counters && k < journal::kMaxCounters; ++k)
+        in->add_counter(s.counters[k]);
     if (!journal::holds_anything(w)) continue;
     for (uint64_t ns : w.ns) in->add_measured_ns(ns);
     in->set_measured_waits(w.samples);
@@ -399,7 +402,7 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
                  set_sample(t.add_wait(), b.stack(frames, e.depth, 0), e, forks, nodes);
                });
     add_call_in_progress(t, *r, h.start_mono_ns + duration_ns, b, forks, nodes);
-    read_intervals(t, m, at, *r, forks, nodes);
+    read_intervals(t, m, at, *r, forks, nodes, counters);
     read_events(t, m, at, *r, nodes);
     if (const auto* tab = m.at<TableHeader>(at + r->samples_offset)) {
       t.set_dropped_samples(tab->dropped_samples);

@@ -51,6 +51,7 @@ inline journal::IntervalRecord merged(const journal::IntervalRecord& a,
                                       const journal::IntervalRecord& b) {
   journal::IntervalRecord to = b.samples ? b : a;
   for (size_t c = 0; c < journal::kTimelineClasses; ++c) to.ns[c] = a.ns[c] + b.ns[c];
+  for (size_t k = 0; k < journal::kMaxCounters; ++k) to.counters[k] = a.counters[k] + b.counters[k];
   to.samples = a.samples + b.samples;
   return to;
 }

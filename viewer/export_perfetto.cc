@@ -71,6 +71,21 @@ void add_event_track(nlohmann::json& events, const TimelineLane& l) {
                       {"dur", double(e.end_ns - e.start_ns) * 1e-3}});
 }
 
+// Per thread and counter event, a counter track of its rate in each interval (events a second).
+void add_counter_tracks(nlohmann::json& events, const Timeline& t, const TimelineLane& l) {
+  for (size_t k = 0; k < t.counter_events.size() && k < journal::kMaxCounters; ++k)
+    for (size_t i = 0; i < t.intervals; ++i) {
+      if (present_ns(t, l, i) <= 0) continue;
+      events.push_back(
+          {{"name", "thread " + std::to_string(l.thread) + " " + t.counter_events[k] + " /s"},
+           {"ph", "C"},
+           {"pid", l.rank},
+           {"ts", double(i) * double(t.interval_ns) * 1e-3},
+           {"args",
+            {{t.counter_events[k], l.cells[i].counters[k] / (double(t.interval_ns) * 1e-9)}}}});
+    }
+}
+
 class PerfettoExporter : public Exporter {
  public:
   void add(const format::Profile& p, const Model& m) override { add_to_timeline(t_, p, m); }
@@ -104,6 +119,7 @@ class PerfettoExporter : public Exporter {
                           {"args", {{"work", 100 * work_ns(t_, l, i) / present}}}});
       }
       add_event_track(events, l);
+      add_counter_tracks(events, t_, l);
       size_t from = 0;
       std::string name;
       for (size_t i = 0; i <= t_.intervals; ++i) {

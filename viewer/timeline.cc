@@ -41,6 +41,7 @@ void regrid(TimelineLane& lane, uint64_t offset_ns, uint64_t interval_ns) {
     for (size_t k = 0; k < c.ns.size(); ++k) to.ns[k] += c.ns[k];
     to.samples += c.samples;
     to.measured_waits += c.measured_waits;
+    for (size_t k = 0; k < c.counters.size(); ++k) to.counters[k] += c.counters[k];
     to.parallel_region = c.parallel_region;
     to.region = c.region;
   }
@@ -91,6 +92,8 @@ constexpr char kKindLetters[kKinds] = {' ', 'b', 't', 'l', 'i', 'o', 'm', 'x', '
 
 void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
   bool any = false;
+  if (t.counter_events.empty())
+    t.counter_events.assign(p.header.counter_event().begin(), p.header.counter_event().end());
   const bool off_cpu_is_work =
       omp::places_off_cpu_time(measurement_of(p.header), p.header.mpi_calls_exact());
   for (const auto& [index, th] : p.threads) {
@@ -117,6 +120,8 @@ void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
         c.ns[size_t(k)] += double(in.measured_ns(k));
       c.samples += in.samples();
       c.measured_waits += in.measured_waits();
+      for (int k = 0; k < in.counter_size() && size_t(k) < c.counters.size(); ++k)
+        c.counters[size_t(k)] += double(in.counter(k));
       c.parallel_region = construct_name(m, in.fork_id());
       c.region = in.region_node() ? region_path(p, in.region_node()) : "";
     }
@@ -255,6 +260,7 @@ void write_timeline_csv(std::ostream& out, const Timeline& t) {
 nlohmann::json timeline_json(const Timeline& t) {
   nlohmann::json j = {{"interval_s", t.interval_ns * 1e-9},
                       {"intervals", t.intervals},
+                      {"counter_events", t.counter_events},
                       {"classes", timeline::kClassNames},
                       {"notes", t.notes},
                       {"threads", nlohmann::json::array()}};
@@ -288,6 +294,12 @@ nlohmann::json timeline_json(const Timeline& t) {
       lane["work_model_s"].push_back(work_ns(t, l, i) * 1e-9);
       lane["samples"].push_back(c.samples);
       lane["measured_waits"].push_back(c.measured_waits);
+      if (!t.counter_events.empty()) {
+        nlohmann::json counts = nlohmann::json::array();
+        for (size_t k = 0; k < t.counter_events.size() && k < c.counters.size(); ++k)
+          counts.push_back(c.counters[k]);
+        lane["counters"].push_back(std::move(counts));
+      }
       lane["parallel_region"].push_back(c.parallel_region);
       lane["region"].push_back(c.region);
     }

@@ -36,7 +36,8 @@ struct TimelineLane {
   struct Cell {
     ClassNs ns{};  // sampled and measured
     uint32_t samples = 0, measured_waits = 0;
-    std::string parallel_region, region;  // the latest sample's
+    std::array<double, journal::kMaxCounters> counters{};  // the samples' counter events
+    std::string parallel_region, region;                   // the latest sample's
   };
   std::vector<Cell> cells;  // by the lane's own interval index
   // Its explicit region instances and MPI calls of `event_min_ns` or more, in the order they
@@ -52,9 +53,10 @@ struct TimelineLane {
 
 struct Timeline {
   std::vector<TimelineLane> lanes;
-  uint64_t interval_ns = 0;        // the common grid's (set by finish_timeline)
-  uint64_t origin_unix_ns = 0;     // the earliest rank's start
-  size_t intervals = 0;            // grid intervals from the origin to the last end
+  std::vector<std::string> counter_events;  // the first profile's (Header.counter_event)
+  uint64_t interval_ns = 0;                 // the common grid's (set by finish_timeline)
+  uint64_t origin_unix_ns = 0;              // the earliest rank's start
+  size_t intervals = 0;                     // grid intervals from the origin to the last end
   std::vector<std::string> notes;  // profiles without a timeline (written before format 1.17)
 };
 

@@ -85,7 +85,8 @@ void coarsen_intervals(journal::IntervalRing* ring) {
 }
 
 void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t timeline_class,
-                     uint64_t weight_ns, const journal::SampleContext& ctx) {
+                     uint64_t weight_ns, const journal::SampleContext& ctx,
+                     const uint64_t* counters) {
   if (!usable(ring) || mono_ns < ring->origin_mono_ns) return;
   Changing changing(ring);
   uint32_t i = 0;
@@ -96,6 +97,8 @@ void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t tim
     r->ns[timeline_class < journal::kTimelineClasses ? timeline_class : timeline::kOther] +=
         weight_ns;
   r->samples += 1;
+  if (counters)
+    for (size_t k = 0; k < journal::kMaxCounters; ++k) r->counters[k] += counters[k];
   keep_context(*r, ctx);
 }
 

@@ -20,9 +20,11 @@ void init_interval_ring(journal::IntervalRing* ring, uint64_t interval_ns, uint6
 void coarsen_intervals(journal::IntervalRing* ring);
 
 // Adds a sample of `weight_ns` taken at `mono_ns` in context `ctx` to the sample ring: its time
-// unless it only repeats a measured wait (sample_repeats_measured), in which case it is counted.
+// unless it only repeats a measured wait (sample_repeats_measured), in which case it is counted;
+// `counters`: its journal::kMaxCounters counter deltas (null: none).
 void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t timeline_class,
-                     uint64_t weight_ns, const journal::SampleContext& ctx);
+                     uint64_t weight_ns, const journal::SampleContext& ctx,
+                     const uint64_t* counters = nullptr);
 
 // Adds a measured wait of `ns` in context `ctx` that ended at `end_mono_ns` to the measured
 // ring, over the intervals it spans (it is placed as one piece ending then).

@@ -132,11 +132,11 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   if (short_stack) ts->short_stack_samples += 1;
   SampleContext ctx;
   read_context(ts, ctx);
-  add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ctx), weight_ns,
-                  ctx);
   const uint16_t flags = stack_flags(r);
   uint64_t counters[journal::kMaxCounters] = {};
   const bool counted = read_counter_deltas(ts, counters);
+  add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ctx), weight_ns,
+                  ctx, counted ? counters : nullptr);
   ts->table.add(frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns),
                 counted ? counters : nullptr);
   if (r.truncated) ts->truncated_samples += 1;

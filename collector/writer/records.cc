@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -89,6 +90,9 @@ void thread_intervals(wire::Encoder& th, const ThreadState* ts) {
     in.u64(I::kLastState, context.last_state);
     in.u64(I::kForkId, context.fork_id);
     in.u64(I::kRegionNode, context.region_node);
+    const size_t counters = runtime().config.counter_events.size();
+    if (counters && std::any_of(s.counters, s.counters + counters, [](uint64_t c) { return c; }))
+      in.packed(I::kCounter, s.counters, s.counters + counters);
     if (journal::holds_anything(m)) {
       in.packed(I::kMeasuredNs, m.ns, m.ns + journal::kTimelineClasses);
       in.u64(I::kMeasuredWaits, m.samples);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "harness.h"
@@ -186,6 +187,19 @@ TEST(CountersPlain, ContextSwitchesOfThreadsThatBlockAKnownNumberOfTimes) {
   const bool crossed = near(counted[0], told[1]) && near(counted[1], told[0]);
   EXPECT_TRUE(matched || crossed) << "omprof " << counted[0] << ", " << counted[1]
                                   << "; the program " << told[0] << ", " << told[1];
+  // The timeline carries the same counts: each thread's intervals add up to its samples'.
+  const RunResult tl = run({OMPROF_BIN, "timeline", "--format", "json", dir});
+  ASSERT_EQ(tl.status, 0) << tl.err;
+  const nlohmann::json j = nlohmann::json::parse(tl.out);
+  ASSERT_EQ(j["counter_events"].size(), 2u) << tl.out.substr(0, 500);
+  EXPECT_EQ(j["counter_events"][0], "context-switches");
+  for (const nlohmann::json& lane : j["threads"]) {
+    double in_intervals = 0, in_samples = 0;
+    for (const nlohmann::json& counts : lane["counters"]) in_intervals += counts[0].get<double>();
+    for (const v1::Sample& s : p.threads.at(lane["thread"].get<uint32_t>()).sample())
+      if (s.counter_size() > 0) in_samples += double(s.counter(0));
+    EXPECT_EQ(in_intervals, in_samples) << "thread " << lane["thread"];
+  }
 }
 
 // What cannot be counted is refused before the program starts: one line naming the event and

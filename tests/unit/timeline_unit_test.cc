@@ -96,12 +96,17 @@ TEST(TimelineIntervals, ASampleThatRepeatsAMeasuredWaitIsCountedWithoutItsTime) 
   handler::set_repeats_measured(format::kWaitBarrierImplicit, true);
   handler::add_to_interval(r.get(), kOrigin + 10 * kMs, timeline::kBarrier, kMs,
                            in_state(format::kWaitBarrierImplicit));
+  const uint64_t counts[journal::kMaxCounters] = {3, 0, 7, 0};
   handler::add_to_interval(r.get(), kOrigin + 11 * kMs, timeline::kWork, kMs,
-                           in_state(format::kWorkParallel));
+                           in_state(format::kWorkParallel), counts);
   handler::set_repeats_measured(format::kWaitBarrierImplicit, false);
   EXPECT_EQ(r->records[0].samples, 2u);
   EXPECT_EQ(r->records[0].ns[timeline::kBarrier], 0u);
   EXPECT_EQ(r->records[0].ns[timeline::kWork], kMs);
+  EXPECT_EQ(r->records[0].counters[0], 3u);
+  EXPECT_EQ(r->records[0].counters[2], 7u);
+  // A merge adds them up.
+  EXPECT_EQ(timeline::merged(r->records[0], r->records[0]).counters[2], 14u);
   // Every MPI call shares one switch.
   handler::set_repeats_measured(format::kMpiFirst, true);
   EXPECT_TRUE(handler::sample_repeats_measured(format::kMpiFirst + 40));
