@@ -13,6 +13,8 @@ bool parse_export_format(const std::string& s, ExportFormat& f) {
     f = ExportFormat::kSpeedscope;
   else if (s == "perfetto")
     f = ExportFormat::kPerfetto;
+  else if (s == "speedscope-timeline")
+    f = ExportFormat::kSpeedscopeTimeline;
   else
     return false;
   return true;
@@ -26,6 +28,8 @@ std::unique_ptr<Exporter> make_exporter(const ExportOptions& opt) {
       return make_speedscope_exporter(opt.state_leaf);
     case ExportFormat::kPerfetto:
       return make_perfetto_exporter();
+    case ExportFormat::kSpeedscopeTimeline:
+      return make_speedscope_timeline_exporter();
     case ExportFormat::kPprof:
       break;
   }

@@ -14,7 +14,7 @@
 
 namespace omprof::viewer {
 
-enum class ExportFormat { kPprof, kFolded, kSpeedscope, kPerfetto };
+enum class ExportFormat { kPprof, kFolded, kSpeedscope, kPerfetto, kSpeedscopeTimeline };
 bool parse_export_format(const std::string& s, ExportFormat& f);
 
 struct ExportOptions {
@@ -54,6 +54,7 @@ std::string state_leaf_name(const SampleLabels& l);
 std::unique_ptr<Exporter> make_pprof_exporter();
 std::unique_ptr<Exporter> make_folded_exporter(bool state_leaf);
 std::unique_ptr<Exporter> make_speedscope_exporter(bool state_leaf);
-std::unique_ptr<Exporter> make_perfetto_exporter();  // the timeline (viewer/timeline.h)
+std::unique_ptr<Exporter> make_perfetto_exporter();             // the timeline (viewer/timeline.h)
+std::unique_ptr<Exporter> make_speedscope_timeline_exporter();  // the same, speedscope "evented"
 
 }  // namespace omprof::viewer

@@ -888,6 +888,43 @@ TEST(MpiAdvice, AChattyCallSiteIsTheTopFindingAndItsGainHolds) {
   EXPECT_NEAR(g.predicted, g.measured, 0.2 * g.measured);
 }
 
+// `omprof export --format speedscope-timeline DIR`: evented profiles whose opens and closes
+// pair up in time order; the one named `who`...": regions and MPI calls" opens `frame` `opens`
+// times.
+void expect_speedscope_timeline(const std::string& dir, const std::string& who,
+                                const std::string& frame, int opens) {
+  const RunResult r = run({OMPROF_BIN, "export", "--format", "speedscope-timeline", dir});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  const nlohmann::json& frames = doc["shared"]["frames"];
+  int counted = -1;
+  for (const nlohmann::json& profile : doc["profiles"]) {
+    ASSERT_EQ(profile["type"], "evented");
+    const std::string name = profile["name"].get<std::string>();
+    const bool events =
+        name.rfind(who, 0) == 0 && name.find("regions and MPI calls") != std::string::npos;
+    if (events) counted = 0;
+    std::vector<int> open;
+    double last = 0;
+    for (const nlohmann::json& e : profile["events"]) {
+      const double at = e["at"].get<double>();
+      EXPECT_GE(at, last) << name;
+      last = at;
+      const int f = e["frame"].get<int>();
+      if (e["type"] == "O") {
+        open.push_back(f);
+        if (events && frames[size_t(f)]["name"] == frame) ++counted;
+      } else {
+        ASSERT_FALSE(open.empty()) << name;
+        EXPECT_EQ(open.back(), f) << name;
+        open.pop_back();
+      }
+    }
+    EXPECT_TRUE(open.empty()) << name;
+  }
+  EXPECT_EQ(counted, opens) << r.out.substr(0, 1000);
+}
+
 // The timeline of a job whose last rank turns slow halfway (3 times its share from step 10 of
 // 20, the ranks balanced before): rank 0 waits in MPI from then on. The first interval where it
 // spends over 35% of its time in MPI (designed: little before, 2/3 after) is the one the slow
@@ -958,6 +995,7 @@ TEST(MpiTimeline, ARankMadeSlowShowsTheOthersWaitingInMpiFromThen) {
   EXPECT_NEAR(allreduce_s, rank0.late_mpi_s, 0.01);
   EXPECT_GE(first_allreduce_s, rank0.slow_from_s - 0.02);
   EXPECT_LE(first_allreduce_s, rank0.slow_from_s + 0.1);
+  expect_speedscope_timeline(dir, "rank 0 thread 0 ", "region step", 20);
 }
 
 }  // namespace

@@ -216,9 +216,11 @@ Command add_export(CLI::App& app) {
       "export", "Write profiles in another tool's format (several files or ranks merge)");
   cmd->add_option("profiles", e->files, "Profile files, or directories of them")->required();
   cmd->add_option("--format", e->format,
-                  "pprof (gzip'd profile.proto for go tool pprof), folded (flamegraph.pl) or "
-                  "speedscope (JSON, one profile per rank and thread)")
-      ->check(CLI::IsMember({"pprof", "folded", "speedscope", "perfetto"}))
+                  "pprof (gzip'd profile.proto for go tool pprof), folded (flamegraph.pl), "
+                  "speedscope (JSON, one profile per rank and thread), perfetto (the timeline, "
+                  "Chrome trace-event JSON) or speedscope-timeline (the timeline, speedscope's "
+                  "evented profiles)")
+      ->check(CLI::IsMember({"pprof", "folded", "speedscope", "perfetto", "speedscope-timeline"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", e->output, "Output file ('-': standard output)")
       ->capture_default_str();
