@@ -19,22 +19,33 @@ struct IntervalRingCopy {
   std::vector<IntervalRecord> records;  // [0, used)
 };
 
-// Copies `live` between two equal even sequence numbers (its writer was not changing it);
-// false when it kept changing, or does not look like a ring.
-inline bool copy_interval_ring(const IntervalRing& live, IntervalRingCopy& out) {
+// Runs `read` (which copies a ring, false when the ring does not look like one) between two
+// equal even values of the ring's `seq`, so that the copy is one its writer was not changing;
+// false when it kept changing or `read` failed.
+template <typename Read>
+bool read_unchanged(const std::atomic<uint32_t>& seq, Read&& read) {
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const uint32_t before = live.seq.load(std::memory_order_acquire);
+    const uint32_t before = seq.load(std::memory_order_acquire);
     if (before & 1) continue;
-    const uint32_t capacity = live.capacity, used = live.used;
-    if (capacity != kIntervalCapacity || used > capacity) return false;
-    out.interval_ns = live.interval_ns;
-    out.coarsenings = live.coarsenings;
-    out.records.assign(live.records, live.records + used);
+    if (!read()) return false;
     std::atomic_thread_fence(std::memory_order_acquire);
-    if (live.seq.load(std::memory_order_relaxed) != before) continue;
-    return out.interval_ns > 0;
+    if (seq.load(std::memory_order_relaxed) == before) return true;
   }
   return false;
+}
+
+// Copies the records in use of `live`.
+inline bool copy_interval_ring(const IntervalRing& live, IntervalRingCopy& out) {
+  return read_unchanged(live.seq,
+                        [&] {
+                          const uint32_t capacity = live.capacity, used = live.used;
+                          if (capacity != kIntervalCapacity || used > capacity) return false;
+                          out.interval_ns = live.interval_ns;
+                          out.coarsenings = live.coarsenings;
+                          out.records.assign(live.records, live.records + used);
+                          return true;
+                        }) &&
+         out.interval_ns > 0;
 }
 
 // Whether a record holds anything: a measured wait spans intervals, and counts only in the last.
@@ -93,21 +104,16 @@ struct EventRingCopy {
   std::vector<EventRecord> events;
 };
 
-// Copies `live` (an EventRing) as copy_interval_ring copies an interval ring.
+// Copies the events in use of `live`.
 inline bool copy_event_ring(const EventRing& live, EventRingCopy& out) {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const uint32_t before = live.seq.load(std::memory_order_acquire);
-    if (before & 1) continue;
+  return read_unchanged(live.seq, [&] {
     const uint32_t capacity = live.capacity, used = live.used;
     if (capacity != kEventCapacity || used > capacity) return false;
     out.min_ns = live.min_ns;
     out.dropped = live.dropped;
     out.events.assign(live.events, live.events + used);
-    std::atomic_thread_fence(std::memory_order_acquire);
-    if (live.seq.load(std::memory_order_relaxed) != before) continue;
     return true;
-  }
-  return false;
+  });
 }
 
 }  // namespace omprof::journal
