@@ -1,21 +1,8 @@
 #include "collector/timeline_events.h"
 
-#include <atomic>
-
 namespace omprof {
 
 namespace {
-
-// The writer's mark, odd while it changes the ring, that a reader checks (proto/interval_ring.h);
-// the fences keep the ring's stores between the two.
-void begin_change(journal::EventRing* ring) {
-  ring->seq.store(ring->seq.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_release);
-}
-void end_change(journal::EventRing* ring) {
-  std::atomic_thread_fence(std::memory_order_release);
-  ring->seq.store(ring->seq.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-}
 
 void raise_threshold(journal::EventRing* ring) {
   ring->min_ns *= 2;
@@ -43,7 +30,7 @@ void add_timeline_event(journal::EventRing* ring, uint64_t start_ns, uint64_t en
   if (!ring || ring->capacity != journal::kEventCapacity || end_ns < start_ns ||
       end_ns - start_ns < ring->min_ns)
     return;
-  begin_change(ring);
+  journal::RingChange changing(ring->seq);
   while (ring->used >= ring->capacity && end_ns - start_ns >= ring->min_ns) raise_threshold(ring);
   if (end_ns - start_ns >= ring->min_ns) {
     ring->events[ring->used] = {start_ns, end_ns, kind, id, site};
@@ -51,7 +38,6 @@ void add_timeline_event(journal::EventRing* ring, uint64_t start_ns, uint64_t en
   } else {
     ring->dropped += 1;
   }
-  end_change(ring);
 }
 
 }  // namespace omprof

@@ -187,6 +187,26 @@ struct RegionStatsRecord {
   int64_t calls, wall_ns, cpu_ns;
 };
 
+// A ring's writer marks it as changing for the scope's life: `seq` odd, then even again, the
+// fences keeping the ring's stores between the two (a reader: proto/interval_ring.h
+// read_unchanged). Async-signal-safe.
+class RingChange {
+ public:
+  explicit RingChange(std::atomic<uint32_t>& seq) : seq_(seq) {
+    seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+  }
+  ~RingChange() {
+    std::atomic_thread_fence(std::memory_order_release);
+    seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+  RingChange(const RingChange&) = delete;
+  RingChange& operator=(const RingChange&) = delete;
+
+ private:
+  std::atomic<uint32_t>& seq_;
+};
+
 // At the start of each thread's block. The collector's per-thread state begins with it, so the
 // handler's stores land in the file.
 struct ThreadRecord {

@@ -23,7 +23,7 @@ uint64_t now_unix_ns() {
 // A lane's newest interval with samples or measured waits (0 if none).
 size_t newest_interval(const TimelineLane& l) {
   for (size_t i = l.cells.size(); i-- > 0;)
-    if (l.cells[i].samples || l.cells[i].measured_waits) return i;
+    if (l.cells[i].holds_data()) return i;
   return 0;
 }
 

@@ -31,7 +31,7 @@ void regrid(TimelineLane& lane, uint64_t offset_ns, uint64_t interval_ns) {
   std::vector<TimelineLane::Cell> grid;
   for (size_t i = 0; i < lane.cells.size(); ++i) {
     const TimelineLane::Cell& c = lane.cells[i];
-    if (c.samples == 0 && c.measured_waits == 0) continue;
+    if (!c.holds_data()) continue;
     // The cell's middle decides its grid interval (the lane's intervals nest in the grid's
     // when the ranks started together; otherwise within half an interval).
     const uint64_t middle = offset_ns + i * lane.interval_ns + lane.interval_ns / 2;
@@ -319,7 +319,7 @@ nlohmann::json timeline_page_json(const Timeline& t) {
       for (double ns : c.ns) row.push_back(uint64_t(std::llround(ns * 1e-3)));
       row.push_back(uint64_t(std::llround(off_cpu_ns(t, l, i) * 1e-3)));
       us.push_back(std::move(row));
-      if ((c.samples || c.measured_waits) && c.parallel_region != region) {
+      if (c.holds_data() && c.parallel_region != region) {
         region = c.parallel_region;
         regions.push_back({i, region});
       }

@@ -37,7 +37,8 @@ struct TimelineLane {
     ClassNs ns{};  // sampled and measured
     uint32_t samples = 0, measured_waits = 0;
     std::array<double, journal::kMaxCounters> counters{};  // the samples' counter events
-    std::string parallel_region, region;                   // the latest sample's
+    bool holds_data() const { return samples || measured_waits; }
+    std::string parallel_region, region;  // the latest sample's
   };
   std::vector<Cell> cells;  // by the lane's own interval index
   // Its explicit region instances and MPI calls of `event_min_ns` or more, in the order they

@@ -9,19 +9,6 @@ namespace omprof::handler {
 
 namespace {
 
-// Marks the ring as changing (odd) and back (even); the fences keep the record stores inside.
-struct Changing {
-  explicit Changing(journal::IntervalRing* r) : ring(r) {
-    ring->seq.store(ring->seq.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_release);
-  }
-  ~Changing() {
-    std::atomic_thread_fence(std::memory_order_release);
-    ring->seq.store(ring->seq.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  }
-  journal::IntervalRing* ring;
-};
-
 // Whether a sample in state s only repeats a wait that is measured exactly (bit s; states at
 // or past kMpiFirst: bit kStateBits - 1). Set outside the handler (set_repeats_measured).
 constexpr uint32_t kStateBits = format::kMpiFirst + 1;
@@ -88,7 +75,7 @@ void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t tim
                      uint64_t weight_ns, const journal::SampleContext& ctx,
                      const uint64_t* counters) {
   if (!usable(ring) || mono_ns < ring->origin_mono_ns) return;
-  Changing changing(ring);
+  journal::RingChange changing(ring->seq);
   uint32_t i = 0;
   journal::IntervalRecord* r = record_at(ring, mono_ns, &i);
   if (!r) return;
@@ -105,7 +92,7 @@ void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t tim
 void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns, uint64_t ns,
                                const journal::SampleContext& ctx) {
   if (!usable(ring) || ns == 0 || end_mono_ns <= ring->origin_mono_ns) return;
-  Changing changing(ring);
+  journal::RingChange changing(ring->seq);
   const uint32_t cls = timeline::class_of(ctx.omp_state);
   uint32_t i = 0;
   journal::IntervalRecord* last = record_at(ring, end_mono_ns - 1, &i);
