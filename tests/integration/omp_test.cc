@@ -330,21 +330,35 @@ TEST_P(Omp, FunctionsInlinedIntoARegionBodyKeepTheirNameAndShare) {
 // compilers (item 2: gcc's call of the runtime sat in a timer read inlined after the region,
 // which read "clock_seconds @ spin.h:14" and merged the two constructs into one row).
 TEST_P(Omp, ParallelRegionsHaveTheirWallTimeAndThePragmaLine) {
-  format::Profile p = profile("omp_phases", {"2", "4"});
+  constexpr int kRounds = 4;
+  format::Profile p = profile("omp_phases", {"2", std::to_string(kRounds)});
   double setup_s = 0, between_s = 0, between_cpu_s = 0, imbalanced_s = 0, balanced_s = 0;
+  double idle_cpu_s = 0, imbalanced_first_s = 0, balanced_first_s = 0;
   ASSERT_EQ(std::sscanf(last_output_.c_str(),
                         "setup_s %lf between_s %lf between_cpu_s %lf imbalanced_s %lf "
-                        "balanced_s %lf",
-                        &setup_s, &between_s, &between_cpu_s, &imbalanced_s, &balanced_s),
-            5)
+                        "balanced_s %lf between_idle_cpu_s %lf imbalanced_first_s %lf "
+                        "balanced_first_s %lf",
+                        &setup_s, &between_s, &between_cpu_s, &imbalanced_s, &balanced_s,
+                        &idle_cpu_s, &imbalanced_first_s, &balanced_first_s),
+            8)
       << last_output_;
   viewer::Model m = viewer::build_model(p, omp::View::kUser);
   const auto regions = viewer::parallel_region_totals(m);
   ASSERT_EQ(regions.size(), 2u);
-  // The program's timers also hold its calls into the runtime around the callbacks: a few
-  // microseconds per instance, well under 1%.
-  auto expect_wall = [](uint64_t ns, double truth, const char* what) {
-    EXPECT_NEAR(double(ns) * 1e-9, truth, 0.01 * truth + 4 * 100e-6) << what;
+  // omprof's window lies inside the program's timers, which also hold its calls into the
+  // runtime around the callbacks (a few microseconds an instance, well under 1%) and omprof's
+  // own bookkeeping before it reads the fork's clock, which omprof leaves out of the wall as it
+  // leaves out all its own time. That bookkeeping costs once per construct: its first fork
+  // unwinds through the runtime's frames for the first time (0.3-1 ms on the 2-vCPU VM, 3.5 ms
+  // seen in CI), so the first instance may exceed the others' mean by that much.
+  auto expect_wall = [](uint64_t ns, double total, double first, const char* what) {
+    const double others_mean = (total - first) / (kRounds - 1);
+    const double first_excess = std::max(0.0, first - others_mean);
+    const double tolerance = 0.01 * total + 4 * 100e-6;
+    const double wall = double(ns) * 1e-9;
+    EXPECT_LE(wall, total + tolerance) << what;
+    EXPECT_GE(wall, total - first_excess - tolerance)
+        << what << ": the first instance took " << first << " s, the others " << others_mean;
   };
   // The pragmas' lines, from the source.
   std::ifstream source(std::string(TEST_SOURCE_DIR) + "/programs/omp_phases.c");
@@ -358,14 +372,16 @@ TEST_P(Omp, ParallelRegionsHaveTheirWallTimeAndThePragmaLine) {
     EXPECT_EQ(r.function, "main") << key;
     EXPECT_EQ(r.instances, 4u) << key;
     if (r.place == pragmas[0])
-      expect_wall(r.wall, imbalanced_s, "imbalanced region");
+      expect_wall(r.wall, imbalanced_s, imbalanced_first_s, "imbalanced region");
     else if (r.place == pragmas[1])
-      expect_wall(r.wall, balanced_s, "balanced region");
+      expect_wall(r.wall, balanced_s, balanced_first_s, "balanced region");
     else
       ADD_FAILURE() << "a construct labelled " << key;
   }
   for (const auto& [index, t] : p.threads)
-    if (t.is_main()) expect_wall(t.parallel_wall_ns(), imbalanced_s + balanced_s, "main's split");
+    if (t.is_main())
+      expect_wall(t.parallel_wall_ns(), imbalanced_s + balanced_s,
+                  imbalanced_first_s + balanced_first_s, "main's split");
   for (const auto& s : m.samples) {
     auto region = std::find_if(s.stack.begin(), s.stack.end(),
                                [](const auto& f) { return omp::is_region_frame_name(f.name); });
