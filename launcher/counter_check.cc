@@ -6,30 +6,15 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <vector>
 
+#include "launcher/perf_refusal.h"
 #include "launcher/viewer_exec.h"
 #include "proto/counter_events.h"
 
 namespace omprof::launcher {
 
 namespace {
-
-// Why the kernel refuses perf_event_open, in the user's terms.
-std::string refusal(int error) {
-  std::string why = std::strerror(error);
-  if (error == EACCES || error == EPERM) {
-    FILE* f = std::fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-    int level = 0;
-    if (f && std::fscanf(f, "%d", &level) == 1)
-      why += " (kernel.perf_event_paranoid is " + std::to_string(level) +
-             "; 2 or lower lets a process count its own threads)";
-    if (f) std::fclose(f);
-  }
-  if (error == ENOENT || error == EOPNOTSUPP) why += " (the kernel has no such event)";
-  return why;
-}
 
 // Opens the kernel events as one counting group on this process, as the collector will on each
 // thread; 0 or one line and 2.
@@ -49,7 +34,7 @@ int probe_kernel_events(const std::vector<counters::EventSpec>& events) {
     const int fd = int(syscall(SYS_perf_event_open, &attr, 0, -1, group, PERF_FLAG_FD_CLOEXEC));
     if (fd < 0) {
       std::fprintf(stderr, "omprof: cannot count %s: perf_event_open: %s\n", e.name.c_str(),
-                   refusal(errno).c_str());
+                   perf_refusal(errno).c_str());
       status = 2;
       break;
     }

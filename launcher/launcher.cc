@@ -22,6 +22,7 @@
 #include "launcher/counter_check.h"
 #include "launcher/gomp_check.h"
 #include "launcher/mpi_check.h"
+#include "launcher/perf_refusal.h"
 #include "launcher/preload_check.h"
 #include "launcher/run_report.h"
 #include "launcher/viewer_exec.h"
@@ -116,8 +117,7 @@ bool task_clock_available(std::string& why) {
   attr.disabled = 1;
   const int fd = int(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
   if (fd < 0) {
-    why = std::string("perf_event_open: ") + std::strerror(errno) +
-          (errno == EACCES || errno == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
+    why = "perf_event_open: " + perf_refusal(errno);
     return false;
   }
   close(fd);
