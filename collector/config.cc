@@ -71,16 +71,18 @@ std::string kernel_clocksource() {
   return name;
 }
 
-// OMPROF_COUNTERS: the kernel events the launcher checked (it refuses PAPI events it cannot
-// count before the program starts; the collector counts kernel events only).
+// OMPROF_COUNTERS: the events the launcher checked, and OMPROF_COUNTER_ENCODING their
+// perf_event encodings (it translates libpfm4 names and PAPI presets before the program starts).
 static bool read_counters(Config& cfg, std::string& error) {
   const char* v = get(options::env::kCounters);
   if (!v || !*v) return true;
   if (!counters::parse_event_list(v, cfg.counter_events, error)) return false;
+  if (const char* enc = get(options::env::kCounterEncoding); enc && *enc)
+    return counters::apply_encodings(enc, cfg.counter_events, error);
   for (const counters::EventSpec& e : cfg.counter_events)
-    if (e.source != counters::Source::kKernel) {
-      error = std::string(options::env::kCounters) + ": " + e.name +
-              " is not a kernel event; this collector counts kernel events only";
+    if (!e.encoded) {
+      error = std::string(options::env::kCounters) + ": " + e.name + " needs " +
+              options::env::kCounterEncoding + " (omprof run translates it)";
       return false;
     }
   return true;

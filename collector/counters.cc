@@ -15,14 +15,16 @@ namespace omprof {
 
 namespace {
 
-// A kernel software event on the calling thread, in `group` (-1: it leads its own). The leader
-// reads the whole group at once; all start together. `period`: the leader also overflows every
-// `period` events (0: it only counts).
-int open_event(uint32_t config, int group, uint64_t period) {
+// An event on the calling thread, in `group` (-1: it leads its own). The leader reads the whole
+// group at once; all start together. `period`: the leader also overflows every `period` events
+// (0: it only counts).
+int open_event(const counters::PerfEncoding& perf, int group, uint64_t period) {
   perf_event_attr attr{};
   attr.size = sizeof attr;
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = config;
+  attr.type = perf.type;
+  attr.config = perf.config;
+  attr.config1 = perf.config1;
+  attr.config2 = perf.config2;
   attr.read_format = PERF_FORMAT_GROUP;
   attr.disabled = group < 0 ? 1 : 0;
   attr.exclude_hv = 1;
@@ -64,14 +66,14 @@ void open_thread_counters(ThreadState* ts) {
   const auto& events = runtime().config.counter_events;
   if (events.empty() || ts->counter_fd >= 0) return;
   const uint64_t period = events[0].sample_period;  // the sampled event leads (counter_events.h)
-  const int leader = open_event(events[0].perf_config, -1, period);
+  const int leader = open_event(events[0].perf, -1, period);
   if (leader < 0) {
     ts->counter_errno = errno;
     return;
   }
   ts->counter_fd = leader;
   for (size_t i = 1; i < events.size(); ++i) {
-    const int fd = open_event(events[i].perf_config, leader, 0);
+    const int fd = open_event(events[i].perf, leader, 0);
     if (fd < 0) {
       ts->counter_errno = errno;
       close_all(ts);

@@ -7,8 +7,11 @@
 
 namespace omprof::launcher {
 
-// Returns 0 and sets `names` (what the collector gets in OMPROF_COUNTERS), or prints one line
-// and returns 2.
-int check_counters(const std::string& list, std::string& names);
+// Returns 0 and sets `names` and `encodings` (what the collector gets in OMPROF_COUNTERS and
+// OMPROF_COUNTER_ENCODING), or prints one line and returns 2. libpfm4 names and PAPI presets are
+// encoded by the viewer's hidden `probe-counters` command (the launcher links neither library);
+// then the whole group is opened here as the collector will open it on each thread, and a group
+// of hardware events is run once to see that the CPU's counters hold it.
+int check_counters(const std::string& list, std::string& names, std::string& encodings);
 
 }  // namespace omprof::launcher

@@ -255,10 +255,11 @@ struct Launch {
   std::string output_dir;  // absolute
   std::string clock;
   std::string manifest;
-  std::string library_path;   // "" or the libomp stand-in's directory
-  std::string mpi_wrappers;   // "" or libomprof_mpi.so, preloaded after the collector
-  std::string gomp_wrappers;  // "" or libomprof_gomp.so, preloaded after the collector
-  std::string counters;       // the checked --counters events, "" for none
+  std::string library_path;       // "" or the libomp stand-in's directory
+  std::string mpi_wrappers;       // "" or libomprof_mpi.so, preloaded after the collector
+  std::string gomp_wrappers;      // "" or libomprof_gomp.so, preloaded after the collector
+  std::string counters;           // the checked --counters events, "" for none
+  std::string counter_encodings;  // their perf_event encodings (counters::join_encodings)
 };
 
 // In the child, before exec: the collector's options (proto/options.h) and the preload.
@@ -302,6 +303,7 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
   if (opt.mpi_cpu) setenv(env::kMpiCpu, "1", 1);
   if (opt.region_cpu) setenv(env::kRegionCpu, "1", 1);
   if (!l.counters.empty()) setenv(env::kCounters, l.counters.c_str(), 1);
+  if (!l.counter_encodings.empty()) setenv(env::kCounterEncoding, l.counter_encodings.c_str(), 1);
 }
 
 // Starts the program and waits for it, like a shell: the terminal's SIGINT/SIGQUIT reach the
@@ -418,7 +420,7 @@ int prepare_launch(const RunOptions& opt, const std::string& self_path, Launch& 
   if (int rc = prepare_output_dir(opt.output_dir, l.output_dir)) return rc;
   if (int rc = choose_clock(opt.clock, l.clock)) return rc;
   if (opt.counters_given || !opt.counters.empty())
-    if (int rc = check_counters(opt.counters, l.counters)) return rc;
+    if (int rc = check_counters(opt.counters, l.counters, l.counter_encodings)) return rc;
   l.collector = find_collector(self_path);
   if (l.collector.empty()) {
     std::fprintf(

@@ -77,8 +77,10 @@ static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
   cmd->add_option("--counters", run.counters,
                   "Count events per thread and attribute them to call paths: kernel events "
                   "(page-faults, minor-faults, major-faults, context-switches, cpu-migrations, "
-                  "task-clock) and PAPI events by name, comma-separated, at most 4 (one extra "
-                  "read per sample)");
+                  "task-clock), hardware events (cycles, instructions, cache-misses, "
+                  "branch-misses, ...), libpfm4 names (pmu::event) and PAPI presets (PAPI_*), "
+                  "comma-separated, at most 4; NAME:PERIOD also samples one of them every "
+                  "PERIOD events (one extra read per sample)");
   cmd->add_flag("--mpi-cpu", run.mpi_cpu,
                 "Also measure each MPI call's thread CPU time exactly (two system calls per "
                 "call); without it, CPU time in MPI is sampled");

@@ -1,5 +1,6 @@
 #include "launcher/viewer_exec.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,7 +73,7 @@ int recover_journals(const std::vector<JournalOf>& journals, pid_t child, int wa
   return run_viewer(args, "no profile recovered: ") == 0 ? 1 : 0;
 }
 
-int run_viewer(const std::vector<std::string>& args, const char* failure_prefix) {
+int run_viewer(const std::vector<std::string>& args, const char* failure_prefix, std::string* out) {
   const std::string path = viewer_path();
   std::vector<std::string> all = {"omprof"};
   all.insert(all.end(), args.begin(), args.end());
@@ -80,13 +81,24 @@ int run_viewer(const std::vector<std::string>& args, const char* failure_prefix)
   for (auto& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::fflush(nullptr);
+  int pipe_fds[2] = {-1, -1};
+  if (out && pipe2(pipe_fds, O_CLOEXEC) != 0) return 2;
   const pid_t pid = fork();
   if (pid < 0) return 2;
   if (pid == 0) {
+    if (out) dup2(pipe_fds[1], STDOUT_FILENO);
     execv(path.c_str(), argv.data());
     std::fprintf(stderr, "omprof: %scannot run the viewer '%s': %s\n", failure_prefix, path.c_str(),
                  std::strerror(errno));
     _exit(2);
+  }
+  if (out) {
+    close(pipe_fds[1]);
+    char buf[4096];
+    ssize_t n = 0;
+    while ((n = read(pipe_fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+      if (n > 0) out->append(buf, size_t(n));
+    close(pipe_fds[0]);
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -29,7 +29,9 @@ int recover_journals(const std::vector<JournalOf>& journals, pid_t child, int wa
                      uint64_t end_unix_ns);
 
 // Runs omprof-viewer with `args` (a hidden command) and waits: its exit status (2 if it could
-// not run, with one line starting with `failure_prefix`).
-int run_viewer(const std::vector<std::string>& args, const char* failure_prefix);
+// not run, with one line starting with `failure_prefix`). With `out`, its standard output is
+// read into it instead of going to the terminal.
+int run_viewer(const std::vector<std::string>& args, const char* failure_prefix,
+               std::string* out = nullptr);
 
 }  // namespace omprof::launcher

@@ -84,6 +84,9 @@ inline constexpr const char* kClockFallbackDefault = "4000";
 // Counter events per thread ("page-faults,context-switches"; proto/counter_events.h), checked by
 // the launcher; unset or "": none.
 inline constexpr const char* kCounters = "OMPROF_COUNTERS";
+// The events' perf_event encodings, in OMPROF_COUNTERS' order (counters::join_encodings): the
+// launcher's translation of libpfm4 names and PAPI presets.
+inline constexpr const char* kCounterEncoding = "OMPROF_COUNTER_ENCODING";
 // "=VALUE" or "" (unset): what LD_PRELOAD / LD_LIBRARY_PATH were before the launcher set them.
 inline constexpr const char* kRestorePrefix = "OMPROF_RESTORE_";
 }  // namespace env

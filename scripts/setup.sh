@@ -6,7 +6,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${OMPROF_BUILD_DIR:-$here/build}
 
 packages=(cmake make g++ gcc gfortran clang-14 libomp-14-dev libunwind-dev libdw-dev libelf-dev
-  libpapi-dev libprotobuf-dev protobuf-compiler libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libpapi-dev libpfm4-dev libprotobuf-dev protobuf-compiler libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin libcli11-dev libfmt-dev nlohmann-json3-dev clang-format clang-tidy
   pkg-config strace python3)
 # scripts/test.sh also needs go (the export tests open profiles with `go tool pprof`),

@@ -2,6 +2,8 @@
 
 #include <papi.h>
 
+#include <cstring>
+
 namespace omprof::viewer {
 
 namespace {
@@ -30,16 +32,43 @@ std::string no_active_component() {
          (perf_event_reason.empty() ? std::string() : " (perf_event: " + perf_event_reason + ")");
 }
 
+// PAPI's description of an event it can count, or why not.
+bool papi_event_info(const std::string& name, PAPI_event_info_t& info, std::string& why) {
+  if (const std::string& e = papi_started(); !e.empty()) return why = e, false;
+  if (const std::string e = no_active_component(); !e.empty()) return why = e, false;
+  int code = 0;
+  if (PAPI_event_name_to_code(name.c_str(), &code) != PAPI_OK)
+    return why = "PAPI knows no event " + name, false;
+  if (PAPI_query_event(code) != PAPI_OK || PAPI_get_event_info(code, &info) != PAPI_OK)
+    return why = name + " is not available on this machine", false;
+  return true;
+}
+
 }  // namespace
 
-std::string papi_cannot_count(const std::string& name) {
-  if (const std::string& e = papi_started(); !e.empty()) return e;
-  if (const std::string e = no_active_component(); !e.empty()) return e;
-  int code = 0;
-  if (PAPI_event_name_to_code(name.c_str(), &code) != PAPI_OK) return "PAPI knows no event " + name;
-  if (PAPI_query_event(code) != PAPI_OK) return name + " is not available on this machine";
-  // PAPI could count it; omprof's collector does not read PAPI events yet (kernel events only).
-  return "this omprof counts kernel events only (PAPI events are checked, not yet counted)";
+bool papi_native_event(const std::string& name, std::string& native, std::string& why) {
+  PAPI_event_info_t info{};
+  if (!papi_event_info(name, info, why)) return false;
+  const bool preset = (unsigned(info.event_code) & PAPI_PRESET_MASK) != 0;
+  const unsigned terms = preset ? info.count : 1;
+  const bool derived = preset && info.derived[0] && std::strcmp(info.derived, "NOT_DERIVED") != 0;
+  if (terms != 1 || derived) {
+    std::string list;
+    for (unsigned i = 0; i < terms && i < PAPI_MAX_INFO_TERMS; ++i)
+      list += (list.empty() ? "" : ", ") + std::string(info.name[i]);
+    why = name + " is derived from " + std::to_string(terms) + " native events (" + list +
+          "): name them instead";
+    return false;
+  }
+  const int component = PAPI_get_event_component(info.event_code);
+  const PAPI_component_info_t* c = PAPI_get_component_info(component);
+  if (!c || std::string(c->name) != "perf_event") {
+    why = name + " belongs to PAPI's " + (c ? c->name : "unknown") +
+          " component; omprof counts perf_event events only";
+    return false;
+  }
+  native = preset ? info.name[0] : info.symbol;
+  return true;
 }
 
 }  // namespace omprof::viewer

@@ -7,9 +7,10 @@
 
 namespace omprof::viewer {
 
-// "" when PAPI can count `name` here, else why not, in one phrase ("PAPI has no active
-// component here (perf_event: Error libpfm4 no default PMU found)", "PAPI knows no event
-// PAPI_BOGUS", ...).
-std::string papi_cannot_count(const std::string& name);
+// The libpfm4 name of the one native event of PAPI's perf_event component that PAPI counts for
+// `name` (a preset, or a component's native event), or false and why not in one phrase ("PAPI
+// has no active component here (perf_event: Error libpfm4 no default PMU found)", "PAPI knows no
+// event PAPI_BOGUS", "PAPI_FP_OPS is derived from 2 native events (a, b): name them instead").
+bool papi_native_event(const std::string& name, std::string& native, std::string& why);
 
 }  // namespace omprof::viewer

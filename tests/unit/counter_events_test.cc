@@ -13,21 +13,70 @@ TEST(CounterEvents, KernelEventsByNameAndAlias) {
   ASSERT_TRUE(parse_event_list("faults,cs,migrations,task-clock", events, error)) << error;
   ASSERT_EQ(events.size(), 4u);
   EXPECT_EQ(events[0].name, "page-faults");
-  EXPECT_EQ(events[0].perf_config, uint32_t(PERF_COUNT_SW_PAGE_FAULTS));
+  EXPECT_EQ(events[0].perf.type, uint32_t(PERF_TYPE_SOFTWARE));
+  EXPECT_EQ(events[0].perf.config, uint64_t(PERF_COUNT_SW_PAGE_FAULTS));
+  EXPECT_TRUE(events[0].encoded);
   EXPECT_EQ(events[1].name, "context-switches");
-  EXPECT_EQ(events[1].perf_config, uint32_t(PERF_COUNT_SW_CONTEXT_SWITCHES));
+  EXPECT_EQ(events[1].perf.config, uint64_t(PERF_COUNT_SW_CONTEXT_SWITCHES));
   EXPECT_EQ(events[2].name, "cpu-migrations");
   EXPECT_EQ(events[3].unit, "ns");
   EXPECT_EQ(join_names(events), "page-faults,context-switches,cpu-migrations,task-clock");
 }
 
-TEST(CounterEvents, PapiNamesGoToPapi) {
+TEST(CounterEvents, HardwareEventsByPerfsNames) {
   std::vector<EventSpec> events;
   std::string error;
-  ASSERT_TRUE(parse_event_list("PAPI_TOT_CYC,perf::CYCLES,minor-faults", events, error));
+  ASSERT_TRUE(parse_event_list("cpu-cycles,instructions,branch-instructions", events, error));
+  EXPECT_EQ(events[0].name, "cycles");
+  EXPECT_EQ(events[0].perf.type, uint32_t(PERF_TYPE_HARDWARE));
+  EXPECT_EQ(events[0].perf.config, uint64_t(PERF_COUNT_HW_CPU_CYCLES));
+  EXPECT_TRUE(is_hardware(events[1].perf));
+  EXPECT_EQ(events[2].name, "branches");
+  ASSERT_TRUE(parse_event_list("page-faults", events, error));
+  EXPECT_FALSE(is_hardware(events[0].perf));
+}
+
+// PAPI presets and PAPI components' native events ("comp:::event") go to PAPI, libpfm4's names
+// ("pmu::event[:modifiers]") to libpfm4; both are encoded by the launcher.
+TEST(CounterEvents, NamedEventsWaitForTheirEncoding) {
+  std::vector<EventSpec> events;
+  std::string error;
+  ASSERT_TRUE(parse_event_list("PAPI_TOT_CYC,perf::CYCLES:u,rapl:::PACKAGE_ENERGY,minor-faults",
+                               events, error))
+      << error;
   EXPECT_EQ(events[0].source, Source::kPapi);
-  EXPECT_EQ(events[1].source, Source::kPapi);
-  EXPECT_EQ(events[2].source, Source::kKernel);
+  EXPECT_EQ(events[1].source, Source::kNative);
+  EXPECT_EQ(events[1].name, "perf::CYCLES:u") << "a modifier is part of the name, not a period";
+  EXPECT_EQ(events[2].source, Source::kPapi);
+  EXPECT_EQ(events[3].source, Source::kKernel);
+  EXPECT_FALSE(events[0].encoded);
+  EXPECT_FALSE(events[1].encoded);
+  EXPECT_TRUE(events[3].encoded);
+}
+
+TEST(CounterEvents, EncodingsTravelBesideTheNames) {
+  std::vector<EventSpec> events;
+  std::string error;
+  ASSERT_TRUE(parse_event_list("perf::PAGE-FAULTS:64,cs", events, error)) << error;
+  events[0].perf = {PERF_TYPE_RAW, 0x1234abcd5678ULL, 7, 0xffffffffffffffffULL};
+  const std::string text = join_encodings(events);
+  EXPECT_EQ(text, "4/1234abcd5678/7/ffffffffffffffff,1/3/0/0");
+  std::vector<EventSpec> again;
+  ASSERT_TRUE(parse_event_list(join_names(events), again, error)) << error;
+  EXPECT_EQ(again[0].sample_period, 64u);
+  ASSERT_TRUE(apply_encodings(text, again, error)) << error;
+  EXPECT_EQ(again[0].perf.type, uint32_t(PERF_TYPE_RAW));
+  EXPECT_EQ(again[0].perf.config, 0x1234abcd5678ULL);
+  EXPECT_EQ(again[0].perf.config1, 7u);
+  EXPECT_EQ(again[0].perf.config2, 0xffffffffffffffffULL);
+  EXPECT_TRUE(again[0].encoded);
+  EXPECT_FALSE(apply_encodings("1/3/0/0", again, error)) << "one encoding per event";
+  EXPECT_FALSE(apply_encodings("1/3/0,1/3/0/0", again, error));
+  EXPECT_FALSE(apply_encodings("1/3/0/0x,1/3/0/0", again, error));
+  EXPECT_FALSE(apply_encodings("1/3/0/0/0,1/3/0/0", again, error));
+  EXPECT_FALSE(apply_encodings("1//0/0,1/3/0/0", again, error));
+  EXPECT_FALSE(apply_encodings("100000000/3/0/0,1/3/0/0", again, error)) << "type is 32 bits";
+  EXPECT_NE(error.find("malformed"), std::string::npos) << error;
 }
 
 TEST(CounterEvents, OneEventMaySampleAndLeadsTheGroup) {
@@ -49,9 +98,9 @@ TEST(CounterEvents, OneEventMaySampleAndLeadsTheGroup) {
   EXPECT_FALSE(parse_event_list("faults:99999999999999999999", events, error));
   EXPECT_FALSE(parse_event_list("faults:8,cs:8", events, error));
   EXPECT_NE(error.find("one event at most"), std::string::npos) << error;
-  EXPECT_FALSE(parse_event_list("PAPI_TOT_CYC:1000000", events, error));
-  EXPECT_NE(error.find("only kernel events"), std::string::npos) << error;
-  ASSERT_TRUE(parse_event_list("perf::PAGE-FAULTS", events, error)) << "a native PAPI name";
+  ASSERT_TRUE(parse_event_list("PAPI_TOT_CYC:1000000", events, error)) << "any event samples";
+  EXPECT_EQ(events[0].sample_period, 1000000u);
+  ASSERT_TRUE(parse_event_list("perf::PAGE-FAULTS", events, error)) << "a libpfm4 name";
   EXPECT_EQ(events[0].sample_period, 0u);
 }
 
@@ -62,8 +111,9 @@ TEST(CounterEvents, BadListsAreOneLineErrors) {
   EXPECT_NE(error.find("at least one event"), std::string::npos) << error;
   EXPECT_FALSE(parse_event_list("page-faults,,cs", events, error));
   EXPECT_NE(error.find("empty event name"), std::string::npos) << error;
-  EXPECT_FALSE(parse_event_list("cycles", events, error));
-  EXPECT_NE(error.find("unknown counter event 'cycles'"), std::string::npos) << error;
+  EXPECT_FALSE(parse_event_list("cycels", events, error));
+  EXPECT_NE(error.find("unknown counter event 'cycels'"), std::string::npos) << error;
+  EXPECT_FALSE(parse_event_list("perf::", events, error));
   EXPECT_FALSE(parse_event_list("cs,context-switches", events, error));
   EXPECT_NE(error.find("context-switches twice"), std::string::npos) << error;
   EXPECT_FALSE(parse_event_list("faults,cs,migrations,task-clock,major-faults", events, error));
