@@ -25,7 +25,7 @@ int open_event(const counters::PerfEncoding& perf, int group, uint64_t period) {
   attr.config = perf.config;
   attr.config1 = perf.config1;
   attr.config2 = perf.config2;
-  attr.read_format = PERF_FORMAT_GROUP;
+  attr.read_format = handler::kCounterReadFormat;
   attr.disabled = group < 0 ? 1 : 0;
   attr.exclude_hv = 1;
   attr.sample_period = period;

@@ -173,6 +173,8 @@ constexpr uint32_t kInterval = 36;
 constexpr uint32_t kEvent = 37;
 constexpr uint32_t kEventMinNs = 38;
 constexpr uint32_t kEventsDropped = 39;
+constexpr uint32_t kCounterEnabledNs = 40;
+constexpr uint32_t kCounterRunningNs = 41;
 }  // namespace ThreadProfile
 
 namespace Interval {

@@ -17,8 +17,9 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 5: ThreadRecord.parallel_wall_ns; 6: SampleEntry.idle_blame_ns; 7: ThreadRecord.run_delay_ns,
 // involuntary_switches; 8: ThreadRecord.cpu_mask; 9: ThreadRecord.unmeasured_waits;
 // 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring;
-// 12: the measured-wait interval ring, the event ring, region statistics, fork counts
-constexpr uint32_t kVersion = 12;
+// 12: the measured-wait interval ring, the event ring, region statistics, fork counts;
+// 13: ThreadRecord.counter_enabled_ns, counter_running_ns
+constexpr uint32_t kVersion = 13;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
 constexpr uint64_t kPage = 4096;
@@ -258,10 +259,13 @@ struct ThreadRecord {
   uint64_t counter_totals[kMaxCounters] = {};
   int32_t counter_errno = 0;
   uint32_t counter_samples_lost = 0;  // event samples not recorded (unwinding)
-  uint64_t intervals_offset = 0;      // the IntervalRing, from the block's start (0: none)
-  uint64_t measured_offset = 0;       // the measured waits' IntervalRing (0: none)
-  uint64_t events_offset = 0;         // the EventRing (0: none)
-  uint64_t regions_offset = 0;        // RegionStatsRecord[kJournalRegionNodes] (0: none)
+  // The group's time enabled and on the CPU's counters, as of the latest reading.
+  uint64_t counter_enabled_ns = 0;
+  uint64_t counter_running_ns = 0;
+  uint64_t intervals_offset = 0;  // the IntervalRing, from the block's start (0: none)
+  uint64_t measured_offset = 0;   // the measured waits' IntervalRing (0: none)
+  uint64_t events_offset = 0;     // the EventRing (0: none)
+  uint64_t regions_offset = 0;    // RegionStatsRecord[kJournalRegionNodes] (0: none)
   // Forks counted by this thread but not yet added to their record's ForkCounts (the
   // collector's batching: ompt/fork_records.cc); a reader adds them.
   uint64_t uncounted_fork_id = 0;

@@ -290,6 +290,8 @@ void set_counter_facts(v1::ThreadProfile& t, const ThreadRecord& r, uint32_t cou
   t.set_counter_errno(r.counter_errno);
   t.set_counter_samples_lost(r.counter_samples_lost);
   if (r.counter_errno) return;
+  t.set_counter_enabled_ns(r.counter_enabled_ns);
+  t.set_counter_running_ns(r.counter_running_ns);
   for (uint32_t c = 0; c < counters && c < journal::kMaxCounters; ++c)
     t.add_counter_total(r.counter_totals[c]);
 }

@@ -15,7 +15,11 @@ CounterFacts counter_facts(const format::Profile& p) {
   for (const auto& [index, t] : p.threads) {
     if (t.mpi_library_thread()) continue;
     c.samples_lost += t.counter_samples_lost();
-    if (t.counter_total_size() > 0) c.cpu_ns += t.cpu_time_ns();
+    if (t.counter_total_size() > 0) {
+      c.cpu_ns += t.cpu_time_ns();
+      c.enabled_ns += t.counter_enabled_ns();
+      c.running_ns += t.counter_running_ns();
+    }
     if (t.counter_total_size() == 0) {
       ++c.threads_missing;
       if (!c.first_errno) c.first_errno = t.counter_errno();
@@ -31,6 +35,10 @@ CounterFacts counter_facts(const format::Profile& p) {
     }
   }
   return c;
+}
+
+double CounterFacts::counted_fraction() const {
+  return enabled_ns ? double(running_ns) / double(enabled_ns) : 1.0;
 }
 
 namespace {
@@ -58,6 +66,12 @@ void print_counter_lines(std::ostream& out, const CounterFacts& c) {
         "           {} samples of the sampled event not recorded (taken while the "
         "thread unwound itself): their events are in the totals only\n",
         c.samples_lost);
+  if (c.counted_fraction() < 0.999)
+    out << fmt::format(
+        "           counted {:.1f}% of the time they were enabled: the CPU's counters did not "
+        "hold these events all the time (another user of the counters?); the counts cover "
+        "only that share\n",
+        100 * c.counted_fraction());
   if (c.threads_missing)
     out << fmt::format(
         "           not counted on {} thread(s): their counters could not be "
@@ -76,6 +90,7 @@ nlohmann::json counter_json(const format::Profile& p, const CounterFacts& c) {
                       {"total", c.events[e].total},
                       {"sample_period", c.events[e].period},
                       {"per_cpu_second", per_cpu_second(c, c.events[e])},
+                      {"counted_fraction", c.counted_fraction()},
                       {"per_thread", per_thread}});
   }
   return events;

@@ -24,6 +24,10 @@ struct CounterFacts {
   uint64_t samples_lost = 0;     // samples of the sampled event not recorded
   uint64_t cpu_ns = 0;           // the counted threads' CPU time: the events' rates are per it
   int first_errno = 0;
+  // The counted threads' group times (format 1.19; 0 before): running below enabled means the
+  // CPU's counters did not hold the events all the time, and the counts cover only running.
+  uint64_t enabled_ns = 0, running_ns = 0;
+  double counted_fraction() const;  // running / enabled, 1 when not known
 };
 CounterFacts counter_facts(const format::Profile& p);
 

@@ -16,17 +16,23 @@
 
 namespace omprof::handler {
 
-// The group's values now, in event order (the group leader's read format is PERF_FORMAT_GROUP:
-// the number of events, then their values). False if the descriptor is not omprof's any more or
-// the read fails.
-inline bool read_counter_group(const ThreadState* ts, uint64_t* values) {
+// The group's read format (collector/counters.cc opens it so, and the launcher's check): the
+// number of events, the time enabled and running, then the values in event order.
+constexpr uint64_t kCounterReadFormat =
+    PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+
+// The group's values now, in event order, and its times into the thread's record. False if the
+// descriptor is not omprof's any more or the read fails.
+inline bool read_counter_group(ThreadState* ts, uint64_t* values) {
   if (ts->counter_fd < 0 || ts->counter_count == 0) return false;
   struct stat st {};
   if (fstat(ts->counter_fd, &st) != 0 || uint64_t(st.st_ino) != ts->counter_ino) return false;
-  uint64_t buf[1 + journal::kMaxCounters] = {};
-  const ssize_t want = ssize_t(sizeof(uint64_t) * (1 + ts->counter_count));
+  uint64_t buf[3 + journal::kMaxCounters] = {};
+  const ssize_t want = ssize_t(sizeof(uint64_t) * (3 + ts->counter_count));
   if (read(ts->counter_fd, buf, sizeof buf) < want || buf[0] != ts->counter_count) return false;
-  for (uint32_t i = 0; i < ts->counter_count; ++i) values[i] = buf[1 + i];
+  ts->counter_enabled_ns = buf[1];
+  ts->counter_running_ns = buf[2];
+  for (uint32_t i = 0; i < ts->counter_count; ++i) values[i] = buf[3 + i];
   return true;
 }
 

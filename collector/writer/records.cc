@@ -144,8 +144,11 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   const size_t counters = runtime().config.counter_events.size();
   th.i32(T::kCounterErrno, ts->counter_errno);
   th.u64(T::kCounterSamplesLost, ts->counter_samples_lost);
-  if (counters && !ts->counter_errno)
+  if (counters && !ts->counter_errno) {
     th.packed(T::kCounterTotal, ts->counter_totals, ts->counter_totals + counters);
+    th.u64(T::kCounterEnabledNs, ts->counter_enabled_ns);
+    th.u64(T::kCounterRunningNs, ts->counter_running_ns);
+  }
   th.u64(T::kRunDelayNs, ts->run_delay_ns);
   th.u64(T::kInvoluntarySwitches, ts->involuntary_switches);
   th.str_nonempty(T::kCpus, text::cpu_list(ts->cpu_mask, 16));

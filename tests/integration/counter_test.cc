@@ -67,6 +67,9 @@ TEST_P(Counters, PageFaultsPerThreadAndPerCallPath) {
   std::vector<double> faults;
   for (const auto& [index, t] : p.threads) {
     ASSERT_EQ(t.counter_total_size(), 1) << "thread " << index << " errno " << t.counter_errno();
+    // A software event is always on its counter: its group ran all the time it was enabled.
+    EXPECT_GT(t.counter_enabled_ns(), 0u) << "thread " << index;
+    EXPECT_EQ(t.counter_running_ns(), t.counter_enabled_ns()) << "thread " << index;
     if (t.counter_total(0) > 1000) faults.push_back(double(t.counter_total(0)));
   }
   ASSERT_EQ(faults.size(), 2u) << "the two OpenMP threads touched pages";

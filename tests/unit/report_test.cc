@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "viewer/counter_facts.h"
 #include "viewer/diff.h"
 
 namespace omprof::viewer {
@@ -216,6 +217,26 @@ TEST(DiffChange, FromNothingIsNewAndGrowthIsARatio) {
   EXPECT_EQ(change_percent(1e9, 0, Format::kText), "gone");
   EXPECT_EQ(change_percent(0, 5e9, Format::kCsv), "");                  // JSON null: no base
   EXPECT_EQ(change_percent(12, 2.5e8, Format::kCsv), "+2083333233.3");  // machines get the number
+}
+
+// The Counters line says what share of the enabled time the counts cover when the CPU's counters
+// did not hold the events all the time (format 1.19), and nothing when they ran throughout.
+TEST(Report, CountersThatRanPartOfTheTimeSaySo) {
+  format::Profile p = make_profile();
+  p.header.add_counter_event("cycles");
+  p.threads[0].add_counter_total(900);
+  p.threads[0].set_counter_enabled_ns(1000);
+  p.threads[0].set_counter_running_ns(1000);
+  std::ostringstream whole;
+  print_counter_lines(whole, counter_facts(p));
+  EXPECT_NE(whole.str().find("Counters:  cycles 900"), std::string::npos) << whole.str();
+  EXPECT_EQ(whole.str().find("counted "), std::string::npos) << whole.str();
+  p.threads[0].set_counter_running_ns(250);
+  std::ostringstream part;
+  print_counter_lines(part, counter_facts(p));
+  EXPECT_NE(part.str().find("counted 25.0% of the time they were enabled"), std::string::npos)
+      << part.str();
+  EXPECT_DOUBLE_EQ(counter_json(p, counter_facts(p))[0]["counted_fraction"].get<double>(), 0.25);
 }
 
 }  // namespace
