@@ -111,6 +111,24 @@ int encode_named_events(std::vector<counters::EventSpec>& events) {
 
 }  // namespace
 
+bool sample_event_as_counter(RunOptions& run) {
+  const std::string event = run.clock.substr(std::string("event:").size());
+  const size_t colon = event.rfind(':');
+  const bool has_period = colon != std::string::npos && colon > 0 && colon + 1 < event.size() &&
+                          event[colon + 1] >= '0' && event[colon + 1] <= '9';
+  if (!has_period) {
+    std::fprintf(stderr,
+                 "omprof: --clock %s: give the event and its period, event:NAME:PERIOD (e.g. "
+                 "event:page-faults:64)\n",
+                 run.clock.c_str());
+    return false;
+  }
+  run.counters = run.counters.empty() ? event : event + "," + run.counters;
+  run.counters_given = true;
+  run.clock.clear();
+  return true;
+}
+
 int check_counters(const std::string& list, std::string& names, std::string& encodings) {
   std::vector<counters::EventSpec> events;
   std::string error;

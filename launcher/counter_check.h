@@ -5,7 +5,14 @@
 
 #include <string>
 
+#include "launcher/launcher.h"
+
 namespace omprof::launcher {
+
+// `--clock event:NAME:PERIOD`: samples the event every PERIOD events as `--counters NAME:PERIOD`
+// does (joined to the --counters list; time sampling goes on with the default clock, since work
+// and wait need time). False with one line when PERIOD is missing.
+bool sample_event_as_counter(RunOptions& run);
 
 // Returns 0 and sets `names` and `encodings` (what the collector gets in OMPROF_COUNTERS and
 // OMPROF_COUNTER_ENCODING), or prints one line and returns 2. libpfm4 names and PAPI presets are

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "launcher/counter_check.h"
 #include "launcher/launcher.h"
 #include "launcher/viewer_exec.h"
 #include "proto/cli_parse.h"
@@ -40,9 +41,16 @@ static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
   cmd->add_option("--clock", run.clock,
                   "task (thread CPU time from a perf_event task-clock: the default where "
                   "permitted), cpu (thread CPU time, on kernel ticks: the fallback) or wall; "
-                  "see docs/usage.md")
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(options::kClockChoices),
-                                                     std::end(options::kClockChoices))));
+                  "event:NAME:PERIOD also samples a counter event every PERIOD events (as "
+                  "--counters NAME:PERIOD); see docs/usage.md")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            for (const char* c : options::kClockChoices)
+              if (s == c) return std::string();
+            if (s.rfind("event:", 0) == 0) return std::string();
+            return s + " is none of cpu, wall, task, event:NAME:PERIOD";
+          },
+          "{cpu,wall,task,event:NAME:PERIOD}"));
   cmd->add_option("--signal", run.signal, "Profiling signal (SIGPROF, SIGRTMIN+N, ...)")
       ->check(CLI::Validator(
           [](std::string& s) {
@@ -124,5 +132,6 @@ int main(int argc, char** argv) {
   }
   run.command.insert(run.command.end(), after_dashes.begin(), after_dashes.end());
   run.counters_given = run_cmd->count("--counters") > 0;
+  if (run.clock.rfind("event:", 0) == 0 && !launcher::sample_event_as_counter(run)) return 2;
   return launcher::run_program(run, argv[0]);
 }

@@ -101,9 +101,16 @@ TEST_P(Counters, PageFaultsPerThreadAndPerCallPath) {
 TEST_P(Counters, SampledOnPageFaultsTheFaultsLandWhereTheyHappen) {
   if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open is not permitted here";
   const std::string dir = fresh_dir("counters_sampled_faults_" + GetParam());
-  const RunResult r = run({OMPROF_BIN, "run", "--counters", "context-switches,page-faults:128",
-                           "-o", dir, "--", program("omp_page_faults_" + GetParam()), "2048", "40"},
-                          {{"OMP_NUM_THREADS", "2"}});
+  // The gcc build asks for the sampling as the issue's --clock event:NAME:PERIOD, the same.
+  const std::vector<std::string> ask =
+      GetParam() == "gcc"
+          ? std::vector<std::string>{"--clock", "event:page-faults:128", "--counters", "cs"}
+          : std::vector<std::string>{"--counters", "context-switches,page-faults:128"};
+  std::vector<std::string> argv = {OMPROF_BIN, "run"};
+  argv.insert(argv.end(), ask.begin(), ask.end());
+  argv.insert(argv.end(),
+              {"-o", dir, "--", program("omp_page_faults_" + GetParam()), "2048", "40"});
+  const RunResult r = run(argv, {{"OMP_NUM_THREADS", "2"}});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
   const format::Profile p = only_profile(dir);
@@ -279,6 +286,15 @@ TEST(CountersPlain, RequestsThatCannotBeCountedStopBeforeTheProgramStarts) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.out.find("switchy done"), std::string::npos) << "the program ran: " << r.out;
     EXPECT_TRUE(profiles_in(dir).empty());
+  }
+  for (const char* clock : {"event:page-faults", "event:page-faults:0", "event:"}) {
+    SCOPED_TRACE(std::string("--clock ") + clock);
+    const std::string dir = fresh_dir("counters_refused_clock");
+    const RunResult r =
+        run({OMPROF_BIN, "run", "--clock", clock, "-o", dir, "--", program("switchy"), "10", "10"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("omprof: "), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("switchy done"), std::string::npos) << "the program ran: " << r.out;
   }
 }
 
