@@ -7,6 +7,7 @@
 #include <set>
 
 #include "omp/states.h"
+#include "viewer/counter_facts.h"
 #include "viewer/export.h"
 #include "viewer/regions_view.h"
 #include "viewer/report.h"
@@ -14,12 +15,22 @@
 namespace omprof::viewer {
 
 void DiffSide::add(const Model& m) {
+  const format::Profile& p = *m.profile;
+  const auto& event_names = p.header.counter_event();
   for (const auto& [name, r] : flat_rows(m)) {
     DiffTimes& t = functions[name];
     t.self += r.self;
     t.total += r.total;
     t.work += r.work;
     t.wait += r.wait;
+    for (int e = 0; e < event_names.size() && size_t(e) < r.counters_total.size(); ++e)
+      t.events[event_names[e]] += r.counters_total[size_t(e)];
+  }
+  const CounterFacts facts = counter_facts(p);
+  for (const CounterFacts::Event& e : facts.events) {
+    DiffCounter& c = counters[e.name];
+    c.total += e.total;
+    c.cpu_ns += facts.cpu_ns;
   }
   for (const auto& [key, r] : parallel_region_totals(m)) {
     DiffParallelRegion& d = parallel_regions[key];
@@ -33,7 +44,6 @@ void DiffSide::add(const Model& m) {
     all.total += s.weight_ns;
     (omp::is_wait(s.state) ? all.wait : all.work) += s.weight_ns;
   }
-  const format::Profile& p = *m.profile;
   for (const RegionRow& r : region_rows(m)) {
     if (r.timing.node == 0) continue;  // outside every region: the totals say it
     DiffRegion& d = regions[region_path(p, r.timing.node)];
@@ -102,18 +112,33 @@ Table diff_functions_table(const DiffSide& base, const DiffSide& now, size_t top
     if (by_total) return tx != ty ? tx > ty : sx > sy;
     return sx != sy ? sx > sy : tx > ty;
   });
-  Table t({"base_self_s", "new_self_s", "delta_self_s", "delta_self%", "base_total_s",
-           "new_total_s", "delta_total_s", "delta_total%", "delta_work_s", "delta_wait_s",
-           "<function"});
+  std::vector<std::string> columns = {
+      "base_self_s", "new_self_s",    "delta_self_s", "delta_self%",  "base_total_s",
+      "new_total_s", "delta_total_s", "delta_total%", "delta_work_s", "delta_wait_s"};
+  const std::vector<std::string> events = shared_events(base, now);
+  for (const std::string& e : events) columns.push_back("delta_" + e);
+  columns.push_back("<function");
+  Table t(columns);
+  auto count = [](const DiffTimes& d, const std::string& e) {
+    auto it = d.events.find(e);
+    return it == d.events.end() ? 0.0 : double(it->second);
+  };
   for (size_t i = 0; i < rows.size() && (top == 0 || i < top); ++i) {
     const Row& r = rows[i];
-    t.row({secs(double(r.b.self)), secs(double(r.n.self)),
-           delta(double(r.b.self), double(r.n.self)),
-           change_percent(double(r.b.self), double(r.n.self), format), secs(double(r.b.total)),
-           secs(double(r.n.total)), delta(double(r.b.total), double(r.n.total)),
-           change_percent(double(r.b.total), double(r.n.total), format),
-           delta(double(r.b.work), double(r.n.work)), delta(double(r.b.wait), double(r.n.wait)),
-           r.name});
+    std::vector<std::string> cells = {secs(double(r.b.self)),
+                                      secs(double(r.n.self)),
+                                      delta(double(r.b.self), double(r.n.self)),
+                                      change_percent(double(r.b.self), double(r.n.self), format),
+                                      secs(double(r.b.total)),
+                                      secs(double(r.n.total)),
+                                      delta(double(r.b.total), double(r.n.total)),
+                                      change_percent(double(r.b.total), double(r.n.total), format),
+                                      delta(double(r.b.work), double(r.n.work)),
+                                      delta(double(r.b.wait), double(r.n.wait))};
+    for (const std::string& e : events)
+      cells.push_back(fmt::format("{:+.0f}", count(r.n, e) - count(r.b, e)));
+    cells.push_back(r.name);
+    t.row(cells);
   }
   return t;
 }
@@ -201,6 +226,39 @@ Table diff_totals_table(const DiffSide& base, const DiffSide& now, Format format
   row(double(base.all.total), double(now.all.total), "thread time");
   row(double(base.all.work), double(now.all.work), "work");
   row(double(base.all.wait), double(now.all.wait), "wait");
+  return t;
+}
+
+std::vector<std::string> shared_events(const DiffSide& base, const DiffSide& now) {
+  std::vector<std::string> events;
+  for (const auto& [name, c] : base.counters)
+    if (now.counters.count(name)) events.push_back(name);
+  return events;
+}
+
+Table diff_counters_table(const DiffSide& base, const DiffSide& now, Format format) {
+  std::set<std::string> names;
+  for (const auto& [n, c] : base.counters) names.insert(n);
+  for (const auto& [n, c] : now.counters) names.insert(n);
+  Table t({"base", "new", "delta", "delta%", "base_per_cpu_s", "new_per_cpu_s", "<event"});
+  auto rate = [&](const DiffCounter& c) {
+    return c.cpu_ns ? fmt::format("{:.0f}", double(c.total) / (double(c.cpu_ns) * 1e-9))
+                    : unknown_cell(format);
+  };
+  const std::string unknown = unknown_cell(format);
+  for (const std::string& name : names) {
+    const auto b = base.counters.find(name), n = now.counters.find(name);
+    const bool both = b != base.counters.end() && n != now.counters.end();
+    auto total = [&](auto it, const DiffSide& side) {
+      return it == side.counters.end() ? unknown : std::to_string(it->second.total);
+    };
+    t.row(
+        {total(b, base), total(n, now),
+         both ? fmt::format("{:+d}", int64_t(n->second.total) - int64_t(b->second.total)) : unknown,
+         both ? change_percent(double(b->second.total), double(n->second.total), format) : unknown,
+         b == base.counters.end() ? unknown : rate(b->second),
+         n == now.counters.end() ? unknown : rate(n->second), name});
+  }
   return t;
 }
 

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "viewer/model.h"
 #include "viewer/report_output.h"
@@ -14,6 +15,13 @@ namespace omprof::viewer {
 
 struct DiffTimes {
   uint64_t self = 0, total = 0, work = 0, wait = 0;
+  std::map<std::string, uint64_t> events;  // counter events attributed anywhere under it, by event
+};
+
+// A counter event's totals on one side (`omprof run --counters`), summed over the profiles, and
+// the CPU time of the threads that counted it (its rate is per that).
+struct DiffCounter {
+  uint64_t total = 0, cpu_ns = 0;
 };
 
 struct DiffRegion {
@@ -35,6 +43,7 @@ struct DiffSide {
   std::map<std::string, DiffTimes> functions;                  // by name (user-model frames)
   std::map<std::string, DiffRegion> regions;                   // by path "outer/inner"
   std::map<std::string, DiffParallelRegion> parallel_regions;  // by "function @ file:line"
+  std::map<std::string, DiffCounter> counters;                 // by event name
   DiffTimes all;       // total, work and wait of every sample
   double wall_ns = 0;  // the profiles' durations, averaged
   size_t profiles = 0;
@@ -49,6 +58,10 @@ Table diff_regions_table(const DiffSide& base, const DiffSide& now, Format forma
 // Parallel constructs by the size of the change of the thread time inside them.
 Table diff_parallel_regions_table(const DiffSide& base, const DiffSide& now, Format format);
 Table diff_totals_table(const DiffSide& base, const DiffSide& now, Format format);
+// The counter events either side counted, matched by name: totals and rates per CPU-second.
+Table diff_counters_table(const DiffSide& base, const DiffSide& now, Format format);
+// The events both sides counted (the functions table's delta_EVENT columns).
+std::vector<std::string> shared_events(const DiffSide& base, const DiffSide& now);
 // A change in percent of the base ("+12.3"); in text "new", "gone", or "x20.5" beyond ten times.
 std::string change_percent(double base, double now, Format format);
 

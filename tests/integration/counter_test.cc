@@ -12,6 +12,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <tuple>
 
 #include "harness.h"
 #include "viewer/model.h"
@@ -216,6 +217,63 @@ TEST(CountersPlain, ContextSwitchesOfThreadsThatBlockAKnownNumberOfTimes) {
       if (s.counter_size() > 0) in_samples += double(s.counter(0));
     EXPECT_EQ(in_intervals, in_samples) << "thread " << lane["thread"];
   }
+}
+
+// `omprof diff` compares counts by event: two runs of omp_page_faults, 2048 and then 1024 pages
+// a round, sampled every 128 faults so that the functions' counts are exact within the binomial
+// error of the overflows. The counters table's page-fault delta is the difference of the pages
+// the runs touched (their other faults, a few hundred, alike), within 2%; touch_three's
+// delta_page-faults column is the difference of its pages within four standard errors (an
+// overflow's 128 faults given to where it lands, p = 3/4 on each side). An event only one side
+// counted has empty cells on the other, not a zero.
+TEST(CountersPlain, DiffComparesCountsByEvent) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open is not permitted here";
+  const std::string base = fresh_dir("counters_diff_base"), now = fresh_dir("counters_diff_new");
+  std::map<std::string, std::pair<double, double>> pages;  // three, one
+  for (const auto& [dir, n, events] :
+       {std::tuple{base, "2048", "page-faults:128,cs"}, {now, "1024", "page-faults:128"}}) {
+    const RunResult r = run({OMPROF_BIN, "run", "--counters", events, "-o", dir, "--",
+                             program("omp_page_faults_clang"), n, "20"},
+                            {{"OMP_NUM_THREADS", "2"}});
+    ASSERT_EQ(r.status, 0) << r.err;
+    double three = 0, one = 0;
+    ASSERT_EQ(std::sscanf(r.out.substr(r.out.find("pages_three=")).c_str(),
+                          "pages_three=%lf pages_one=%lf", &three, &one),
+              2)
+        << r.out;
+    pages[dir] = {three, one};
+  }
+  const RunResult r = run({OMPROF_BIN, "diff", base, now, "--json", "--top", "0"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("counters")) << r.out;
+  const double designed = (pages[now].first + pages[now].second) -
+                          (pages[base].first + pages[base].second);  // negative: fewer pages
+  bool saw_faults = false, saw_switches = false;
+  for (const nlohmann::json& row : j.at("counters")) {
+    if (row.at("event") == "page-faults") {
+      saw_faults = true;
+      EXPECT_NEAR(row.at("delta").get<double>(), designed, 0.02 * std::fabs(designed)) << row;
+    } else if (row.at("event") == "context-switches") {
+      saw_switches = true;
+      EXPECT_GT(row.at("base").get<double>(), 0) << row;
+      EXPECT_TRUE(row.at("new").is_null()) << "not counted in the new run: " << row;
+      EXPECT_TRUE(row.at("delta").is_null()) << row;
+    }
+  }
+  EXPECT_TRUE(saw_faults && saw_switches) << r.out;
+  bool saw_three = false;
+  for (const nlohmann::json& row : j.at("functions")) {
+    if (row.at("function") != "touch_three") continue;
+    saw_three = true;
+    const double expected = pages[now].first - pages[base].first;
+    const double overflows = (pages[now].first + pages[base].first) / 0.75 / 128;
+    const double se = 128 * std::sqrt(overflows * 0.75 * 0.25);
+    EXPECT_NEAR(row.at("delta_page-faults").get<double>(), expected,
+                4 * se + 0.02 * std::fabs(expected))
+        << row;
+  }
+  EXPECT_TRUE(saw_three) << r.out;
 }
 
 // Hardware events, where the CPU has a PMU: heavy_light spins in heavy() 70% of its CPU time and

@@ -92,6 +92,11 @@ int run(DiffCommand& d) {
   print_sides(out, d, base, now);
   out.section("totals", "Totals (thread time: sampled and measured, summed over threads):",
               diff_totals_table(base, now, format));
+  if (!base.counters.empty() || !now.counters.empty())
+    out.section("counters",
+                "Counter events (--counters; summed over threads and profiles; rates per second "
+                "of the counting threads' CPU time; empty where a side did not count it):",
+                diff_counters_table(base, now, format));
   out.section("functions",
               fmt::format("Functions ({} by change of {} time; delta = new - base):",
                           d.top ? "top " + std::to_string(d.top) : std::string("all"), d.sort),
