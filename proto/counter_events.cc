@@ -3,7 +3,9 @@
 #include <linux/perf_event.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 
 namespace omprof::counters {
 
@@ -47,6 +49,46 @@ const std::vector<KernelEvent>& kernel_events() {
 
 bool is_hardware(const PerfEncoding& perf) {
   return perf.type != PERF_TYPE_SOFTWARE;
+}
+
+Quantity quantity_of(const std::string& name) {
+  static const char* const kCycles[] = {"cycles", "PAPI_TOT_CYC", "perf::CYCLES",
+                                        "perf::CPU-CYCLES", "perf::PERF_COUNT_HW_CPU_CYCLES"};
+  static const char* const kInstructions[] = {"instructions", "PAPI_TOT_INS", "perf::INSTRUCTIONS",
+                                              "perf::PERF_COUNT_HW_INSTRUCTIONS"};
+  for (const char* c : kCycles)
+    if (name == c) return Quantity::kCycles;
+  for (const char* i : kInstructions)
+    if (name == i) return Quantity::kInstructions;
+  // perf's "cache-misses", "branch-misses", libpfm4's "*-MISSES", PAPI's *_TCM, *_DCM, *_ICM
+  // (cache misses), *_DM, *_IM (TLB misses) and PAPI_BR_MSP (mispredicted branches).
+  const auto ends_with = [&](const char* tail) {
+    const size_t n = std::strlen(tail);
+    return name.size() >= n && name.compare(name.size() - n, n, tail) == 0;
+  };
+  std::string lower = name;
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.find("miss") != std::string::npos) return Quantity::kMisses;
+  if (name.rfind("PAPI_", 0) == 0)
+    for (const char* tail : {"_TCM", "_DCM", "_ICM", "_DM", "_IM", "_MSP"})
+      if (ends_with(tail)) return Quantity::kMisses;
+  return Quantity::kOther;
+}
+
+std::vector<DerivedMetric> derived_metrics(const std::vector<std::string>& events) {
+  std::vector<DerivedMetric> out;
+  size_t cycles = events.size(), instructions = events.size();
+  for (size_t e = 0; e < events.size(); ++e) {
+    const Quantity q = quantity_of(events[e]);
+    if (q == Quantity::kCycles && cycles == events.size()) cycles = e;
+    if (q == Quantity::kInstructions && instructions == events.size()) instructions = e;
+  }
+  if (instructions == events.size()) return out;
+  if (cycles != events.size()) out.push_back({"IPC", instructions, cycles, 1});
+  for (size_t e = 0; e < events.size(); ++e)
+    if (quantity_of(events[e]) == Quantity::kMisses)
+      out.push_back({events[e] + " per 1000 instructions", e, instructions, 1000});
+  return out;
 }
 
 namespace {

@@ -52,6 +52,21 @@ struct EventSpec {
 // Whether the event needs a CPU's performance monitoring unit (not a kernel software event).
 bool is_hardware(const PerfEncoding& perf);
 
+// What an event counts, for the metrics derived from several (by the names perf, libpfm4's perf
+// PMU and PAPI's presets give the same quantity): cycles, instructions, misses of some cache,
+// TLB or branch predictor, or something else.
+enum class Quantity { kOther, kCycles, kInstructions, kMisses };
+Quantity quantity_of(const std::string& name);
+
+// A metric derived from counted events: IPC (instructions per cycle) where both are counted,
+// and each miss event per 1000 instructions (MPKI) where instructions are counted.
+struct DerivedMetric {
+  std::string name;                       // "IPC", "cache-misses per 1000 instructions"
+  size_t numerator = 0, denominator = 0;  // indices into the events
+  double scale = 1;                       // 1000 for per-kilo-instruction
+};
+std::vector<DerivedMetric> derived_metrics(const std::vector<std::string>& events);
+
 // Parses "page-faults:64,context-switches" (names of kernel_events(), aliases `faults`, `cs`,
 // `migrations`, `cpu-cycles`, `branch-instructions`; `PAPI_*` presets and `component:::event`
 // names; libpfm4's `pmu::event[:modifiers]`; ":N" after a name, all digits, samples it every N

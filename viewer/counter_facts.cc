@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+
+#include "proto/counter_events.h"
 
 namespace omprof::viewer {
 
@@ -34,6 +37,12 @@ CounterFacts counter_facts(const format::Profile& p) {
       }
     }
   }
+  std::vector<std::string> names;
+  for (const CounterFacts::Event& e : c.events) names.push_back(e.name);
+  for (const counters::DerivedMetric& d : counters::derived_metrics(names))
+    if (c.events[d.denominator].total > 0)
+      c.derived.push_back({d, d.scale * double(c.events[d.numerator].total) /
+                                  double(c.events[d.denominator].total)});
   return c;
 }
 
@@ -61,6 +70,10 @@ void print_counter_lines(std::ostream& out, const CounterFacts& c) {
                         e.most, e.most_thread, rate_text(c, e),
                         e.period ? fmt::format("; sampled every {}", e.period) : "");
   out << "Counters:  " << line << "\n";
+  std::string derived;
+  for (const CounterFacts::Derived& d : c.derived)
+    derived += fmt::format("{}{} {:.3g}", derived.empty() ? "" : ", ", d.metric.name, d.value);
+  if (!derived.empty()) out << "Derived:   " << derived << "\n";
   if (c.samples_lost)
     out << fmt::format(
         "           {} samples of the sampled event not recorded (taken while the "
@@ -94,6 +107,20 @@ nlohmann::json counter_json(const format::Profile& p, const CounterFacts& c) {
                       {"per_thread", per_thread}});
   }
   return events;
+}
+
+nlohmann::json derived_json(const format::Profile& p, const CounterFacts& c) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const CounterFacts::Derived& d : c.derived) {
+    nlohmann::json per_thread = nlohmann::json::object();
+    const int num = int(d.metric.numerator), den = int(d.metric.denominator);
+    for (const auto& [index, t] : p.threads)
+      if (t.counter_total_size() > std::max(num, den) && t.counter_total(den) > 0)
+        per_thread[std::to_string(index)] =
+            d.metric.scale * double(t.counter_total(num)) / double(t.counter_total(den));
+    out.push_back({{"metric", d.metric.name}, {"value", d.value}, {"per_thread", per_thread}});
+  }
+  return out;
 }
 
 }  // namespace omprof::viewer

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "proto/counter_events.h"
 #include "proto/profile_reader.h"
 
 namespace omprof::viewer {
@@ -28,14 +29,23 @@ struct CounterFacts {
   // CPU's counters did not hold the events all the time, and the counts cover only running.
   uint64_t enabled_ns = 0, running_ns = 0;
   double counted_fraction() const;  // running / enabled, 1 when not known
+  // Metrics derived from the totals (counters::derived_metrics: IPC, misses per 1000
+  // instructions), exact: no sampling is involved in a thread's counts.
+  struct Derived {
+    counters::DerivedMetric metric;
+    double value = 0;
+  };
+  std::vector<Derived> derived;
 };
 CounterFacts counter_facts(const format::Profile& p);
 
-// "Counters:  page-faults 655440 (327720 on thread 1; 520000/s of CPU), ..." and a line for
-// missing threads;
-// nothing when the profile counted no events.
+// "Counters:  page-faults 655440 (327720 on thread 1; 520000/s of CPU), ...", "Derived:   IPC
+// 1.52, ..." where events allow, and a line for missing threads; nothing when the profile counted
+// no events.
 void print_counter_lines(std::ostream& out, const CounterFacts& c);
 // [{"event": "page-faults", "total": 655440, "per_thread": {"0": 327720, ...}}, ...]
 nlohmann::json counter_json(const format::Profile& p, const CounterFacts& c);
+// [{"metric": "IPC", "value": 1.52, "per_thread": {"0": 1.61, ...}}, ...]
+nlohmann::json derived_json(const format::Profile& p, const CounterFacts& c);
 
 }  // namespace omprof::viewer

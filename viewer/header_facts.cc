@@ -385,6 +385,7 @@ nlohmann::json header_json(const Model& m, const HeaderFacts& f, const FilterOpt
   if (p.header.counter_event_size()) {
     const CounterFacts counters = counter_facts(p);
     j["counters"] = counter_json(p, counters);
+    if (!counters.derived.empty()) j["derived_metrics"] = derived_json(p, counters);
     if (counters.threads_missing) j["counter_threads_missing"] = counters.threads_missing;
   }
   j["mpi_rank"] = h.mpi_rank();

@@ -302,6 +302,11 @@ TEST(CountersPlain, InstructionsAndCyclesWhereTheCpuCountsThem) {
   ASSERT_GT(cycles, 0);
   EXPECT_GT(instructions / cycles, 0.05);
   EXPECT_LT(instructions / cycles, 8.0);
+  const RunResult rep = run({OMPROF_BIN, "report", dir, "--json"});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  const nlohmann::json header = nlohmann::json::parse(rep.out).at("header");
+  ASSERT_TRUE(header.contains("derived_metrics")) << rep.out;
+  EXPECT_EQ(header.at("derived_metrics")[0].at("metric"), "IPC");
   const viewer::Model m = viewer::build_model(p, omp::View::kUser);
   const uint64_t samples = samples_under(m, "heavy") + samples_under(m, "light");
   for (size_t e = 0; e < 2; ++e) {

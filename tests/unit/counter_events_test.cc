@@ -121,5 +121,31 @@ TEST(CounterEvents, BadListsAreOneLineErrors) {
   EXPECT_EQ(error.find('\n'), std::string::npos);
 }
 
+// The metrics derived from counted events: IPC where cycles and instructions are both counted
+// (whatever the names: perf's, libpfm4's, PAPI's), misses per 1000 instructions for every miss
+// event where instructions are counted, nothing else.
+TEST(CounterEvents, DerivedMetricsWhereTheirInputsAreCounted) {
+  EXPECT_EQ(quantity_of("cycles"), Quantity::kCycles);
+  EXPECT_EQ(quantity_of("PAPI_TOT_CYC"), Quantity::kCycles);
+  EXPECT_EQ(quantity_of("perf::PERF_COUNT_HW_INSTRUCTIONS"), Quantity::kInstructions);
+  EXPECT_EQ(quantity_of("PAPI_L3_TCM"), Quantity::kMisses);
+  EXPECT_EQ(quantity_of("PAPI_BR_MSP"), Quantity::kMisses);
+  EXPECT_EQ(quantity_of("perf::LLC-LOAD-MISSES"), Quantity::kMisses);
+  EXPECT_EQ(quantity_of("page-faults"), Quantity::kOther);
+  EXPECT_EQ(quantity_of("PAPI_L3_TCA"), Quantity::kOther) << "accesses, not misses";
+  auto d = derived_metrics({"PAPI_L3_TCM", "PAPI_TOT_CYC", "page-faults", "PAPI_TOT_INS"});
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].name, "IPC");
+  EXPECT_EQ(d[0].numerator, 3u);
+  EXPECT_EQ(d[0].denominator, 1u);
+  EXPECT_EQ(d[1].name, "PAPI_L3_TCM per 1000 instructions");
+  EXPECT_EQ(d[1].numerator, 0u);
+  EXPECT_EQ(d[1].denominator, 3u);
+  EXPECT_EQ(d[1].scale, 1000);
+  EXPECT_TRUE(derived_metrics({"cycles", "cache-misses"}).empty()) << "no instructions";
+  EXPECT_EQ(derived_metrics({"instructions", "branch-misses"}).size(), 1u) << "MPKI, no IPC";
+  EXPECT_TRUE(derived_metrics({"page-faults", "context-switches"}).empty());
+}
+
 }  // namespace
 }  // namespace omprof::counters

@@ -239,5 +239,31 @@ TEST(Report, CountersThatRanPartOfTheTimeSaySo) {
   EXPECT_DOUBLE_EQ(counter_json(p, counter_facts(p))[0]["counted_fraction"].get<double>(), 0.25);
 }
 
+// The report derives IPC and misses per 1000 instructions from the threads' exact counts, for
+// the run and per thread.
+TEST(Report, DerivedMetricsFromTheThreadsCounts) {
+  format::Profile p = make_profile();
+  for (const char* e : {"cycles", "instructions", "cache-misses"}) p.header.add_counter_event(e);
+  for (uint64_t n : {1000, 1500, 3}) p.threads[0].add_counter_total(n);
+  v1::ThreadProfile other = p.threads[0];
+  other.set_index(1);
+  other.clear_counter_total();
+  for (uint64_t n : {1000, 500, 1}) other.add_counter_total(n);
+  p.threads[1] = other;
+  const CounterFacts c = counter_facts(p);
+  ASSERT_EQ(c.derived.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.derived[0].value, 1.0);  // 2000 instructions in 2000 cycles
+  EXPECT_DOUBLE_EQ(c.derived[1].value, 2.0);  // 4 misses in 2000 instructions
+  std::ostringstream text;
+  print_counter_lines(text, c);
+  EXPECT_NE(text.str().find("Derived:   IPC 1, cache-misses per 1000 instructions 2"),
+            std::string::npos)
+      << text.str();
+  const nlohmann::json j = derived_json(p, c);
+  EXPECT_DOUBLE_EQ(j[0]["per_thread"]["0"].get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(j[0]["per_thread"]["1"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(j[1]["per_thread"]["0"].get<double>(), 2.0);
+}
+
 }  // namespace
 }  // namespace omprof::viewer
