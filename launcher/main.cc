@@ -32,6 +32,14 @@ static void add_number(CLI::App* cmd, const options::Number& opt, const std::str
       ->capture_default_str();
 }
 
+// --clock: a time clock, or event:NAME:PERIOD (checked further by the launcher).
+static std::string clock_choice(std::string& s) {
+  for (const char* c : options::kClockChoices)
+    if (s == c) return "";
+  if (s.rfind("event:", 0) == 0) return "";
+  return s + " is none of cpu, wall, task, event:NAME:PERIOD";
+}
+
 static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
   CLI::App* cmd =
       app.add_subcommand("run", "Profile a program: omprof run [options] [--] PROGRAM [ARGS...]");
@@ -43,14 +51,7 @@ static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
                   "permitted), cpu (thread CPU time, on kernel ticks: the fallback) or wall; "
                   "event:NAME:PERIOD also samples a counter event every PERIOD events (as "
                   "--counters NAME:PERIOD); see docs/usage.md")
-      ->check(CLI::Validator(
-          [](std::string& s) {
-            for (const char* c : options::kClockChoices)
-              if (s == c) return std::string();
-            if (s.rfind("event:", 0) == 0) return std::string();
-            return s + " is none of cpu, wall, task, event:NAME:PERIOD";
-          },
-          "{cpu,wall,task,event:NAME:PERIOD}"));
+      ->check(CLI::Validator(clock_choice, "{cpu,wall,task,event:NAME:PERIOD}"));
   cmd->add_option("--signal", run.signal, "Profiling signal (SIGPROF, SIGRTMIN+N, ...)")
       ->check(CLI::Validator(
           [](std::string& s) {

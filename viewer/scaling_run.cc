@@ -8,6 +8,7 @@
 
 #include "omp/states.h"
 #include "omp/user_model.h"
+#include "viewer/counter_facts.h"
 #include "viewer/export.h"
 #include "viewer/idle_blame.h"
 #include "viewer/profile_inputs.h"
@@ -341,6 +342,10 @@ bool ScalingRunBuilder::add(const format::Profile& p, std::string& error) {
   if (cpus > 0 && (run_.min_cpus_allowed == 0 || cpus < run_.min_cpus_allowed)) {
     run_.min_cpus_allowed = cpus;
     run_.min_cpus_rank = c.mpi_size > 0 ? p.header.mpi_rank() : 0;
+  }
+  for (const CounterFacts::Event& e : counter_facts(p).events) {
+    if (!run_.counters.count(e.name)) run_.counter_order.push_back(e.name);
+    run_.counters[e.name] += double(e.total);
   }
   RankReader reader(p, region_);
   reader.read(run_);

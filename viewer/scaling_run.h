@@ -89,6 +89,10 @@ struct ScalingRun {
   // Per rank: thread time in MPI calls (class mpi, and the workers idle meanwhile) by call
   // path, the path's leaf the call ("main;exchange;<mpi:MPI_Allreduce>").
   std::vector<std::map<std::string, double>> rank_path_mpi_ns;
+  // Counter events (--counters): each event's count over every rank's threads, by name, and the
+  // names in the order the first profile lists them.
+  std::map<std::string, double> counters;
+  std::vector<std::string> counter_order;
   size_t cores() const { return size_t(ranks) * threads; }
 };
 

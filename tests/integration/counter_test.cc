@@ -276,6 +276,51 @@ TEST(CountersPlain, DiffComparesCountsByEvent) {
   EXPECT_TRUE(saw_three) << r.out;
 }
 
+// `omprof scaling` of runs made with --counters: omp_page_faults at 1 and 2 threads, each thread
+// touching its own 3N + N pages a round, so the job's page faults double with the threads. The
+// counters table has each run's total (the pages the program touched, within 2%) and the
+// event's scaling against the 1-thread reference: 1 per core under --weak, 0.5 as a whole.
+TEST(CountersPlain, ScalingComparesCountsPerRun) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open is not permitted here";
+  std::vector<std::string> dirs;
+  std::vector<double> touched;
+  for (const char* threads : {"1", "2"}) {
+    dirs.push_back(fresh_dir(std::string("counters_scaling_") + threads));
+    const RunResult r = run({OMPROF_BIN, "run", "--counters", "page-faults", "-o", dirs.back(),
+                             "--", program("omp_page_faults_clang"), "1024", "20"},
+                            {{"OMP_NUM_THREADS", threads}});
+    ASSERT_EQ(r.status, 0) << r.err;
+    double three = 0, one = 0;
+    ASSERT_EQ(std::sscanf(r.out.substr(r.out.find("pages_three=")).c_str(),
+                          "pages_three=%lf pages_one=%lf", &three, &one),
+              2)
+        << r.out;
+    touched.push_back(three + one);
+  }
+  for (const bool weak : {true, false}) {
+    SCOPED_TRACE(weak ? "weak" : "strong");
+    std::vector<std::string> argv = {OMPROF_BIN, "scaling", "--json"};
+    if (weak) argv.push_back("--weak");
+    argv.insert(argv.end(), dirs.begin(), dirs.end());
+    const RunResult r = run(argv);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("counters")) << r.out;
+    const nlohmann::json& rows = j.at("counters");
+    ASSERT_EQ(rows.size(), 2u) << rows;  // the total and its scaling
+    EXPECT_EQ(rows[0].at("counter"), "page-faults");
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string run_label = i == 0 ? "1x1" : "1x2";
+      const double total = rows[0].at(run_label).get<double>();
+      EXPECT_GE(total, touched[i]) << run_label;
+      EXPECT_LE(total, 1.02 * touched[i]) << run_label;
+    }
+    EXPECT_EQ(rows[1].at("counter"), "page-faults scaling");
+    EXPECT_DOUBLE_EQ(rows[1].at("1x1").get<double>(), 1.0);
+    EXPECT_NEAR(rows[1].at("1x2").get<double>(), weak ? 1.0 : 0.5, weak ? 0.03 : 0.015);
+  }
+}
+
 // Hardware events, where the CPU has a PMU: heavy_light spins in heavy() 70% of its CPU time and
 // in light() 30%, the same loop, so instructions and cycles split 70/30 between them within the
 // sampling error of the time samples that attribute them, and the thread's IPC is a plausible

@@ -12,6 +12,7 @@
 #include "viewer/profile_inputs.h"
 #include "viewer/report_output.h"
 #include "viewer/scaling.h"
+#include "viewer/scaling_counters.h"
 #include "viewer/summary_reader.h"
 #include "viewer/symbolize.h"
 
@@ -99,6 +100,12 @@ int run(ScalingCommand& c) {
   out.section("metrics",
               "Metric tree (POP, hybrid, multiplicative; ± one standard error from sampling):",
               metric_table(a.runs, a.trees, format));
+  if (!series_events(a).empty())
+    out.section("counters",
+                fmt::format("Counter events (--counters, every rank's threads{}; scaling: the "
+                            "reference's count over the run's{}, below 1 when the run needs more):",
+                            c.region.empty() ? "" : ", whole runs", c.weak ? ", per core" : ""),
+                counters_table(a));
   for (size_t i = 0; i < a.runs.size(); ++i)
     if (i != a.reference) print_losses(out, c, a, i);
   out.finish();
