@@ -196,6 +196,7 @@ __attribute__((constructor(101))) void collector_start() {
   // The exit handler that knows the status is registered when main starts (after the loader
   // registered its own, so that it runs first): see __libc_start_main below.
   start_thread_sampling(true, main_thread_bounds());
+  count_threads_before_start();
   phases.done("start: main thread's sampling");
 }
 

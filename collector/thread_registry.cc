@@ -1,9 +1,11 @@
 #include "collector/thread_registry.h"
 
+#include <dirent.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <new>
 
 #include "collector/handler/intervals.h"
@@ -22,6 +24,7 @@ struct Registry {
   uint32_t capacity = 0;
   std::atomic<uint32_t> count{0};
   std::atomic<uint64_t> untracked{0};
+  uint32_t before_start = 0;  // written once, in the collector's constructor
 };
 Registry& registry() {
   static Registry* r = new Registry;
@@ -155,6 +158,22 @@ ThreadState* thread_at(uint32_t i) {
 
 uint64_t threads_untracked() {
   return registry().untracked.load();
+}
+
+void count_threads_before_start() {
+  DIR* tasks = opendir("/proc/self/task");
+  if (!tasks) return;
+  const long self = syscall(SYS_gettid);
+  uint32_t others = 0;
+  while (const dirent* e = readdir(tasks))
+    if (e->d_name[0] >= '1' && e->d_name[0] <= '9' && std::atol(e->d_name) != self) ++others;
+  closedir(tasks);
+  registry().before_start = others;
+  if (journal::FileHeader* h = journal::journal_header()) h->threads_before_start = others;
+}
+
+uint32_t threads_before_start() {
+  return registry().before_start;
 }
 
 }  // namespace omprof

@@ -31,5 +31,9 @@ void detach_threads_in_child();
 uint32_t thread_count();
 ThreadState* thread_at(uint32_t i);
 uint64_t threads_untracked();
+// The threads the process had when the collector started, besides the one starting it (counted
+// once, from /proc/self/task; kept in the journal's header too).
+void count_threads_before_start();
+uint32_t threads_before_start();
 
 }  // namespace omprof

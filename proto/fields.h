@@ -233,6 +233,7 @@ constexpr uint32_t kForwardedSignals = 4;
 constexpr uint32_t kForkRecordsDropped = 5;
 constexpr uint32_t kHandlerCallsTimed = 6;
 constexpr uint32_t kHandlerNsTotal = 7;
+constexpr uint32_t kThreadsBeforeStart = 8;
 }  // namespace Trailer
 
 namespace JournalEntry {

@@ -26,8 +26,8 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // Thread.short_stack_samples; 1.14: parallel-region wall time (ForkRecord.wall_ns,
 // Thread.parallel_wall_ns); 1.15: Thread.unmeasured_waits; 1.16: counters; 1.17: the timeline
 // (Thread.interval); 1.18: measured waits in the timeline (Interval.measured_ns); 1.19: the
-// counters' enabled and running times (Thread.counter_enabled_ns, counter_running_ns)
-// (docs/format.md).
+// counters' enabled and running times (Thread.counter_enabled_ns, counter_running_ns),
+// Trailer.threads_before_start (docs/format.md).
 constexpr uint32_t kMajor = 1;
 constexpr uint32_t kMinor = 19;
 

@@ -18,7 +18,7 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // involuntary_switches; 8: ThreadRecord.cpu_mask; 9: ThreadRecord.unmeasured_waits;
 // 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring;
 // 12: the measured-wait interval ring, the event ring, region statistics, fork counts;
-// 13: ThreadRecord.counter_enabled_ns, counter_running_ns
+// 13: ThreadRecord.counter_enabled_ns, counter_running_ns; FileHeader.threads_before_start
 constexpr uint32_t kVersion = 13;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
@@ -40,7 +40,8 @@ struct FileHeader {
   std::atomic<uint64_t> entries_reserved;  // bytes of the entry area handed out
   std::atomic<uint64_t> entries_dropped;   // entries that did not fit
   std::atomic<uint32_t> threads;           // blocks handed out (some may be unused: see ready)
-  uint32_t reserved0;
+  uint32_t threads_before_start;           // threads the process had when the collector started
+
   std::atomic<uint64_t> threads_untracked;  // beyond max_threads, or no block could be mapped
   std::atomic<uint64_t> timer_create_failures;
   std::atomic<uint64_t> fork_records_dropped;

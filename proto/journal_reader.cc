@@ -611,6 +611,7 @@ std::string recover_profile(const std::string& journal_path, const v1::Ending& e
     v1::Trailer* t = r.mutable_trailer();
     t->set_record_count(records);
     t->set_threads_untracked(h.threads_untracked.load());
+    t->set_threads_before_start(h.threads_before_start);
     t->set_timer_create_failures(h.timer_create_failures.load());
     t->set_fork_records_dropped(h.fork_records_dropped.load() + (e.forks.size() - forks.size()));
   });

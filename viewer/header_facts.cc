@@ -230,6 +230,11 @@ void print_lost_lines(std::ostream& out, const format::Profile& p, const HeaderF
       "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
       f.dropped, seconds(f.dropped_ns), f.truncated, f.unwind_failed,
       p.trailer.threads_untracked());
+  if (p.trailer.threads_before_start())
+    out << fmt::format(
+        "           {} thread(s) started before omprof (by a library's constructor?): never "
+        "seen start, not profiled\n",
+        p.trailer.threads_before_start());
   if (f.short_stack)
     out << fmt::format(
         "           {} of the unwind failures: too little of the thread's stack was left to "
@@ -381,6 +386,8 @@ nlohmann::json header_json(const Model& m, const HeaderFacts& f, const FilterOpt
   j["threads"] = p.threads.size();
   j["dropped_samples"] = f.dropped;
   j["truncated_samples"] = f.truncated;
+  if (p.trailer.threads_before_start())
+    j["threads_before_start"] = p.trailer.threads_before_start();
   if (f.unmeasured_waits) j["unmeasured_waits"] = f.unmeasured_waits;
   if (p.header.counter_event_size()) {
     const CounterFacts counters = counter_facts(p);

@@ -357,6 +357,7 @@ wire::Encoder trailer_record(uint64_t record_count) {
   wire::Encoder trailer;
   trailer.u64(T::kRecordCount, record_count);
   trailer.u64(T::kThreadsUntracked, threads_untracked());
+  trailer.u64(T::kThreadsBeforeStart, threads_before_start());
   trailer.u64(T::kTimerCreateFailures, runtime().timer_create_failures.load());
   trailer.u64(T::kForwardedSignals, handler::sampling_state().forwarded_signals.load());
   trailer.u64(T::kForkRecordsDropped, ompt::fork_records_dropped());

@@ -79,6 +79,30 @@ TEST(Run, ExitStatusAndOutputAreThePrograms) {
   EXPECT_NE(killed.err.find("killed by signal 15"), std::string::npos) << killed.err;
 }
 
+// A thread a library's constructor starts exists before omprof's collector (the loader runs a
+// program's libraries' constructors before the preloaded collector's): omprof never sees it
+// start and cannot profile it, so it says so (Trailer.threads_before_start, one line under
+// Lost) instead of a profile that silently has one thread fewer. The program runs as alone.
+TEST(Run, AThreadStartedBeforeTheCollectorIsToldNotProfiled) {
+  const std::string dir = fresh_dir("early_thread");
+  const RunResult alone = run({program("early_thread")});
+  const RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("early_thread")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, alone.out);
+  EXPECT_EQ(r.out, "early thread joined: 1\n");
+  const format::Profile p = only_profile(dir);
+  EXPECT_EQ(p.trailer.threads_before_start(), 1u);
+  EXPECT_EQ(p.threads.size(), 1u) << "only the main thread is profiled";
+  const RunResult rep = run({OMPROF_BIN, "report", dir});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  EXPECT_NE(rep.out.find("1 thread(s) started before omprof"), std::string::npos) << rep.out;
+  // A program without such a thread has none.
+  const std::string plain = fresh_dir("early_thread_none");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", plain, "--", program("heavy_light"), "5", "5"}).status,
+            0);
+  EXPECT_EQ(only_profile(plain).trailer.threads_before_start(), 0u);
+}
+
 TEST(Run, ApplicationSigprofHandlerStillGetsItsSignals) {
   std::string dir = fresh_dir("own_sigprof");
   RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("own_sigprof")});
