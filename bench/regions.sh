@@ -2,7 +2,8 @@
 # Explicit regions: Google Benchmark of begin/end pairs, CPU time per pair and thread, at 1, 2
 # and 4 threads, next to the clock floors measured in the same run: without the collector (the
 # no-op API library), with it (wall time only, the default), and with OMPROF_REGION_CPU=1
-# (`omprof run --region-cpu`: thread CPU time too). Part of bench/run.sh; alone:
+# (`omprof run --region-cpu`: thread CPU time too), and with counters without and with
+# OMPROF_REGION_COUNTERS=1 (`--region-counters`). Part of bench/run.sh; alone:
 #   bash bench/regions.sh
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,3 +30,11 @@ echo "### collector preloaded, OMPROF_REGION_CPU=1 (wall and thread CPU time per
 echo "| benchmark | ns |"
 echo "|---|---|"
 regions_bench "${collector[@]}" OMPROF_REGION_CPU=1
+echo "### collector preloaded, OMPROF_COUNTERS=page-faults,context-switches (counted, not read by regions)"
+echo "| benchmark | ns |"
+echo "|---|---|"
+regions_bench "${collector[@]}" OMPROF_COUNTERS=page-faults,context-switches
+echo "### the same and OMPROF_REGION_COUNTERS=1 (--region-counters: the group read at begin and end)"
+echo "| benchmark | ns |"
+echo "|---|---|"
+regions_bench "${collector[@]}" OMPROF_COUNTERS=page-faults,context-switches OMPROF_REGION_COUNTERS=1

@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <new>
 #include <set>
 
+#include "collector/handler/counter_read.h"
 #include "collector/journal_writer.h"
 #include "collector/private_heap.h"
 #include "collector/region_context.h"
@@ -133,11 +135,38 @@ bool region_cpu_measured() {
   return on;
 }
 
+// Counter events per explicit region are exact only with OMPROF_REGION_COUNTERS=1 (`omprof run
+// --counters LIST --region-counters`): a read of the thread's counter group at every begin and
+// end, two system calls each (the descriptor check and the read); without it, a region's events
+// are its samples' (docs/semantics.md, "Counters").
+bool region_counters_measured() {
+  // First called once the collector is active (the region API does nothing before), when the
+  // configuration has been read.
+  static const bool on = [] {
+    const char* v = std::getenv(options::env::kRegionCounters);
+    return v && v[0] == '1' && !runtime().config.counter_events.empty();
+  }();
+  return on;
+}
+
 namespace {
+
+// The thread's counts so far; its last good reading when the group cannot be read (closed by
+// the program), so that a region's difference is never a reading against nothing.
+thread_local int64_t t_last_counts[regions::kCounterSlots] = {};
+// region_counters_measured(), kept where the begin/end path reads it without a guard: set when
+// the first thread timer is made (before any begin).
+bool g_region_counters = false;
 
 Timestamp now() {
   timespec c{};
   if (region_cpu_measured()) clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
+  if (g_region_counters) {  // the thread timer's counter source (timer() below)
+    uint64_t values[journal::kMaxCounters] = {};
+    ThreadState* ts = current_thread();
+    if (ts && handler::read_counter_group(ts, values))
+      for (size_t i = 0; i < regions::kCounterSlots; ++i) t_last_counts[i] = int64_t(values[i]);
+  }
   return {int64_t(monotonic_ns() - runtime().start_mono_ns), to_ns(c)};
 }
 
@@ -151,11 +180,13 @@ void note_instance(void* events, uint32_t node, int64_t start_wall_ns, int64_t e
 
 // The thread's region statistics in its journal block (journal::RegionStatsRecord, which has
 // NodeStats's layout), as NodeStats objects: the timer keeps them there.
-static_assert(sizeof(regions::NodeStats) == sizeof(journal::RegionStatsRecord) &&
-              offsetof(regions::NodeStats, calls) == offsetof(journal::RegionStatsRecord, calls) &&
-              offsetof(regions::NodeStats, wall_ns) ==
-                  offsetof(journal::RegionStatsRecord, wall_ns) &&
-              offsetof(regions::NodeStats, cpu_ns) == offsetof(journal::RegionStatsRecord, cpu_ns));
+static_assert(
+    sizeof(regions::NodeStats) == sizeof(journal::RegionStatsRecord) &&
+    offsetof(regions::NodeStats, calls) == offsetof(journal::RegionStatsRecord, calls) &&
+    offsetof(regions::NodeStats, wall_ns) == offsetof(journal::RegionStatsRecord, wall_ns) &&
+    offsetof(regions::NodeStats, cpu_ns) == offsetof(journal::RegionStatsRecord, cpu_ns) &&
+    offsetof(regions::NodeStats, counters) == offsetof(journal::RegionStatsRecord, counters) &&
+    regions::kCounterSlots == journal::kMaxCounters);
 regions::NodeStats* journal_stats(void* memory) {
   auto* stats = static_cast<regions::NodeStats*>(memory);
   for (uint32_t n = 0; n < journal::kJournalRegionNodes; ++n) new (stats + n) regions::NodeStats;
@@ -171,6 +202,8 @@ ThreadTimer* timer() {
   if (ts) {
     ts->region_node = &t->current_node_variable();  // what the handler reads
     t->set_close_observer(note_instance, ts->events);
+    g_region_counters = region_counters_measured();
+    if (g_region_counters) t->set_counter_source(t_last_counts);
     if (ts->region_stats)
       t->use_storage(journal_stats(ts->region_stats), journal::kJournalRegionNodes);
   }

@@ -27,6 +27,8 @@ struct RegionData {
 uint64_t refused_region_calls();
 // Whether regions measure thread CPU time exactly (OMPROF_REGION_CPU=1); else wall time only.
 bool region_cpu_measured();
+// Whether explicit regions read the counter events at begin and end (--region-counters).
+bool region_counters_measured();
 // Snapshot for the profile (open regions included, marked active).
 // Open regions are measured up to `end_ns` (since the start of the run) if given, else now.
 RegionData region_data(int64_t end_ns = -1);

@@ -302,6 +302,7 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
   if (opt.symbolize) setenv(env::kSymbolize, "1", 1);
   if (opt.mpi_cpu) setenv(env::kMpiCpu, "1", 1);
   if (opt.region_cpu) setenv(env::kRegionCpu, "1", 1);
+  if (opt.region_counters) setenv(env::kRegionCounters, "1", 1);
   if (!l.counters.empty()) setenv(env::kCounters, l.counters.c_str(), 1);
   if (!l.counter_encodings.empty()) setenv(env::kCounterEncoding, l.counter_encodings.c_str(), 1);
 }
@@ -421,6 +422,10 @@ int prepare_launch(const RunOptions& opt, const std::string& self_path, Launch& 
   if (int rc = choose_clock(opt.clock, l.clock)) return rc;
   if (opt.counters_given || !opt.counters.empty())
     if (int rc = check_counters(opt.counters, l.counters, l.counter_encodings)) return rc;
+  if (opt.region_counters && l.counters.empty()) {
+    std::fprintf(stderr, "omprof: --region-counters needs --counters LIST (the events to read)\n");
+    return 2;
+  }
   l.collector = find_collector(self_path);
   if (l.collector.empty()) {
     std::fprintf(

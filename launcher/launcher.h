@@ -24,6 +24,7 @@ struct RunOptions {
   std::string mpi = "auto";            // auto | on | off: preload the MPI wrappers
   bool mpi_cpu = false;                // exact thread CPU time per MPI call
   bool region_cpu = false;             // exact thread CPU time per explicit region
+  bool region_counters = false;        // exact counter events per explicit region
   std::string counters;                // --counters LIST
   bool counters_given = false;         // --counters was given (an empty list is an error)
   std::vector<std::string> command;

@@ -90,6 +90,9 @@ static CLI::App* add_run_command(CLI::App& app, launcher::RunOptions& run) {
                   "branch-misses, ...), libpfm4 names (pmu::event) and PAPI presets (PAPI_*), "
                   "comma-separated, at most 4; NAME:PERIOD also samples one of them every "
                   "PERIOD events (one extra read per sample)");
+  cmd->add_flag("--region-counters", run.region_counters,
+                "Explicit regions also read the --counters events at begin and end, exactly "
+                "(two system calls each); without it, a region's events are its samples'");
   cmd->add_flag("--mpi-cpu", run.mpi_cpu,
                 "Also measure each MPI call's thread CPU time exactly (two system calls per "
                 "call); without it, CPU time in MPI is sampled");

@@ -67,6 +67,7 @@ constexpr uint32_t kOmpSetting = 42;
 constexpr uint32_t kOmpRuntimeVersion = 43;
 constexpr uint32_t kCounterEvent = 44;
 constexpr uint32_t kCounterPeriod = 45;
+constexpr uint32_t kRegionCountersExact = 46;
 }  // namespace Header
 
 namespace Ending {
@@ -223,6 +224,8 @@ constexpr uint32_t kCpuNs = 5;
 constexpr uint32_t kSelfWallNs = 6;
 constexpr uint32_t kSelfCpuNs = 7;
 constexpr uint32_t kActive = 8;
+constexpr uint32_t kCounter = 9;
+constexpr uint32_t kSelfCounter = 10;
 }  // namespace RegionStats
 
 namespace Trailer {

@@ -18,7 +18,8 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // involuntary_switches; 8: ThreadRecord.cpu_mask; 9: ThreadRecord.unmeasured_waits;
 // 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring;
 // 12: the measured-wait interval ring, the event ring, region statistics, fork counts;
-// 13: ThreadRecord.counter_enabled_ns, counter_running_ns; FileHeader.threads_before_start
+// 13: ThreadRecord.counter_enabled_ns, counter_running_ns; FileHeader.threads_before_start;
+// RegionStatsRecord.counters
 constexpr uint32_t kVersion = 13;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
@@ -187,6 +188,7 @@ struct EventRing {
 constexpr uint32_t kJournalRegionNodes = 1024;
 struct RegionStatsRecord {
   int64_t calls, wall_ns, cpu_ns;
+  int64_t counters[kMaxCounters];  // version 13: exact counts (--region-counters), inclusive
 };
 
 // A ring's writer marks it as changing for the scope's life: `seq` odd, then even again, the

@@ -422,8 +422,10 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
 // Every thread's explicit-region statistics (its closed instances; those of nodes the journal
 // has), self times computed from the node tree as the collector computes them (inclusive minus
 // the thread's children's).
+// `counters`: the events each region counted exactly (0: not --region-counters).
 std::vector<v1::RegionStats> read_region_stats(const Mapped& m, const FileHeader& h,
-                                               const std::vector<v1::RegionNode>& nodes) {
+                                               const std::vector<v1::RegionNode>& nodes,
+                                               uint32_t counters) {
   std::vector<v1::RegionStats> out;
   const uint32_t n = blocks_to_read(m, h);
   const size_t bound = std::min<size_t>(nodes.size() + 1, journal::kJournalRegionNodes);
@@ -447,6 +449,10 @@ std::vector<v1::RegionStats> read_region_stats(const Mapped& m, const FileHeader
       rs.set_cpu_ns(st.cpu_ns);
       rs.set_self_wall_ns(st.wall_ns);
       rs.set_self_cpu_ns(st.cpu_ns);
+      for (uint32_t c = 0; c < counters && c < journal::kMaxCounters; ++c) {
+        rs.add_counter(st.counters[c]);
+        rs.add_self_counter(st.counters[c]);
+      }
       row_of[node] = out.size();
       out.push_back(rs);
     }
@@ -456,6 +462,8 @@ std::vector<v1::RegionStats> read_region_stats(const Mapped& m, const FileHeader
       v1::RegionStats& p = out[parent->second];
       p.set_self_wall_ns(p.self_wall_ns() - out[row].wall_ns());
       p.set_self_cpu_ns(p.self_cpu_ns() - out[row].cpu_ns());
+      for (int c = 0; c < p.self_counter_size() && c < out[row].counter_size(); ++c)
+        p.set_self_counter(c, p.self_counter(c) - out[row].counter(c));
     }
   }
   return out;
@@ -604,7 +612,9 @@ std::string recover_profile(const std::string& journal_path, const v1::Ending& e
   for (const auto& x : threads) w.add([&](v1::Record& r) { *r.mutable_thread() = x; });
   for (const auto& x : forks) w.add([&](v1::Record& r) { *r.mutable_fork() = x; });
   for (const auto& x : nodes) w.add([&](v1::Record& r) { *r.mutable_region_node() = x; });
-  for (const auto& x : read_region_stats(m, h, nodes))
+  const uint32_t region_counters =
+      e.start.region_counters_exact() ? uint32_t(e.start.counter_event_size()) : 0;
+  for (const auto& x : read_region_stats(m, h, nodes, region_counters))
     w.add([&](v1::Record& r) { *r.mutable_region_stats() = x; });
   const uint64_t records = w.count();
   w.add([&](v1::Record& r) {

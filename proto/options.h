@@ -72,6 +72,8 @@ inline constexpr const char* kSymbolize = "OMPROF_SYMBOLIZE";  // "1": symbolize
 inline constexpr const char* kMpiCpu = "OMPROF_MPI_CPU";
 // "1": explicit regions also read the thread CPU clock at begin and end (a system call each).
 inline constexpr const char* kRegionCpu = "OMPROF_REGION_CPU";
+// "1": explicit regions also read the thread's counter group (--counters) at begin and end.
+inline constexpr const char* kRegionCounters = "OMPROF_REGION_COUNTERS";
 // "1": the collector's wall clock reads the TSC (after its calibration), "0": CLOCK_MONOTONIC
 // through the vDSO always; unset: the TSC where the kernel's clocksource is the TSC
 // (collector/handler/wall_clock.h).

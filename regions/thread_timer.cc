@@ -76,16 +76,27 @@ Status ThreadTimer::begin(int32_t region, Timestamp now, uint64_t* token) {
   if (s.calls == std::numeric_limits<int64_t>::max()) return kUnknown;  // never wraps
   ++s.calls;
   const uint64_t t = next_token_++;
-  stack_.push_back({node, region, t, now});
+  push(node, region, t, now);
   if (token) *token = (uint64_t(thread_index_) << 40) | t;
   update_current();
   return kSuccess;
 }
 
-void ThreadTimer::close(const Activation& a, Timestamp now) {
+void ThreadTimer::push(uint32_t node, int32_t region, uint64_t token, Timestamp now) {
+  stack_.push_back({node, region, token, now});
+  if (!counts_) return;
+  if (counter_starts_.size() < stack_.size()) counter_starts_.resize(stack_.size() * 2);
+  std::copy(counts_, counts_ + kCounterSlots, counter_starts_[stack_.size() - 1].begin());
+}
+
+void ThreadTimer::close(size_t depth, Timestamp now) {
+  const Activation& a = stack_[depth];
   NodeStats& s = stats(a.node);
   s.wall_ns += now.wall_ns - a.start.wall_ns;
   s.cpu_ns += now.cpu_ns - a.start.cpu_ns;
+  if (counts_ && depth < counter_starts_.size())
+    for (size_t c = 0; c < kCounterSlots; ++c)
+      s.counters[c] += counts_[c] - counter_starts_[depth][c];
   if (observer_) observer_(observer_data_, a.node, a.start.wall_ns, now.wall_ns);
 }
 
@@ -93,7 +104,7 @@ Status ThreadTimer::end(int32_t region, Timestamp now, MismatchMode mode, bool* 
   if (repaired) *repaired = false;
   if (stack_.empty()) return kMismatch;
   if (stack_.back().region == region) {
-    close(stack_.back(), now);
+    close(stack_.size() - 1, now);
     stack_.pop_back();
     update_current();
     return kSuccess;
@@ -108,13 +119,13 @@ Status ThreadTimer::end(int32_t region, Timestamp now, MismatchMode mode, bool* 
 
   // Repair, all at the one timestamp `now`.
   std::vector<Activation> unwound(stack_.begin() + long(target) + 1, stack_.end());
-  for (size_t i = stack_.size(); i-- > target;) close(stack_[i], now);
+  for (size_t i = stack_.size(); i-- > target;) close(i, now);
   stack_.resize(target);
   for (const Activation& a : unwound) {  // outermost first: restarted in reverse unwind order
     const uint32_t parent = stack_.empty() ? base_ : stack_.back().node;
     const uint32_t node = node_for(parent, a.region);
     stats(node);  // a continuation: the node exists, its call count does not grow
-    stack_.push_back({node, a.region, next_token_++, now});
+    push(node, a.region, next_token_++, now);
   }
   update_current();
   if (repaired) *repaired = true;
@@ -124,7 +135,7 @@ Status ThreadTimer::end(int32_t region, Timestamp now, MismatchMode mode, bool* 
 Status ThreadTimer::end_token(uint64_t token, Timestamp now) {
   if (stack_.empty() || ((uint64_t(thread_index_) << 40) | stack_.back().token) != token)
     return kMismatch;
-  close(stack_.back(), now);
+  close(stack_.size() - 1, now);
   stack_.pop_back();
   update_current();
   return kSuccess;
@@ -150,6 +161,7 @@ std::vector<NodeSnapshot> ThreadTimer::snapshot(Timestamp now, bool cpu_is_mine)
       s.calls = st.calls;
       s.wall_ns = st.wall_ns;
       s.cpu_ns = st.cpu_ns;
+      std::copy(std::begin(st.counters), std::end(st.counters), std::begin(s.counters));
       out.push_back(s);
     }
     return out[size_t(index[node])];
@@ -158,22 +170,29 @@ std::vector<NodeSnapshot> ThreadTimer::snapshot(Timestamp now, bool cpu_is_mine)
     const NodeStats st = stats_of(n);
     if (st.calls || st.wall_ns || st.cpu_ns) entry(n);
   }
-  for (const Activation& a : stack_) {  // open activations: time so far
+  for (size_t depth = 0; depth < stack_.size(); ++depth) {  // open activations: time so far
+    const Activation& a = stack_[depth];
     NodeSnapshot& s = entry(a.node);
     s.wall_ns += now.wall_ns - a.start.wall_ns;
     if (cpu_is_mine) s.cpu_ns += now.cpu_ns - a.start.cpu_ns;
+    if (cpu_is_mine && counts_ && depth < counter_starts_.size())
+      for (size_t c = 0; c < kCounterSlots; ++c)
+        s.counters[c] += counts_[c] - counter_starts_[depth][c];
     s.active = true;
   }
   // Self time on this thread: inclusive minus the inclusive time of this thread's children.
   for (NodeSnapshot& s : out) {
     s.self_wall_ns = s.wall_ns;
     s.self_cpu_ns = s.cpu_ns;
+    std::copy(std::begin(s.counters), std::end(s.counters), std::begin(s.self_counters));
   }
   for (const NodeSnapshot& s : out) {
     const uint32_t parent = registry_.node(s.node).parent;
     if (parent != 0 && parent < index.size() && index[parent] >= 0) {
-      out[size_t(index[parent])].self_wall_ns -= s.wall_ns;
-      out[size_t(index[parent])].self_cpu_ns -= s.cpu_ns;
+      NodeSnapshot& p = out[size_t(index[parent])];
+      p.self_wall_ns -= s.wall_ns;
+      p.self_cpu_ns -= s.cpu_ns;
+      for (size_t c = 0; c < kCounterSlots; ++c) p.self_counters[c] -= s.counters[c];
     }
   }
   return out;

@@ -3,6 +3,7 @@
 // the semantics are testable with exact, injected clocks.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "regions/status.h"
 
 namespace omprof::regions {
+
+// Counter events a thread's regions may count (`omprof run --counters --region-counters`), as
+// many as its counter group holds.
+constexpr size_t kCounterSlots = 4;
 
 struct Timestamp {
   int64_t wall_ns = 0;
@@ -21,6 +26,7 @@ struct NodeStats {
   int64_t calls = 0;
   int64_t wall_ns = 0;  // inclusive, closed activations
   int64_t cpu_ns = 0;
+  int64_t counters[kCounterSlots] = {};  // inclusive, closed activations (set_counter_source)
 };
 
 // One node as seen by one thread at a snapshot.
@@ -31,6 +37,8 @@ struct NodeSnapshot {
   int64_t cpu_ns = 0;
   int64_t self_wall_ns = 0;
   int64_t self_cpu_ns = 0;
+  int64_t counters[kCounterSlots] = {};  // inclusive, like cpu_ns
+  int64_t self_counters[kCounterSlots] = {};
   bool active = false;
 };
 
@@ -73,6 +81,10 @@ class ThreadTimer {
     observer_ = observer;
     observer_data_ = data;
   }
+  // The thread's counter readings (kCounterSlots of them), which the caller refreshes before
+  // every begin, end and snapshot: regions then also count events, inclusive and self, as they
+  // do CPU time. Null (the default): no counts, nothing more on the begin/end path than a test.
+  void set_counter_source(const int64_t* counts) { counts_ = counts; }
   size_t depth() const { return stack_.size(); }
   uint32_t thread_index() const { return thread_index_; }
 
@@ -92,7 +104,8 @@ class ThreadTimer {
   // A node's statistics, zero for a node never seen.
   NodeStats stats_of(uint32_t node) const;
   uint32_t node_bound() const;  // every node seen is below it
-  void close(const Activation& a, Timestamp now);
+  void push(uint32_t node, int32_t region, uint64_t token, Timestamp now);
+  void close(size_t depth, Timestamp now);  // the activation stack_[depth]
   void update_current();
 
   Registry& registry_;
@@ -108,6 +121,9 @@ class ThreadTimer {
   std::atomic<uint32_t> current_{0};
   CloseObserver observer_ = nullptr;
   void* observer_data_ = nullptr;
+  const int64_t* counts_ = nullptr;  // set_counter_source
+  // The counts at each open activation's start, by its depth (only with counts_).
+  std::vector<std::array<int64_t, kCounterSlots>> counter_starts_;
 };
 
 }  // namespace omprof::regions

@@ -180,10 +180,22 @@ void add_region_counters(const Model& m, std::vector<RegionRow>& rows) {
     if (parent == 0 || parent >= n) continue;
     for (size_t c = 0; c < counters::kMaxCounters; ++c) incl[parent][c] += incl[n][c];
   }
+  std::vector<std::array<int64_t, counters::kMaxCounters>> exact_self(n_nodes + 1),
+      exact_incl(n_nodes + 1);
+  if (p.header.region_counters_exact())
+    for (const auto& s : p.region_stats) {
+      const size_t node = s.node_id() <= n_nodes ? size_t(s.node_id()) : 0;
+      for (int c = 0; c < s.counter_size() && c < int(counters::kMaxCounters); ++c)
+        exact_incl[node][size_t(c)] += s.counter(c);
+      for (int c = 0; c < s.self_counter_size() && c < int(counters::kMaxCounters); ++c)
+        exact_self[node][size_t(c)] += s.self_counter(c);
+    }
   for (RegionRow& r : rows) {
     const size_t node = r.timing.node <= n_nodes ? size_t(r.timing.node) : 0;
     r.counters_self = self[node];
     r.counters_incl = incl[node];
+    r.exact_self = exact_self[node];
+    r.exact_incl = exact_incl[node];
   }
 }
 
@@ -295,8 +307,10 @@ struct RegionCells {
     cpu = region_cpu_source(*m.profile);
     source = cpu == RegionCpu::kExact ? "exact" : cpu == RegionCpu::kSampled ? "sampled" : "none";
     events.assign(h.counter_event().begin(), h.counter_event().end());
+    exact_counters = h.region_counters_exact();
   }
   std::vector<std::string> events;  // counter events (format 1.16)
+  bool exact_counters = false;      // also read at begin and end (--region-counters, 1.19)
   std::string cpu_text(const RegionRow& r) const {
     return cpu == RegionCpu::kNone ? std::string("-") : seconds(r.cpu_ns);
   }
@@ -322,12 +336,22 @@ void counter_columns(const RegionCells& c, std::vector<std::string>& columns) {
     columns.push_back(e + "_self");
     columns.push_back(e);
   }
+  if (c.exact_counters)
+    for (const std::string& e : c.events) {
+      columns.push_back(e + "_exact_self");
+      columns.push_back(e + "_exact");
+    }
 }
 void counter_cells(const RegionCells& c, const RegionRow& r, std::vector<std::string>& cells) {
   for (size_t e = 0; e < c.events.size() && e < r.counters_self.size(); ++e) {
     cells.push_back(std::to_string(r.counters_self[e]));
     cells.push_back(std::to_string(r.counters_incl[e]));
   }
+  if (c.exact_counters)
+    for (size_t e = 0; e < c.events.size() && e < r.exact_self.size(); ++e) {
+      cells.push_back(std::to_string(r.exact_self[e]));
+      cells.push_back(std::to_string(r.exact_incl[e]));
+    }
 }
 
 Table region_csv_table(const std::vector<RegionRow>& rows, const RegionCells& c) {

@@ -29,6 +29,10 @@ struct RegionRow {
   // Counter events (format 1.16) attributed to the region by its samples: at its own level
   // (self) and in it with its nested regions (incl). Header.counter_event order.
   std::array<uint64_t, counters::kMaxCounters> counters_self{}, counters_incl{};
+  // With --region-counters (Header.region_counters_exact, 1.19): the events read at the region's
+  // begin and end by the threads that opened it, summed (not those of team workers that only
+  // inherited it, whose events are in the sampled counts above), inclusive and self.
+  std::array<int64_t, counters::kMaxCounters> exact_self{}, exact_incl{};
 };
 
 // How a profile knows its regions' CPU time: measured at begin/end (OMPROF_REGION_CPU=1, and

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/sampling.h"
 #include "proto/fields.h"
@@ -196,6 +197,7 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.boolean(H::kSymbolizeOffline, facts.symbolize_offline);
   h.u64(H::kRegionWindowStartNs, uint64_t(facts.region_window_start_ns));
   h.boolean(H::kRegionCpuExact, facts.region_cpu_exact);
+  h.boolean(H::kRegionCountersExact, region_counters_measured());
   h.boolean(H::kTaskwaitSampled, facts.taskwait_sampled);
   if (facts.wall_clock.checked) {
     h.str(H::kWallClock, facts.wall_clock.tsc ? "tsc" : "clock_monotonic");
@@ -329,6 +331,7 @@ void add_fork_records(wire::RecordStream& out, const std::vector<ompt::ForkSnaps
 void add_region_records(wire::RecordStream& out, const RegionData& regions, StringTable& strings) {
   namespace N = fields::RegionNode;
   namespace R = fields::RegionStats;
+  const size_t counters = region_counters_measured() ? runtime().config.counter_events.size() : 0;
   for (const auto& [id, info] : regions.nodes) {
     wire::Encoder rn;
     rn.u64(N::kId, id);
@@ -348,6 +351,10 @@ void add_region_records(wire::RecordStream& out, const RegionData& regions, Stri
       rs.i64(R::kSelfWallNs, n.self_wall_ns);
       rs.i64(R::kSelfCpuNs, n.self_cpu_ns);
       rs.boolean(R::kActive, n.active);
+      if (counters) {
+        rs.packed(R::kCounter, n.counters, n.counters + counters);
+        rs.packed(R::kSelfCounter, n.self_counters, n.self_counters + counters);
+      }
       out.add(fields::Record::kRegionStats, rs);
     }
 }

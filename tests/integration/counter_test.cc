@@ -472,6 +472,57 @@ TEST(CountersPlain, AnUnprivilegedUserIsToldWhatTheParanoidLevelAllows) {
   }
 }
 
+// Exact counts per explicit region (--region-counters): each thread reads its counter group at
+// every begin and end of "three" and "one", so their page faults are the pages the program
+// touched in them plus the few the region calls themselves fault (nothing is sampled: each
+// region's count is exact, the same on both compilers), self equal to inclusive (no nesting);
+// the sampled columns stay beside them. Without the flag there are no exact columns; without
+// --counters the flag is refused.
+TEST_P(Counters, ExactCountsPerExplicitRegionWithRegionCounters) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open is not permitted here";
+  const std::string dir = fresh_dir("counters_region_exact_" + GetParam());
+  const RunResult r = run({OMPROF_BIN, "run", "--counters", "page-faults,cs", "--region-counters",
+                           "-o", dir, "--", program("omp_page_faults_" + GetParam()), "2048", "10"},
+                          {{"OMP_NUM_THREADS", "2"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  double pages_three = 0, pages_one = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + r.out.find("pages_three="), "pages_three=%lf pages_one=%lf",
+                        &pages_three, &pages_one),
+            2)
+      << r.out;
+  const format::Profile p = only_profile(dir);
+  EXPECT_TRUE(p.header.region_counters_exact());
+  const viewer::Model user = viewer::build_model(p, omp::View::kUser);
+  std::map<std::string, viewer::RegionRow> rows;
+  for (const viewer::RegionRow& row : viewer::region_rows(user)) rows[row.timing.name] = row;
+  for (const auto& [name, pages] : {std::pair{"three", pages_three}, {"one", pages_one}}) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(rows.count(name));
+    const double exact = double(rows[name].exact_incl[0]);
+    std::printf("region %s: %.0f faults read exactly for %.0f pages touched\n", name, exact, pages);
+    EXPECT_GE(exact, pages);
+    EXPECT_LE(exact, pages + 0.002 * pages + 64);
+    EXPECT_EQ(rows[name].exact_self[0], rows[name].exact_incl[0]);
+  }
+  const nlohmann::json table = viewer::region_tree_table(user, viewer::Format::kJson).to_json();
+  ASSERT_FALSE(table.empty());
+  EXPECT_TRUE(table[0].contains("page-faults_exact")) << table.dump();
+  EXPECT_TRUE(table[0].contains("page-faults")) << "the sampled column stays";
+
+  const std::string plain = fresh_dir("counters_region_sampled_" + GetParam());
+  ASSERT_EQ(run({OMPROF_BIN, "run", "--counters", "page-faults", "-o", plain, "--",
+                 program("omp_page_faults_" + GetParam()), "256", "2"},
+                {{"OMP_NUM_THREADS", "2"}})
+                .status,
+            0);
+  EXPECT_FALSE(only_profile(plain).header.region_counters_exact());
+  const RunResult refused = run(
+      {OMPROF_BIN, "run", "--region-counters", "-o", plain, "--", program("switchy"), "1", "1"});
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("--region-counters needs --counters"), std::string::npos)
+      << refused.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Compilers, Counters, ::testing::Values("clang", "gcc"));
 
 }  // namespace

@@ -54,6 +54,52 @@ TEST(Regions, NestingContextsAndSelfTime) {
   EXPECT_EQ(a.calls, 1);
 }
 
+// With a counter source (--region-counters), regions count events as they time CPU: inclusive
+// over their closed and open activations, self without their nested regions; a repaired
+// mismatch closes and restarts activations at the one reading.
+TEST(Regions, CountersFromTheThreadsReadingsInclusiveAndSelf) {
+  Fixture f;
+  int64_t counts[kCounterSlots] = {};
+  f.t.set_counter_source(counts);
+  auto read = [&](int64_t first, int64_t second) {
+    counts[0] = first;
+    counts[1] = second;
+  };
+  read(10, 1);
+  ASSERT_EQ(f.t.begin(f.id("a"), at(0)), kSuccess);
+  read(15, 1);
+  ASSERT_EQ(f.t.begin(f.id("b"), at(10)), kSuccess);
+  read(25, 4);
+  ASSERT_EQ(f.t.end(f.id("b"), at(20), MismatchMode::kStrict), kSuccess);
+  read(40, 4);
+  ASSERT_EQ(f.t.end(f.id("a"), at(30), MismatchMode::kStrict), kSuccess);
+  const auto a = f.snap(f.node({"a"}), 50), ab = f.snap(f.node({"a", "b"}), 50);
+  EXPECT_EQ(a.counters[0], 30);
+  EXPECT_EQ(a.self_counters[0], 20);
+  EXPECT_EQ(a.counters[1], 3);
+  EXPECT_EQ(a.self_counters[1], 0);
+  EXPECT_EQ(ab.counters[0], 10);
+  EXPECT_EQ(ab.self_counters[0], 10);
+  // An open activation counts up to the snapshot's reading.
+  ASSERT_EQ(f.t.begin(f.id("c"), at(60)), kSuccess);
+  read(47, 4);
+  EXPECT_EQ(f.snap(f.node({"c"}), 70).counters[0], 7);
+  // c > d > e, then c ends (repair): d and e closed at 50 and restarted under the root.
+  ASSERT_EQ(f.t.begin(f.id("d"), at(70)), kSuccess);
+  read(50, 4);
+  ASSERT_EQ(f.t.end(f.id("c"), at(80), MismatchMode::kRepair), kSuccess);
+  read(53, 4);
+  ASSERT_EQ(f.t.end(f.id("d"), at(90), MismatchMode::kStrict), kSuccess);
+  EXPECT_EQ(f.snap(f.node({"c"}), 95).counters[0], 10);
+  EXPECT_EQ(f.snap(f.node({"c", "d"}), 95).counters[0], 3);
+  EXPECT_EQ(f.snap(f.node({"d"}), 95).counters[0], 3) << "the continuation from the repair";
+  // Without a source, nothing is counted.
+  Fixture plain;
+  ASSERT_EQ(plain.t.begin(plain.id("a"), at(0)), kSuccess);
+  ASSERT_EQ(plain.t.end(plain.id("a"), at(5), MismatchMode::kStrict), kSuccess);
+  EXPECT_EQ(plain.snap(plain.node({"a"}), 10).counters[0], 0);
+}
+
 TEST(Regions, CallCountsAreSixtyFourBit) {
   Fixture f;
   for (int i = 0; i < 1000; ++i) {
