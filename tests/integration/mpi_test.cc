@@ -830,18 +830,21 @@ double median(std::vector<double> v) {
 }
 
 // Three rounds of: the job under omprof (its top finding and predicted gain), the job as it is,
-// the job fixed (`before`, `after`: mpi_ranks' arguments). The medians of each: a change in the
-// machine's speed during the test (this VM's MPI latency has two modes) touches the prediction
-// and the measured saving alike. `top`, `all`: the first round's top finding and every finding.
+// the job fixed (`before`, `after`: mpi_ranks' arguments). The medians of each, and the median
+// of each round's prediction over its own saving: this VM's MPI latency has two modes, and a
+// switch between rounds moved one side's median without the other's (CI-like runs read 0.23 and
+// 0.12 s predicted for 0.16 and 0.18 s saved), while a round's three runs, a few seconds apart,
+// mostly share one mode. `top`, `all`: the first round's top finding and every finding.
 struct GainCheck {
   nlohmann::json top;
   std::string all;
   double predicted = 0, measured = 0;
+  double ratio = 0;  // the median over rounds of predicted / saved
 };
 GainCheck predicted_and_saved(const std::string& name, const std::vector<std::string>& before,
                               const std::vector<std::string>& after) {
   GainCheck g;
-  std::vector<double> predicted, slow, fast;
+  std::vector<double> predicted, slow, fast, ratios;
   for (int i = 0; i < 3; ++i) {
     const std::string dir = fresh_dir(name + "_" + std::to_string(i));
     std::vector<std::string> profiled = {OMPROF_BIN, "run", "-o",
@@ -858,9 +861,14 @@ GainCheck predicted_and_saved(const std::string& name, const std::vector<std::st
     predicted.push_back(top.value("gain_s", 0.0));
     slow.push_back(job_time(run(mpirun(2, b))));
     fast.push_back(job_time(run(mpirun(2, f))));
+    std::printf("round %d: predicted %.3f s, saved %.3f s\n", i, predicted.back(),
+                slow.back() - fast.back());
+    ratios.push_back(slow.back() > fast.back() ? predicted.back() / (slow.back() - fast.back())
+                                               : 0.0);
   }
   g.predicted = median(predicted);
   g.measured = median(slow) - median(fast);
+  g.ratio = median(ratios);
   return g;
 }
 
@@ -872,7 +880,8 @@ TEST(MpiAdvice, RankImbalanceIsTheTopFindingAndItsGainHolds) {
   EXPECT_NE(g.top["numbers"].value("extra_work_path", "").find("compute"), std::string::npos)
       << g.all;
   std::printf("MPI imbalance: predicted %.3f s, balancing saved %.3f s\n", g.predicted, g.measured);
-  EXPECT_NEAR(g.predicted, g.measured, 0.2 * g.measured);
+  EXPECT_NEAR(g.ratio, 1.0, 0.2) << "predicted " << g.predicted << " s, saved " << g.measured
+                                 << " s";
 }
 
 // A call site that costs every rank (25,000 one-value MPI_Allreduce calls a step, balanced
@@ -885,7 +894,8 @@ TEST(MpiAdvice, AChattyCallSiteIsTheTopFindingAndItsGainHolds) {
   EXPECT_NE(g.top.value("advice", "").find("MPI_Iallreduce"), std::string::npos) << g.all;
   std::printf("MPI call site: predicted %.3f s, one larger call saved %.3f s\n", g.predicted,
               g.measured);
-  EXPECT_NEAR(g.predicted, g.measured, 0.2 * g.measured);
+  EXPECT_NEAR(g.ratio, 1.0, 0.2) << "predicted " << g.predicted << " s, saved " << g.measured
+                                 << " s";
 }
 
 // `omprof export --format speedscope-timeline DIR`: evented profiles whose opens and closes

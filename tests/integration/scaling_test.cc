@@ -199,8 +199,12 @@ TEST_P(Scaling, WeakScalingComparesWorkPerCore) {
   EXPECT_EQ(weak.value("kind", ""), "weak");
   const double designed = 2 * d1.work_s / d2.work_s;
   EXPECT_NEAR(metric(weak, "computation scalability", "1x2"), designed, 0.03);
+  // Weak scaling: about the same time for twice the problem. The runs are all parallel, so the
+  // speedup is what the program's own timers of its parallel phases say (a fixed 1.0 +- 0.1 failed
+  // when the 2-vCPU VM ran the 2-thread run 13% slower; the program measured that too).
   const double speedup = row_of(weak["runs"], "run", "1x2").value("speedup", 0.0);
-  EXPECT_NEAR(speedup, 1.0, 0.1) << "weak scaling: the same time for twice the problem";
+  EXPECT_NEAR(speedup, d1.parallel_wall_s / d2.parallel_wall_s, 0.05)
+      << "program: " << d1.parallel_wall_s << " s at 1 thread, " << d2.parallel_wall_s << " s at 2";
   const nlohmann::json strong = analyse({one, two});
   EXPECT_NEAR(metric(strong, "computation scalability", "1x2"), designed / 2, 0.03);
 }
