@@ -28,12 +28,14 @@ class Advise : public ::testing::TestWithParam<std::string> {
   std::string app() const { return program("omp_advice_" + GetParam()); }
   const std::map<std::string, std::string> env_ = {{"OMP_NUM_THREADS", "2"}};
 
+  // `profiled_elapsed`, if given, gets the profiled run's elapsed time as the program measured it.
   nlohmann::json advise(const std::string& mode, const std::string& rounds = "4",
-                        const std::string& rate = "200") {
+                        const std::string& rate = "200", double* profiled_elapsed = nullptr) {
     const std::string dir = fresh_dir("advise_" + mode);
     const RunResult r = run(
         {OMPROF_BIN, "run", "--rate", rate, "-o", dir, "--", app(), mode, "nofix", rounds}, env_);
     EXPECT_EQ(r.status, 0) << r.err;
+    if (profiled_elapsed) *profiled_elapsed = elapsed_of(r);
     const RunResult a = run({OMPROF_BIN, "advise", "--json", dir});
     EXPECT_EQ(a.status, 0) << a.err;
     return nlohmann::json::parse(a.out);
@@ -62,9 +64,11 @@ TEST_P(Advise, TheTopFindingIsTheDesignedProblemAndItsGainHolds) {
     SCOPED_TRACE(d.mode);
     // Three rounds, each a profiled run (its top finding's gain), the program alone and the
     // program fixed: medians of each, interleaved (the VM's speed drifts over seconds).
-    std::vector<double> predictions, before, after;
+    std::vector<double> predictions, before, after, profiled;
     for (int round = 0; round < 3; ++round) {
-      const nlohmann::json a = advise(d.mode, d.rounds, d.rate);
+      double profiled_elapsed = 0;
+      const nlohmann::json a = advise(d.mode, d.rounds, d.rate, &profiled_elapsed);
+      profiled.push_back(profiled_elapsed);
       ASSERT_FALSE(a["findings"].empty()) << a.dump(2);
       const nlohmann::json& top = a["findings"][0];
       EXPECT_EQ(top.value("kind", ""), d.kind) << a.dump(2);
@@ -77,12 +81,17 @@ TEST_P(Advise, TheTopFindingIsTheDesignedProblemAndItsGainHolds) {
     const double predicted = median(predictions), measured = median(before) - median(after);
     std::printf("%s: predicted %.3f s, the fix saved %.3f s\n", d.mode, predicted, measured);
     if (std::string(d.mode) == "tiny") {
-      // Known error (docs/semantics.md "Advice"): this VM runs 200,000 forks and joins in two
-      // modes (about 1 us each, or 2-3 us), and in the slow one the prediction missed by 25%
-      // on libgomp (0.160 s against 0.214 s) and by 70% on libomp, where omprof's own OMPT
-      // callbacks add to each fork and join. Checked here: the right order of size.
+      // Known error (docs/semantics.md "Advice"): omprof's own work at each of the 200,000
+      // forks and joins (its OMPT callbacks on libomp, its wrappers on libgomp, and the
+      // runtime's own tool paths) runs inside the runtime's fork and join, and the profile
+      // cannot tell all of it from the runtime's: the prediction can hold up to all of what
+      // omprof added to the run. The bound is therefore the program's own: its saving, plus
+      // the profiled run's elapsed time less its time alone (0.55 s against 0.35 s on libomp,
+      // on this 2-vCPU VM).
+      const double added = std::max(0.0, median(profiled) - median(before));
+      std::printf("tiny: omprof added %.3f s to the run\n", added);
       EXPECT_GT(predicted, 0.5 * measured);
-      EXPECT_LT(predicted, 2 * measured);
+      EXPECT_LT(predicted, 1.2 * (measured + added));
       continue;
     }
     if (std::string(d.mode) == "tasks" && GetParam() == "gcc") {

@@ -758,24 +758,35 @@ TEST(MpiScaling, RankImbalanceIsMpiLoadBalance) {
     const RunResult r = run(argv);
     ASSERT_EQ(r.status, 0) << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
-    double sum = 0, most = 0;
+    // The program's own clocks: each rank's time outside MPI and its window, in the steps or
+    // in its whole loop. A loaded machine (CI runs tests side by side) can delay a rank, which
+    // the slow rank then waits for in MPI: communication's loss, measured by the program too.
+    double sum = 0, most = 0, window = 0;
     for (const auto& [rank, t] : truth[2]) {
-      const double outside = (in_step ? t.step_s : t.elapsed_s) - t.step_mpi;
+      const double span = in_step ? t.step_s : t.elapsed_s;
+      const double outside = span - t.step_mpi;
       sum += outside;
       most = std::max(most, outside);
+      window = std::max(window, span);
     }
-    const double designed = sum / 2 / most;
+    const double designed = sum / 2 / most, designed_communication = most / window;
     double lb = -1, mpi_parallel = -1, communication = -1;
     for (const nlohmann::json& row : j["metrics"]) {
       if (row["metric"] == "MPI load balance") lb = row["2x1"];
       if (row["metric"] == "MPI parallel efficiency") mpi_parallel = row["2x1"];
       if (row["metric"] == "MPI communication efficiency") communication = row["2x1"];
     }
-    std::printf("MPI load balance %.3f, designed %.3f; communication %.3f\n", lb, designed,
-                communication);
+    std::printf("MPI load balance %.3f, designed %.3f; communication %.3f, the program's %.3f\n",
+                lb, designed, communication, designed_communication);
     EXPECT_NEAR(lb, designed, 0.03);
     EXPECT_NEAR(mpi_parallel, lb * communication, 0.005);
-    EXPECT_GT(communication, 0.95) << "the ranks wait for the slow one, not for the network";
+    // The ranks wait for the slow one, which is load balance, not communication. The whole
+    // window also holds MPI_Init's return to the loop and MPI_Finalize: communication there can
+    // only be lower than in the loop.
+    if (in_step)
+      EXPECT_NEAR(communication, designed_communication, 0.03);
+    else
+      EXPECT_LT(communication, designed_communication + 0.03);
     // The MPI loss is the fast rank's wait in MPI_Allreduce, at exchange's call path. In the
     // step region that is all of it; the whole window also holds a rank's wait for the other's
     // end, and the ranks' windows (from MPI_Init's return) start at different moments.
@@ -785,12 +796,11 @@ TEST(MpiScaling, RankImbalanceIsMpiLoadBalance) {
       EXPECT_NEAR(whole.value("mpi_s", 0.0), waited, 0.05 * waited + 0.01);
     else
       EXPECT_GT(whole.value("mpi_s", 0.0), waited - 0.05 * waited - 0.01);
-    bool found = false;
+    double at_exchange = 0;
     for (const nlohmann::json& row : j["2x1.paths"])
-      if (row.value("path", "").find("exchange") != std::string::npos &&
-          row.value("mpi_s", 0.0) > 0.8 * whole.value("mpi_s", 0.0))
-        found = true;
-    EXPECT_TRUE(found) << j["2x1.paths"].dump();
+      if (row.value("path", "").find("exchange") != std::string::npos)
+        at_exchange += row.value("mpi_s", 0.0);
+    EXPECT_NEAR(at_exchange, waited, 0.05 * waited + 0.01) << j["2x1.paths"].dump();
   }
   // A job with a rank's profile missing is not a run.
   const std::string partial = fresh_dir("mpi_scaling_partial");
