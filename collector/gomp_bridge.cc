@@ -13,6 +13,7 @@
 #include "collector/ompt/exact_waits.h"
 #include "collector/ompt/fork_records.h"
 #include "collector/ompt/fork_walls.h"
+#include "collector/ompt/member_counters.h"
 #include "collector/ompt/runtime_status.h"
 #include "collector/openmp/wait_split.h"
 #include "collector/region_context.h"
@@ -307,6 +308,9 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
     if (off) omprof::ompt::record_wait(ts, 0, fork_ctx, off, now);
   }
   omprof::ompt::begin_team_member(value, thread_num, team_size);
+  if (omprof::ompt::member_counts::on())
+    omprof::ompt::member_counts::begin(ts, pv::fork_id(value), pv::instance(value), thread_num == 0,
+                                       0);
   ts->gomp_team_size = team_size;
   g.barriers_met = 0;
   ts->gomp_barrier_tag = 0;
@@ -325,6 +329,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   ts->gomp_body_ns = now > g.body_start_ns ? now - g.body_start_ns : 0;
   ts->gomp_join_ran_task = false;
   omprof::handler::note_member_ended(pv::instance(ts->gomp_parallel_value), now);
+  if (ts->member_depth) omprof::ompt::member_counts::end(ts, pv::instance(ts->gomp_parallel_value));
   ts->gomp_state = fmt::kWaitBarrierImplicitParallel;
   if (!measures_off_cpu(ts)) return;
   g.join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);

@@ -207,6 +207,7 @@ constexpr uint32_t kInstances = 5;
 constexpr uint32_t kTeamSizes = 6;
 constexpr uint32_t kTask = 7;
 constexpr uint32_t kWallNs = 8;
+constexpr uint32_t kCounter = 9;
 }  // namespace ForkRecord
 
 namespace RegionNode {
@@ -237,6 +238,7 @@ constexpr uint32_t kForkRecordsDropped = 5;
 constexpr uint32_t kHandlerCallsTimed = 6;
 constexpr uint32_t kHandlerNsTotal = 7;
 constexpr uint32_t kThreadsBeforeStart = 8;
+constexpr uint32_t kMemberCountsLost = 9;
 }  // namespace Trailer
 
 namespace JournalEntry {

@@ -19,7 +19,7 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring;
 // 12: the measured-wait interval ring, the event ring, region statistics, fork counts;
 // 13: ThreadRecord.counter_enabled_ns, counter_running_ns; FileHeader.threads_before_start;
-// RegionStatsRecord.counters
+// RegionStatsRecord.counters; ForkCounts.counters
 constexpr uint32_t kVersion = 13;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
@@ -57,12 +57,14 @@ static_assert(sizeof(FileHeader) <= kPage);
 // A fork record's counts (docs/format.md "The journal"): the regions forked from it (a thread
 // counts a run of forks of one record in its ThreadRecord and adds them when it forks another),
 // the encountering thread's fork-to-join wall time (the same, in ThreadRecord.wall_unflushed_ns)
-// and the team sizes seen (bit k: k + 1 threads; 64 or more: bit 63).
+// and the team sizes seen (bit k: k + 1 threads; 64 or more: bit 63); with --region-counters
+// (version 13), the counter events its team members counted in it (ompt/member_counters.h).
 constexpr uint32_t kJournalForks = 1 << 16;
 struct ForkCounts {
   std::atomic<uint64_t> instances;
   std::atomic<uint64_t> wall_ns;
   std::atomic<uint64_t> team_size_mask;
+  std::atomic<uint64_t> counters[kMaxCounters];
 };
 
 // An entry of the entry area, 8-byte aligned: this header, then `length` bytes of a serialized

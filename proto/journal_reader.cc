@@ -486,8 +486,10 @@ Unflushed unflushed_fork_counts(const Mapped& m, const FileHeader& h) {
   return u;
 }
 
-// Fork record `r`'s counts as the collector kept them: its ForkCounts and the threads' part.
-void set_fork_counts(v1::ForkRecord& r, const Mapped& m, const FileHeader& h, Unflushed& u) {
+// Fork record `r`'s counts as the collector kept them: its ForkCounts and the threads' part;
+// `counters`: its members' counter events (0: not --region-counters).
+void set_fork_counts(v1::ForkRecord& r, const Mapped& m, const FileHeader& h, Unflushed& u,
+                     uint32_t counters) {
   const uint64_t id = r.id();
   if (!h.forks_offset || id == 0 || id > h.forks_capacity) return;
   const uint64_t at = h.forks_offset + (id - 1) * sizeof(journal::ForkCounts);
@@ -498,10 +500,13 @@ void set_fork_counts(v1::ForkRecord& r, const Mapped& m, const FileHeader& h, Un
   const uint64_t mask = c->team_size_mask.load();
   for (uint32_t bit = 0; bit < 64; ++bit)
     if (mask & (uint64_t(1) << bit)) r.add_team_sizes(bit + 1);
+  if (!r.task())
+    for (uint32_t i = 0; i < counters && i < journal::kMaxCounters; ++i)
+      r.add_counter(c->counters[i].load());
 }
 
 std::vector<v1::ForkRecord> fork_records(const Entries& e, Builder& b, const Mapped& m,
-                                         const FileHeader& h) {
+                                         const FileHeader& h, uint32_t counters) {
   std::vector<v1::ForkRecord> out;
   Unflushed unflushed = unflushed_fork_counts(m, h);
   for (const auto& [id, f] : e.forks) {
@@ -514,7 +519,7 @@ std::vector<v1::ForkRecord> fork_records(const Entries& e, Builder& b, const Map
                            f.truncated() ? journal::kStackTruncated : 0));
     if (f.codeptr()) r.set_codeptr_location_id(b.location(f.codeptr()));
     r.set_task(f.task());
-    set_fork_counts(r, m, h, unflushed);
+    set_fork_counts(r, m, h, unflushed, counters);
     out.push_back(r);
   }
   return out;
@@ -592,7 +597,10 @@ std::string recover_profile(const std::string& journal_path, const v1::Ending& e
                             : end_unix_ns > start ? end_unix_ns - start
                                                   : 0;
   const bool cpu_clock = e.start.clock() == v1::CLOCK_CPU || e.start.clock() == v1::CLOCK_TASK;
-  const std::vector<v1::ForkRecord> forks = fork_records(e, b, m, h);
+  // Events counted exactly in regions (0: not --region-counters).
+  const uint32_t region_counters =
+      e.start.region_counters_exact() ? uint32_t(e.start.counter_event_size()) : 0;
+  const std::vector<v1::ForkRecord> forks = fork_records(e, b, m, h, region_counters);
   const std::vector<v1::RegionNode> nodes = region_nodes(e, b);
   const std::vector<v1::ThreadProfile> threads =
       read_threads(m, h, b, duration, cpu_clock, forks.size(), nodes.size(),
@@ -612,8 +620,6 @@ std::string recover_profile(const std::string& journal_path, const v1::Ending& e
   for (const auto& x : threads) w.add([&](v1::Record& r) { *r.mutable_thread() = x; });
   for (const auto& x : forks) w.add([&](v1::Record& r) { *r.mutable_fork() = x; });
   for (const auto& x : nodes) w.add([&](v1::Record& r) { *r.mutable_region_node() = x; });
-  const uint32_t region_counters =
-      e.start.region_counters_exact() ? uint32_t(e.start.counter_event_size()) : 0;
   for (const auto& x : read_region_stats(m, h, nodes, region_counters))
     w.add([&](v1::Record& r) { *r.mutable_region_stats() = x; });
   const uint64_t records = w.count();

@@ -230,6 +230,11 @@ void print_lost_lines(std::ostream& out, const format::Profile& p, const HeaderF
       "Lost:      {} dropped ({} s), {} truncated, {} unwind failures, {} untracked threads\n",
       f.dropped, seconds(f.dropped_ns), f.truncated, f.unwind_failed,
       p.trailer.threads_untracked());
+  if (p.trailer.member_counts_lost())
+    out << fmt::format(
+        "           {} parallel-region member part(s) without exact counter events (group "
+        "unreadable, nested too deep, or never reached the region's end)\n",
+        p.trailer.member_counts_lost());
   if (p.trailer.threads_before_start())
     out << fmt::format(
         "           {} thread(s) started before omprof (by a library's constructor?): never "
@@ -388,6 +393,7 @@ nlohmann::json header_json(const Model& m, const HeaderFacts& f, const FilterOpt
   j["truncated_samples"] = f.truncated;
   if (p.trailer.threads_before_start())
     j["threads_before_start"] = p.trailer.threads_before_start();
+  if (p.trailer.member_counts_lost()) j["member_counts_lost"] = p.trailer.member_counts_lost();
   if (f.unmeasured_waits) j["unmeasured_waits"] = f.unmeasured_waits;
   if (p.header.counter_event_size()) {
     const CounterFacts counters = counter_facts(p);

@@ -72,6 +72,7 @@ td.low{background:#f6c9c4}td.high{background:#cdebc5}
 <h2>Explicit regions</h2><div id="regions" class="tablebox"></div>
 <h2>Parallel regions</h2><div id="parallel" class="tablebox"></div>
 <h2>Threads</h2><div id="threads" class="tablebox"></div>
+<h2>Counters</h2><div id="counters" class="tablebox"></div>
 <h2>MPI ranks</h2><div id="ranks" class="tablebox"></div>
 <h2>OpenMP states</h2><div id="states" class="tablebox"></div>
 <pre id="selftest"></pre>
@@ -219,14 +220,24 @@ document.getElementById("title").textContent = document.title;
 })();
 const several = D.headers.length > 1;
 table("regions", D.regions, ["rank", "name", "depth", "calls", "threads", "incl_s", "self_s",
-      "cpu_s", "work_s", "wait_s", "efficiency", "imbalance", "mpi_wait_s"].filter(c => several || c !== "rank"),
+      "cpu_s", "work_s", "wait_s", "efficiency", "imbalance", "mpi_wait_s", ...(D.counter_columns || [])]
+      .filter(c => several || c !== "rank"),
       ["work_s", "wait_s"]);
 table("parallel", D.parallel_regions, ["rank", "region", "function", "instances", "wall_s", "teams", "incl_s",
-      "work_s", "wait_s", "efficiency%", "barrier_s", "lock_s", "overhead_s", "other_wait_s"]
+      "work_s", "wait_s", "efficiency%", "barrier_s", "lock_s", "overhead_s", "other_wait_s",
+      ...(D.counter_columns || [])]
       .filter(c => several || c !== "rank"), ["work_s", "wait_s"]);
 table("threads", D.threads, ["rank", "thread", "tid", "kind", "samples", "sampled_s", "cpu_s",
       "work_s", "wait_s", "wait%", "overhead_s", "runq_s", "invol_sw", ...(D.counter_events || []),
       "cpus", "dropped", "truncated"].filter(c => several || c !== "rank"), ["work_s", "wait_s"]);
+// Each profile's counter totals and the metrics derived from them (header.counters,
+// header.derived_metrics), one row per event or metric.
+table("counters", D.headers.flatMap((h, i) => [
+  ...(h.counters || []).map(c => ({rank: i, name: c.event, total: c.total, value: null,
+                                   per_cpu_second: c.per_cpu_second, sample_period: c.sample_period})),
+  ...(h.derived_metrics || []).map(d => ({rank: i, name: d.metric, total: null, value: d.value,
+                                          per_cpu_second: null, sample_period: null}))]),
+  ["rank", "name", "total", "value", "per_cpu_second", "sample_period"].filter(c => several || c !== "rank"));
 table("ranks", D.ranks, ["rank", "threads", "elapsed_s", "computation_s", "work_s", "omp_wait_s",
       "mpi_wait_s", "work%", "omp_wait%", "mpi_wait%"], ["work_s", "omp_wait_s"]);
 table("states", D.states.filter(r => r.thread === "all"),

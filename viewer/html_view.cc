@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "omp/states.h"
+#include "viewer/derived_cells.h"
 #include "viewer/regions_view.h"
 #include "viewer/report.h"
 
@@ -44,10 +45,19 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
                           "run_delay_s", "busy_machine"})
     if (full.contains(key)) h[key] = full[key];
   if (full.contains("counters")) h["counters"] = full["counters"];
+  if (full.contains("derived_metrics")) h["derived_metrics"] = full["derived_metrics"];
   headers_.push_back(std::move(h));
-  for (const std::string& e : p.header.counter_event())
-    if (std::find(counter_events_.begin(), counter_events_.end(), e) == counter_events_.end())
-      counter_events_.push_back(e);
+  const std::vector<std::string> events(p.header.counter_event().begin(),
+                                        p.header.counter_event().end());
+  auto add_once = [](std::vector<std::string>& to, const std::string& name) {
+    if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
+  };
+  for (const std::string& e : events) add_once(counter_events_, e);
+  // The region tables' counter columns: sampled, exact (--region-counters), derived.
+  for (const std::string& e : events) add_once(counter_columns_, e);
+  if (p.header.region_counters_exact())
+    for (const std::string& e : events) add_once(counter_columns_, e + "_exact");
+  for (const std::string& d : derived_columns(events)) add_once(counter_columns_, d);
 
   for (const StackTotal& s : tree_from_losses_ ? std::vector<StackTotal>() : stack_totals(m)) {
     auto count = [&](size_t n) {
@@ -160,6 +170,7 @@ nlohmann::json HtmlView::data() const {
   d["tree"] = tree_json();
   d["threads"] = threads_;
   d["counter_events"] = counter_events_;
+  d["counter_columns"] = counter_columns_;
   d["states"] = states_;
   d["parallel_regions"] = parallel_regions_;
   d["regions"] = regions_;

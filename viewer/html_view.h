@@ -45,7 +45,8 @@ class HtmlView {
   std::vector<Counts> counts_{Counts{}};  // by trie node
   nlohmann::json headers_ = nlohmann::json::array();
   nlohmann::json threads_ = nlohmann::json::array();
-  std::vector<std::string> counter_events_;  // every profile's counter events, in order seen
+  std::vector<std::string> counter_events_;   // every profile's counter events, in order seen
+  std::vector<std::string> counter_columns_;  // and the region tables' columns of them
   nlohmann::json states_ = nlohmann::json::array();
   nlohmann::json parallel_regions_ = nlohmann::json::array();
   nlohmann::json regions_ = nlohmann::json::array();

@@ -11,6 +11,7 @@
 
 #include "omp/states.h"
 #include "regions/names.h"
+#include "viewer/derived_cells.h"
 #include "viewer/sampling_error.h"
 
 namespace omprof::viewer {
@@ -341,6 +342,18 @@ void counter_columns(const RegionCells& c, std::vector<std::string>& columns) {
       columns.push_back(e + "_exact_self");
       columns.push_back(e + "_exact");
     }
+  for (const std::string& d : derived_columns(c.events)) columns.push_back(d);
+}
+// The region's derived metrics: from its exact counts and wall time where it has them, else
+// from its samples (inclusive).
+RowCounts derived_inputs(const RegionCells& c, const RegionRow& r) {
+  RowCounts in;
+  in.samples = r.samples;
+  in.counts_exact = in.time_exact = c.exact_counters;
+  in.thread_ns = c.exact_counters ? double(r.timing.wall_sum_ns) : double(r.work_ns + r.wait_ns);
+  for (size_t e = 0; e < in.counts.size(); ++e)
+    in.counts[e] = c.exact_counters ? double(r.exact_incl[e]) : double(r.counters_incl[e]);
+  return in;
 }
 void counter_cells(const RegionCells& c, const RegionRow& r, std::vector<std::string>& cells) {
   for (size_t e = 0; e < c.events.size() && e < r.counters_self.size(); ++e) {
@@ -352,6 +365,7 @@ void counter_cells(const RegionCells& c, const RegionRow& r, std::vector<std::st
       cells.push_back(std::to_string(r.exact_self[e]));
       cells.push_back(std::to_string(r.exact_incl[e]));
     }
+  derived_cells(c.events, derived_inputs(c, r), cells);
 }
 
 Table region_csv_table(const std::vector<RegionRow>& rows, const RegionCells& c) {

@@ -14,6 +14,7 @@
 #include "proto/text.h"
 #include "viewer/busy_machine.h"
 #include "viewer/call_views.h"
+#include "viewer/derived_cells.h"
 #include "viewer/idle_blame.h"
 #include "viewer/path_tree.h"
 #include "viewer/regions_view.h"
@@ -234,8 +235,9 @@ struct ParallelRegion {
   std::set<uint32_t> teams;
   WorkWait ww;
   std::map<std::string, uint64_t> wait_by_kind;
-  // Counter events its members' samples took inside it (format 1.16), Header.counter_event order.
-  std::array<uint64_t, counters::kMaxCounters> counters{};
+  // Counter events its members' samples took inside it (format 1.16), Header.counter_event order,
+  // and with Header.region_counters_exact those its members counted (ForkRecord.counter, 1.19).
+  std::array<uint64_t, counters::kMaxCounters> counters{}, exact{};
 };
 
 // By "function@file:line+code_place".
@@ -268,6 +270,8 @@ std::map<std::string, ParallelRegion> parallel_regions_of(const Model& m) {
     if (r.place.empty()) r.place = "?";
     r.instances += f.instances();
     r.wall += f.wall_ns();
+    for (int c = 0; c < f.counter_size() && size_t(c) < r.exact.size(); ++c)
+      r.exact[size_t(c)] += f.counter(c);
     for (uint32_t s : f.team_sizes()) r.teams.insert(s);
     if (f.id() < by_fork.size()) by_fork[f.id()] = &r;
   }
@@ -306,6 +310,26 @@ std::map<std::string, ParallelRegionTotals> parallel_region_totals(const Model& 
   return out;
 }
 
+namespace {
+// A construct's counter cells: sampled, exact (`exact`: --region-counters), derived: from the
+// members' exact counts where read, per second of the team's sampled time in the construct.
+void counter_cells(const ParallelRegion& r, const std::vector<std::string>& events, bool exact,
+                   std::vector<std::string>& cells) {
+  for (size_t e = 0; e < events.size() && e < r.counters.size(); ++e)
+    cells.push_back(std::to_string(r.counters[e]));
+  if (exact)
+    for (size_t e = 0; e < events.size() && e < r.exact.size(); ++e)
+      cells.push_back(std::to_string(r.exact[e]));
+  RowCounts in;
+  for (size_t e = 0; e < in.counts.size(); ++e)
+    in.counts[e] = double(exact ? r.exact[e] : r.counters[e]);
+  in.counts_exact = exact;
+  in.thread_ns = double(r.incl);
+  in.samples = r.ww.samples();
+  derived_cells(events, in, cells);
+}
+}  // namespace
+
 Table parallel_region_table(const Model& m, Format format) {
   const std::map<std::string, ParallelRegion> constructs = parallel_regions_of(m);
   std::vector<std::string> columns = {
@@ -314,11 +338,18 @@ Table parallel_region_table(const Model& m, Format format) {
   // Counter events (1.16): what the team's samples took inside each construct.
   const auto& events = m.profile->header.counter_event();
   columns.insert(columns.end(), events.begin(), events.end());
+  // The members' exact counts (--region-counters, 1.19), beside the sampled ones.
+  const bool exact = m.profile->header.region_counters_exact();
+  if (exact)
+    for (const std::string& e : events) columns.push_back(e + "_exact");
+  const std::vector<std::string> event_names(events.begin(), events.end());
+  const std::vector<std::string> derived = derived_columns(event_names);
+  columns.insert(columns.end(), derived.begin(), derived.end());
   columns.push_back("<function");
   Table t(columns);
   t.last_in_csv(8, 3);  // appended: the sampling error, then the overhead part of wait
   t.last_in_csv(2, 1);  // then the wall time (format 1.14)
-  if (!events.empty()) t.last_in_csv(14, size_t(events.size()));
+  if (!events.empty()) t.last_in_csv(14, size_t(events.size()) * (exact ? 2 : 1) + derived.size());
   std::vector<std::pair<std::string, ParallelRegion>> sorted(constructs.begin(), constructs.end());
   std::sort(sorted.begin(), sorted.end(),
             [](const auto& a, const auto& b) { return a.second.incl > b.second.incl; });
@@ -349,8 +380,7 @@ Table parallel_region_table(const Model& m, Format format) {
                                       seconds(barrier),
                                       seconds(lock),
                                       seconds(other)};
-    for (int e = 0; e < events.size() && size_t(e) < r.counters.size(); ++e)
-      cells.push_back(std::to_string(r.counters[size_t(e)]));
+    counter_cells(r, event_names, exact, cells);
     cells.push_back(r.function);
     t.row(cells);
   }

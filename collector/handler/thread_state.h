@@ -174,6 +174,17 @@ struct ThreadState : journal::ThreadRecord {
   // innermost kMaxForkNesting (ompt/fork_walls.h); the fork record whose instances' wall time
   // the thread adds up, and the sum not yet added to the record.
   uint64_t fork_start_ns[kMaxForkNesting] = {};
+  // With --region-counters, the parallel regions this thread is a member of and has not
+  // arrived at the end of, innermost last, with its counts at its start (ompt/member_counters.h).
+  struct MemberCounts {
+    uint64_t fork_id;
+    uint64_t construct;  // the master's: the construct it forked (its end barrier's address)
+    uint32_t instance;
+    bool master;
+    uint64_t start[journal::kMaxCounters];
+  };
+  MemberCounts member_counts[kMaxForkNesting];
+  uint32_t member_depth = 0;    // may exceed kMaxForkNesting: those are not counted
   uint32_t fork_depth = 0;      // (wall_fork_id, wall_unflushed_ns: ThreadRecord's)
   bool counted_worker = false;  // among the OpenMP workers alive (idle_workers.h)
   // Region instance numbers this thread may use, taken from the process's counter in blocks.

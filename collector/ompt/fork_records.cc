@@ -200,6 +200,17 @@ void add_fork_wall(uint64_t fork_id, uint64_t wall_ns) {
   if (ForkRecord* rec = record_by_id(fork_id)) rec->counts->wall_ns.fetch_add(wall_ns);
 }
 
+void add_fork_counters(uint64_t fork_id, const uint64_t* counts, uint32_t n) {
+  if (ForkRecord* rec = record_by_id(fork_id))
+    for (uint32_t i = 0; i < n && i < journal::kMaxCounters; ++i)
+      if (counts[i]) rec->counts->counters[i].fetch_add(counts[i], std::memory_order_relaxed);
+}
+
+bool is_outermost_fork(uint64_t fork_id) {
+  const ForkRecord* rec = record_by_id(fork_id);
+  return rec && rec->parent_id == 0;
+}
+
 std::vector<ForkSnapshot> fork_snapshots() {
   ForkTable& t = forks();
   // Forks the threads have not added to their records yet (count_fork).
@@ -225,6 +236,7 @@ std::vector<ForkSnapshot> fork_snapshots() {
     uint64_t mask = r->counts->team_size_mask.load();
     for (unsigned b = 0; b < 64; ++b)
       if (mask & (uint64_t(1) << b)) s.team_sizes.push_back(b + 1);
+    for (const auto& c : r->counts->counters) s.counters.push_back(c.load());
     out.push_back(std::move(s));
   }
   return out;

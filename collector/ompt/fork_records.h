@@ -37,6 +37,10 @@ uint64_t enclosing_fork_id();
 void begin_team_member(uint64_t value, unsigned index, unsigned team_size);
 // Adds `wall_ns` of fork-to-join time to fork record `fork_id` (fork_walls.h).
 void add_fork_wall(uint64_t fork_id, uint64_t wall_ns);
+// Adds a team member's counter events (`n` of them) to fork record `fork_id` (member_counters.h).
+void add_fork_counters(uint64_t fork_id, const uint64_t* counts, uint32_t n);
+// Whether fork record `fork_id` is an outermost region's (no enclosing region); false if unknown.
+bool is_outermost_fork(uint64_t fork_id);
 
 struct ForkSnapshot {
   uint64_t id = 0;
@@ -47,7 +51,8 @@ struct ForkSnapshot {
   uint64_t instances = 0;
   uint64_t wall_ns = 0;  // fork to join, summed over the instances
   std::vector<uint32_t> team_sizes;
-  bool task = false;  // a task construct's creation path (record_task_creation)
+  std::vector<uint64_t> counters;  // the members' counter events (member_counters.h)
+  bool task = false;               // a task construct's creation path (record_task_creation)
 };
 std::vector<ForkSnapshot> fork_snapshots();
 uint64_t fork_records_dropped();

@@ -18,6 +18,7 @@
 #include "collector/ompt/exact_waits.h"
 #include "collector/ompt/fork_records.h"
 #include "collector/ompt/fork_walls.h"
+#include "collector/ompt/member_counters.h"
 #include "collector/ompt/running_tasks.h"
 #include "collector/ompt/runtime_status.h"
 #include "collector/ompt/task_origins.h"
@@ -96,6 +97,8 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t*, int, const void*)
   // libomp's barriers spin on (region_ends.h).
   ThreadState* ts = current_thread();
   const uint64_t value = value_of(ts, parallel_data);
+  // A serialized region (if(0), a nested team of one) has no end barrier: its body ends here.
+  if (ts && ts->member_depth) member_counts::end(ts, pv::instance(value));
   handler::note_region_end(pv::instance(value), now);
   note_join_time(ts, pv::fork_id(value), now);
 }
@@ -130,6 +133,9 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
       ts->barrier_number = 0;
     }
     begin_team_member(value, index, actual_parallelism);
+    if (ts && member_counts::on())
+      member_counts::begin(ts, pv::fork_id(value), pv::instance(value), index == 0,
+                           index == 0 ? ts->forked_construct : 0);
   }
 }
 
@@ -192,6 +198,9 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     role = BarrierRole::kMasterJoin;
   const uint32_t instance =
       handler::plausible_pointer(parallel_data) ? pv::instance(value_of(ts, parallel_data)) : 0;
+  if (region_end && ts->member_depth &&
+      member_counts::ends_member(ts, instance, construct_address(codeptr_ra)))
+    member_counts::end(ts, instance);  // the member's body ends at its region's end barrier
   wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data,
                   wait_context(ts, parallel_data), instance, role);
 }

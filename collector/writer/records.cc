@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "collector/ompt/member_counters.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/sampling.h"
@@ -313,6 +314,8 @@ void add_fork_records(wire::RecordStream& out, const std::vector<ompt::ForkSnaps
                       const std::vector<uint64_t>& fork_stack_ids,
                       const LocationIds& location_ids) {
   namespace F = fields::ForkRecord;
+  const size_t member_counters =
+      region_counters_measured() ? runtime().config.counter_events.size() : 0;
   for (size_t i = 0; i < forks.size(); ++i) {
     const auto& f = forks[i];
     wire::Encoder fr;
@@ -324,6 +327,8 @@ void add_fork_records(wire::RecordStream& out, const std::vector<ompt::ForkSnaps
     fr.u64(F::kWallNs, f.wall_ns);
     fr.packed(F::kTeamSizes, f.team_sizes.begin(), f.team_sizes.end());
     fr.boolean(F::kTask, f.task);
+    if (member_counters && !f.task)
+      fr.packed(F::kCounter, f.counters.begin(), f.counters.begin() + member_counters);
     out.add(fields::Record::kFork, fr);
   }
 }
@@ -365,6 +370,7 @@ wire::Encoder trailer_record(uint64_t record_count) {
   trailer.u64(T::kRecordCount, record_count);
   trailer.u64(T::kThreadsUntracked, threads_untracked());
   trailer.u64(T::kThreadsBeforeStart, threads_before_start());
+  trailer.u64(T::kMemberCountsLost, ompt::member_counts::lost());
   trailer.u64(T::kTimerCreateFailures, runtime().timer_create_failures.load());
   trailer.u64(T::kForwardedSignals, handler::sampling_state().forwarded_signals.load());
   trailer.u64(T::kForkRecordsDropped, ompt::fork_records_dropped());

@@ -504,10 +504,38 @@ TEST_P(Counters, ExactCountsPerExplicitRegionWithRegionCounters) {
     EXPECT_LE(exact, pages + 0.002 * pages + 64);
     EXPECT_EQ(rows[name].exact_self[0], rows[name].exact_incl[0]);
   }
+  // The parallel region: each member from its start to its arrival at the region's end, which
+  // holds every touch, the buffers' mappings and the program's printf (a few pages each).
+  const nlohmann::json parallel =
+      viewer::parallel_region_table(user, viewer::Format::kJson).to_json();
+  ASSERT_EQ(parallel.size(), 1u) << parallel.dump();
+  const double touched = pages_three + pages_one, members = 2;
+  const double in_members = parallel[0].value("page-faults_exact", 0.0);
+  std::printf("parallel region: %.0f faults read by its members for %.0f pages touched\n",
+              in_members, touched);
+  EXPECT_GE(in_members, touched);
+  EXPECT_LE(in_members, touched + 0.002 * touched + 128 * members) << parallel.dump();
+  EXPECT_EQ(p.trailer.member_counts_lost(), 0u);
   const nlohmann::json table = viewer::region_tree_table(user, viewer::Format::kJson).to_json();
   ASSERT_FALSE(table.empty());
   EXPECT_TRUE(table[0].contains("page-faults_exact")) << table.dump();
   EXPECT_TRUE(table[0].contains("page-faults")) << "the sampled column stays";
+  // Faults per second of the regions' time, from the exact counts and wall times: no error.
+  for (const nlohmann::json& row : table)
+    if (row.value("name", "") == "three") {
+      const double wall = rows["three"].timing.wall_sum_ns * 1e-9;
+      EXPECT_NEAR(row.value("page-faults/s", 0.0), pages_three / wall, 0.01 * pages_three / wall)
+          << row.dump();
+      EXPECT_EQ(row.value("derived_err%", -1.0), 0.0) << row.dump();
+    }
+  // The page shows the exact and derived columns and the counter totals.
+  ASSERT_EQ(run({OMPROF_BIN, "view", dir, "-o", dir + "/page.html"}).status, 0);
+  const nlohmann::json page = nlohmann::json::parse(page_data(slurp(dir + "/page.html")));
+  const std::vector<std::string> shown = page["counter_columns"];
+  for (const char* column : {"page-faults", "page-faults_exact", "page-faults/s"})
+    EXPECT_NE(std::find(shown.begin(), shown.end(), column), shown.end()) << page.dump();
+  EXPECT_EQ(page["parallel_regions"][0].value("page-faults_exact", 0.0), in_members);
+  EXPECT_EQ(page["headers"][0]["counters"][0].value("event", ""), "page-faults");
 
   const std::string plain = fresh_dir("counters_region_sampled_" + GetParam());
   ASSERT_EQ(run({OMPROF_BIN, "run", "--counters", "page-faults", "-o", plain, "--",
@@ -521,6 +549,39 @@ TEST_P(Counters, ExactCountsPerExplicitRegionWithRegionCounters) {
   EXPECT_EQ(refused.status, 2);
   EXPECT_NE(refused.err.find("--region-counters needs --counters"), std::string::npos)
       << refused.err;
+}
+
+// omp_nested: 40 times a region of 2 whose members each open a region of 2 (in a function they
+// call), then 20 times the same nesting inside one body. With the task clock counted exactly,
+// every inner region's members' CPU time lies inside their outer region's members' (an inner
+// team's master is an outer member; its workers' time is its own), so per pair of constructs
+// the outer's count is at least the inner's masters' part: half the inner's with teams of two
+// whose members burn alike, within the loaded VM's noise; and nothing is lost.
+TEST_P(Counters, NestedRegionMembersCountInsideTheirEnclosingRegion) {
+  if (!task_clock_usable()) GTEST_SKIP() << "perf_event_open is not permitted here";
+  const std::string dir = fresh_dir("counters_nested_" + GetParam());
+  const RunResult r = run({OMPROF_BIN, "run", "--counters", "task-clock", "--region-counters", "-o",
+                           dir, "--", program("omp_nested_" + GetParam())});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const format::Profile p = only_profile(dir);
+  EXPECT_EQ(p.trailer.member_counts_lost(), 0u);
+  const viewer::Model user = viewer::build_model(p, omp::View::kUser);
+  std::map<int, double> by_line;  // task-clock ns counted by members, by the construct's line
+  for (const nlohmann::json& row :
+       viewer::parallel_region_table(user, viewer::Format::kJson).to_json()) {
+    const std::string place = row.value("region", "");
+    by_line[std::stoi(place.substr(place.rfind(':') + 1))] += row.value("task-clock_exact", 0.0);
+  }
+  uint64_t cpu_ns = 0;
+  for (const auto& [index, t] : p.threads) cpu_ns += t.cpu_time_ns();
+  for (const auto& [outer, inner] : {std::pair{13, 8}, {26, 28}}) {
+    SCOPED_TRACE("outer at line " + std::to_string(outer));
+    std::printf("outer region: %.3f s of members' CPU, inner %.3f s; the process %.3f s\n",
+                by_line[outer] * 1e-9, by_line[inner] * 1e-9, double(cpu_ns) * 1e-9);
+    EXPECT_GT(by_line[inner], 0);
+    EXPECT_GE(by_line[outer], 0.4 * by_line[inner]);
+    EXPECT_LE(by_line[outer] + by_line[inner] / 2, 1.02 * double(cpu_ns));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, Counters, ::testing::Values("clang", "gcc"));

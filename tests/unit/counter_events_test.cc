@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
 
+#include "viewer/derived_cells.h"
+
 namespace omprof::counters {
 namespace {
 
@@ -145,6 +147,35 @@ TEST(CounterEvents, DerivedMetricsWhereTheirInputsAreCounted) {
   EXPECT_TRUE(derived_metrics({"cycles", "cache-misses"}).empty()) << "no instructions";
   EXPECT_EQ(derived_metrics({"instructions", "branch-misses"}).size(), 1u) << "MPKI, no IPC";
   EXPECT_TRUE(derived_metrics({"page-faults", "context-switches"}).empty());
+}
+
+// A table row's derived cells (viewer/derived_cells.h): IPC and MPKI from its counts, a rate
+// per second of its thread time for every event but time, cycles and instructions, and one
+// relative error: none when counts and time are exact, 1/sqrt(samples) when any is sampled.
+TEST(CounterEvents, DerivedCellsOfATableRow) {
+  const std::vector<std::string> events = {"PAPI_TOT_INS", "cycles", "cache-misses", "page-faults",
+                                           "task-clock"};
+  EXPECT_EQ(viewer::derived_columns(events),
+            (std::vector<std::string>{"IPC", "cache-misses per 1000 instructions", "cache-misses/s",
+                                      "page-faults/s", "derived_err%"}));
+  viewer::RowCounts row;
+  row.counts = {3e9, 2e9, 6e6, 500};
+  row.thread_ns = 0.5e9;
+  row.counts_exact = row.time_exact = true;
+  row.samples = 100;
+  std::vector<std::string> cells;
+  viewer::derived_cells({"PAPI_TOT_INS", "cycles", "cache-misses", "page-faults"}, row, cells);
+  EXPECT_EQ(cells, (std::vector<std::string>{"1.5", "2", "1.2e+07", "1000", "0.0"}));
+  row.counts = {500, 0, 0, 0};
+  row.time_exact = false;  // exact counts over sampled time: the rates are sampled
+  cells.clear();
+  viewer::derived_cells({"page-faults"}, row, cells);
+  EXPECT_EQ(cells, (std::vector<std::string>{"1000", "10.0"}));
+  row.thread_ns = 0;  // no time: no rate
+  cells.clear();
+  viewer::derived_cells({"page-faults"}, row, cells);
+  EXPECT_EQ(cells, (std::vector<std::string>{"-", "-"}));
+  EXPECT_TRUE(viewer::derived_columns({"task-clock"}).empty());
 }
 
 }  // namespace
