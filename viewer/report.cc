@@ -104,9 +104,13 @@ Table flat_table(const Model& m, size_t top, Format format, SortKey sort) {
     columns.insert(columns.end() - 2, e + "_self");
     columns.insert(columns.end() - 2, e);
   }
+  // Metrics derived from the function's total counts and time, all sampled (derived_cells.h).
+  const std::vector<std::string> event_names(events.begin(), events.end());
+  const std::vector<std::string> derived = derived_columns(event_names);
+  columns.insert(columns.end() - 2, derived.begin(), derived.end());
   Table t(columns);
   t.last_in_csv(4, 2);  // appended: the sampling error
-  if (!events.empty()) t.last_in_csv(8, size_t(2 * events.size()));
+  if (!events.empty()) t.last_in_csv(8, size_t(2 * events.size()) + derived.size());
   const double all = double(m.total_weight_ns);
   for (size_t i = 0; i < sorted.size() && (top == 0 || i < top); ++i) {
     const Row& r = sorted[i];
@@ -118,10 +122,15 @@ Table flat_table(const Model& m, size_t top, Format format, SortKey sort) {
                                       std::to_string(r.total_estimate.samples),
                                       seconds(r.work),
                                       seconds(r.wait)};
-    for (int e = 0; e < events.size() && size_t(e) < r.counters_self.size(); ++e) {
-      cells.push_back(std::to_string(r.counters_self[size_t(e)]));
-      cells.push_back(std::to_string(r.counters_total[size_t(e)]));
+    RowCounts in;
+    for (size_t e = 0; e < event_names.size() && e < r.counters_self.size(); ++e) {
+      cells.push_back(std::to_string(r.counters_self[e]));
+      cells.push_back(std::to_string(r.counters_total[e]));
+      in.counts[e] = double(r.counters_total[e]);
     }
+    in.thread_ns = double(r.total);
+    in.samples = r.total_estimate.samples;
+    derived_cells(event_names, in, cells);
     cells.push_back(format == Format::kText ? fit(short_file(r.file), 20) : short_file(r.file));
     cells.push_back(r.name);
     t.row(cells);
