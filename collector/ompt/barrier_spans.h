@@ -9,13 +9,16 @@
 //
 // One slot per barrier instance in a fixed table (no allocation, callback context only): the
 // key is the region instance and the barrier's number in it (every thread of a team meets the
-// same barriers in the same order). A slot holds a tagged maximum. Only spans of at least
-// kMinPublishedSpanNs are published: a slot that the team's threads all write and read is a
-// cache line that moves between their cores at every barrier, on the fork-join critical path
-// (about 25 ns a region of 400 ns), and an imbalance below a microsecond is not worth it. A
-// reader that finds no span for its barrier (none was that long, or, rarely, the slot was
-// reused by another barrier since) takes the longest as its own: its wait is overhead, to
-// within kMinPublishedSpanNs.
+// same barriers in the same order). A slot has a word per thread of the process (its registry
+// index; the first kOwnWords threads), each a tagged span that only that thread writes, with a
+// plain store: a locked read-modify-write of one word the whole team raised was most of what a
+// barrier cost omprof (a cache miss and a `lock cmpxchg` per thread and barrier: 87% of the wait
+// callback's own time in 200,000 regions of a few microseconds). Threads beyond kOwnWords raise
+// shared words (compare and swap), as every thread did before. Only spans of at least
+// kMinPublishedSpanNs are published (an imbalance below a microsecond is not worth a store
+// on the fork-join critical path). A reader that finds no span for its barrier (none was that
+// long, or, rarely, another barrier reused the slot since) takes the longest as its own: its
+// wait is overhead, to within kMinPublishedSpanNs.
 #pragma once
 
 #include <cstdint>
@@ -23,14 +26,16 @@
 namespace omprof::ompt::barrier_spans {
 
 constexpr uint64_t kMinPublishedSpanNs = 1000;
+constexpr uint32_t kOwnWords = 16;     // threads 0 to 15 of the process: a word each
+constexpr uint32_t kSharedWords = 16;  // threads 16 and up share these, by index modulo 16
 
 // 0 for no key (the region instance is unknown).
 uint64_t key(uint32_t region_instance, uint32_t barrier_number);
-// Raises the barrier's longest span to `span_ns` (at least), if it is kMinPublishedSpanNs or
-// more.
-void publish(uint64_t key, uint64_t span_ns);
+// Thread `thread` (its registry index) arrives at the barrier after `span_ns` since its last
+// synchronization point: published if kMinPublishedSpanNs or more.
+void publish(uint64_t key, uint32_t thread, uint64_t span_ns);
 // The barrier's longest span once every thread arrived, or `own_span_ns` if that is longer or
-// no span was published.
-uint64_t longest(uint64_t key, uint64_t own_span_ns);
+// no span was published; `threads`: the process's threads so far (the words to read).
+uint64_t longest(uint64_t key, uint32_t threads, uint64_t own_span_ns);
 
 }  // namespace omprof::ompt::barrier_spans

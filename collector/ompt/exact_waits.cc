@@ -8,6 +8,7 @@
 #include "collector/ompt/barrier_spans.h"
 #include "collector/openmp/wait_split.h"
 #include "collector/runtime.h"
+#include "collector/thread_registry.h"
 #include "proto/state_codes.h"
 
 namespace omprof::ompt {
@@ -87,7 +88,7 @@ void emit_barrier(const OpenWait& w, uint64_t ns, Emit&& emit) {
     return;
   }
   const openmp::BarrierSplit split = openmp::split_by_longest_span(
-      ns, w.span_ns, barrier_spans::longest(w.barrier_key, w.span_ns));
+      ns, w.span_ns, barrier_spans::longest(w.barrier_key, thread_count(), w.span_ns));
   if (split.waiting_ns) emit(w.codeptr, w.ctx, split.waiting_ns);
   if (split.sync_ns) {
     SampleContext sync = w.ctx;
@@ -169,7 +170,7 @@ void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const voi
   if (is_barrier(sync_kind) && ts->sync_point_ns && w->first_start_ns >= ts->sync_point_ns) {
     w->barrier_key = barrier_spans::key(region_instance, ++ts->barrier_number);
     w->span_ns = w->first_start_ns - ts->sync_point_ns;
-    barrier_spans::publish(w->barrier_key, w->span_ns);
+    barrier_spans::publish(w->barrier_key, ts->index, w->span_ns);
   }
   ++ts->open_wait_depth;  // last: complete before shutdown may look at it
 }
