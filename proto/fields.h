@@ -188,6 +188,8 @@ constexpr uint32_t kRegionNode = 6;
 constexpr uint32_t kMeasuredNs = 7;
 constexpr uint32_t kMeasuredWaits = 8;
 constexpr uint32_t kCounter = 9;
+constexpr uint32_t kLeadSample = 10;
+constexpr uint32_t kLeadSamples = 11;
 }  // namespace Interval
 
 namespace Event {

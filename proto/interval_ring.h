@@ -1,11 +1,13 @@
 // Reading a thread's interval rings (proto/journal.h IntervalRing) while its thread may still
 // write them: in the collector when it writes the profile, in a reader of a live or dead
 // process's journal. Only the records in use are read: the rest of a ring is never touched
-// (a reader would otherwise bring 360 KB of file pages per thread into memory). Ordinary context.
+// (a reader would otherwise bring 544 KB of file pages per ring and thread into memory). Ordinary
+// context.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
+#include <unordered_map>
 #include <vector>
 
 #include "proto/journal.h"
@@ -114,6 +116,25 @@ inline bool copy_event_ring(const EventRing& live, EventRingCopy& out) {
     out.events.assign(live.events, live.events + used);
     return true;
   });
+}
+
+// A record's leads as the thread's samples (`sample_of_slot`: a table slot's index in its
+// sample list; slots not there are left out) and how many picks each is. Not for the handler.
+inline void lead_samples(const journal::IntervalRecord& r,
+                         const std::unordered_map<uint32_t, uint32_t>& sample_of_slot,
+                         std::vector<uint32_t>& samples, std::vector<uint32_t>& picks) {
+  for (uint32_t slot : r.lead_slot) {
+    if (slot == 0) continue;
+    const auto it = sample_of_slot.find(slot - 1);
+    if (it == sample_of_slot.end()) continue;
+    size_t k = 0;
+    while (k < samples.size() && samples[k] != it->second) ++k;
+    if (k == samples.size()) {
+      samples.push_back(it->second);
+      picks.push_back(0);
+    }
+    ++picks[k];
+  }
 }
 
 }  // namespace omprof::journal

@@ -19,7 +19,7 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring;
 // 12: the measured-wait interval ring, the event ring, region statistics, fork counts;
 // 13: ThreadRecord.counter_enabled_ns, counter_running_ns; FileHeader.threads_before_start;
-// RegionStatsRecord.counters; ForkCounts.counters
+// RegionStatsRecord.counters; ForkCounts.counters; IntervalRecord.lead_slot
 constexpr uint32_t kVersion = 13;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
@@ -138,6 +138,7 @@ constexpr TableLayout table_layout(uint32_t capacity, uint32_t frame_capacity) {
 // doubles (older detail coarsened, never dropped). `seq` is odd while the writer changes the
 // ring: a reader in another process copies it between two equal even reads.
 constexpr size_t kTimelineClasses = 8;
+constexpr uint32_t kIntervalLeads = 4;
 struct IntervalRecord {
   uint64_t ns[kTimelineClasses];    // time by class (proto/timeline.h)
   uint32_t samples;                 // samples, or measured waits (parts of one)
@@ -145,6 +146,10 @@ struct IntervalRecord {
   uint64_t fork_id;                 // the latest one's parallel region (0: none)
   uint64_t region_node;             // the latest one's explicit region (0: none)
   uint64_t counters[kMaxCounters];  // the samples' counter events (sample ring only)
+  // The interval's leads (sample ring only, version 13): kIntervalLeads of its samples picked
+  // at random (reservoir sampling, timeline::pick_lead), each as its entry in the thread's
+  // sample table (slot + 1; 0: none): what the thread ran then, for a call tree of a time range.
+  uint32_t lead_slot[kIntervalLeads];
 };
 constexpr uint32_t kIntervalCapacity = 4096;
 struct IntervalRing {
@@ -157,7 +162,8 @@ struct IntervalRing {
   // The writer's own: the record it wrote last and the times it covers (ns from the origin), so
   // that the next time in it costs a comparison, not a division. Readers ignore them.
   uint64_t hint_from_ns, hint_to_ns;
-  uint32_t hint_index, hint_pad;
+  uint32_t hint_index;
+  uint32_t lead_random;  // the writer's random state for its leads (timeline::pick_lead)
   IntervalRecord records[kIntervalCapacity];
 };
 

@@ -174,8 +174,8 @@ Entries read_entries(const Mapped& m, const FileHeader& h, Builder& b) {
   return e;
 }
 
-// A sample table of a thread's block, as Sample messages; entries caught half-written (count
-// 0) or pointing outside the table are left out.
+// A sample table of a thread's block, as Sample messages (`add(entry, frames, slot)`); entries
+// caught half-written (count 0) or pointing outside the table are left out.
 template <typename AddFn>
 void read_table(const Mapped& m, uint64_t table_at, uint32_t capacity, uint32_t frame_capacity,
                 AddFn add) {
@@ -193,7 +193,7 @@ void read_table(const Mapped& m, uint64_t table_at, uint32_t capacity, uint32_t 
     if (order[k] >= capacity) continue;
     const SampleEntry& e = entries[order[k]];
     if (e.hash == 0 || e.count == 0 || uint64_t(e.frame_offset) + e.depth > frames_used) continue;
-    add(e, frames + e.frame_offset);
+    add(e, frames + e.frame_offset, order[k]);
   }
 }
 
@@ -267,6 +267,26 @@ void add_call_in_progress(v1::ThreadProfile& t, const ThreadRecord& r, uint64_t 
   set_sample(t.add_wait(), b.stack(&site, site ? 1 : 0, 0), e, forks, nodes);
 }
 
+// The thread's samples and exact waits from its tables; returns its sample-table slots as
+// indexes in its sample list (the timeline's leads).
+std::unordered_map<uint32_t, uint32_t> read_samples(v1::ThreadProfile& t, const Mapped& m,
+                                                    uint64_t at, const ThreadRecord& r, Builder& b,
+                                                    uint64_t forks, uint64_t nodes,
+                                                    uint32_t counters) {
+  std::unordered_map<uint32_t, uint32_t> sample_of_slot;
+  read_table(m, at + r.samples_offset, r.sample_capacity, r.sample_frames,
+             [&](const SampleEntry& e, const uint64_t* frames, uint32_t slot) {
+               sample_of_slot[slot] = uint32_t(t.sample_size());
+               set_sample(t.add_sample(), b.stack(frames, e.depth, e.flags), e, forks, nodes,
+                          counters);
+             });
+  read_table(m, at + r.waits_offset, r.wait_capacity, r.wait_frames,
+             [&](const SampleEntry& e, const uint64_t* frames, uint32_t) {
+               set_sample(t.add_wait(), b.stack(frames, e.depth, 0), e, forks, nodes);
+             });
+  return sample_of_slot;
+}
+
 // How long a process that died unobserved ran: up to the latest moment its threads recorded
 // (a sample, a thread's end), which is at most a sampling period before it died, or the
 // journal's mtime when none recorded anything (the kernel does not update the mtime for
@@ -303,8 +323,10 @@ const journal::IntervalRing* ring_at(const Mapped& m, uint64_t block_at, uint64_
   return m.at<journal::IntervalRing>(block_at + offset);
 }
 
+// `sample_of_slot`: the thread's sample-table slots as indexes in its sample list.
 void read_intervals(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, const ThreadRecord& r,
-                    uint64_t forks, uint64_t nodes, uint32_t counters) {
+                    uint64_t forks, uint64_t nodes, uint32_t counters,
+                    const std::unordered_map<uint32_t, uint32_t>& sample_of_slot) {
   const journal::IntervalRing* sampled = ring_at(m, block_at, r.intervals_offset);
   journal::ThreadIntervals ti;
   if (!sampled ||
@@ -326,6 +348,12 @@ void read_intervals(v1::ThreadProfile& t, const Mapped& m, uint64_t block_at, co
     if (std::any_of(s.counters, s.counters + counters, [](uint64_t c) { return c; }))
       for (uint32_t k = 0; k < counters && k < journal::kMaxCounters; ++k)
         in->add_counter(s.counters[k]);
+    std::vector<uint32_t> lead_samples, picks;
+    journal::lead_samples(s, sample_of_slot, lead_samples, picks);
+    for (size_t k = 0; k < lead_samples.size(); ++k) {
+      in->add_lead_sample(lead_samples[k]);
+      in->add_lead_samples(picks[k]);
+    }
     if (!journal::holds_anything(w)) continue;
     for (uint64_t ns : w.ns) in->add_measured_ns(ns);
     in->set_measured_waits(w.samples);
@@ -394,17 +422,10 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
       armed = r->last_clock_ns - r->grid_origin_ns;
     t.set_armed_clock_ns(armed);
     t.set_periods_sampled(r->strata_sampled);
-    read_table(m, at + r->samples_offset, r->sample_capacity, r->sample_frames,
-               [&](const SampleEntry& e, const uint64_t* frames) {
-                 set_sample(t.add_sample(), b.stack(frames, e.depth, e.flags), e, forks, nodes,
-                            counters);
-               });
-    read_table(m, at + r->waits_offset, r->wait_capacity, r->wait_frames,
-               [&](const SampleEntry& e, const uint64_t* frames) {
-                 set_sample(t.add_wait(), b.stack(frames, e.depth, 0), e, forks, nodes);
-               });
+    const std::unordered_map<uint32_t, uint32_t> sample_of_slot =
+        read_samples(t, m, at, *r, b, forks, nodes, counters);
     add_call_in_progress(t, *r, h.start_mono_ns + duration_ns, b, forks, nodes);
-    read_intervals(t, m, at, *r, forks, nodes, counters);
+    read_intervals(t, m, at, *r, forks, nodes, counters, sample_of_slot);
     read_events(t, m, at, *r, nodes);
     if (const auto* tab = m.at<TableHeader>(at + r->samples_offset)) {
       t.set_dropped_samples(tab->dropped_samples);

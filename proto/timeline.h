@@ -45,14 +45,46 @@ constexpr Class class_of(uint32_t state) {
   return kOther;
 }
 
+// The record's `nth` sample (from 1), of sample-table slot `slot`, among its leads: reservoir
+// sampling, so that each of its samples is a lead with the same chance (kIntervalLeads / n) and
+// the leads estimate what the thread ran in the interval without bias. `random`: the ring's
+// state (xorshift). Async-signal-safe.
+inline void pick_lead(journal::IntervalRecord& r, uint32_t nth, uint32_t slot, uint32_t& random) {
+  if (nth == 0) return;
+  if (nth <= journal::kIntervalLeads) {
+    r.lead_slot[nth - 1] = slot + 1;
+    return;
+  }
+  uint32_t x = random ? random : 0x9e3779b9u;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  random = x;
+  const uint32_t at = x % nth;
+  if (at < journal::kIntervalLeads) r.lead_slot[at] = slot + 1;
+}
+
 // Two neighbouring records as one (a ring's coarsening, and a reader's alignment of two rings):
-// times and counts add, the later record's context stays (if it has any). Async-signal-safe.
+// times and counts add, the later record's context stays (if it has any), the leads of both
+// with the most samples stay. Async-signal-safe.
 inline journal::IntervalRecord merged(const journal::IntervalRecord& a,
                                       const journal::IntervalRecord& b) {
   journal::IntervalRecord to = b.samples ? b : a;
   for (size_t c = 0; c < journal::kTimelineClasses; ++c) to.ns[c] = a.ns[c] + b.ns[c];
   for (size_t k = 0; k < journal::kMaxCounters; ++k) to.counters[k] = a.counters[k] + b.counters[k];
   to.samples = a.samples + b.samples;
+  // Leads for both, in proportion to their samples (the first record's first).
+  const uint32_t n = a.samples + b.samples;
+  const uint32_t from_a =
+      n ? uint32_t((uint64_t(journal::kIntervalLeads) * a.samples + n / 2) / n) : 0;
+  uint32_t k = 0;
+  for (uint32_t j = 0; j < journal::kIntervalLeads && k < from_a; ++j)
+    if (a.lead_slot[j]) to.lead_slot[k++] = a.lead_slot[j];
+  for (uint32_t j = 0; j < journal::kIntervalLeads && k < journal::kIntervalLeads; ++j)
+    if (b.lead_slot[j]) to.lead_slot[k++] = b.lead_slot[j];
+  for (uint32_t j = 0; j < journal::kIntervalLeads && k < journal::kIntervalLeads; ++j)
+    if (j >= from_a && a.lead_slot[j]) to.lead_slot[k++] = a.lead_slot[j];
+  while (k < journal::kIntervalLeads) to.lead_slot[k++] = 0;
   return to;
 }
 

@@ -109,13 +109,19 @@ void apply_filter(Model& m, const SampleFilter& filter) {
   m.kept_samples = 0;
   std::vector<ViewSample> kept;
   kept.reserve(m.samples.size());
-  for (ViewSample& s : m.samples) {
+  std::vector<uint32_t> kept_as(m.samples.size(), kNoView);  // old index -> new
+  for (size_t i = 0; i < m.samples.size(); ++i) {
+    ViewSample& s = m.samples[i];
     if (!filter.keeps(*m.profile, s)) continue;
     m.kept_weight_ns += s.weight_ns;
     m.kept_samples += s.count;
+    kept_as[i] = uint32_t(kept.size());
     kept.push_back(std::move(s));
   }
   m.samples = std::move(kept);
+  for (auto& [thread, views] : m.sample_views)
+    for (uint32_t& v : views)
+      if (v != kNoView) v = kept_as[v];
 }
 
 }  // namespace omprof::viewer

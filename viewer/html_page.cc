@@ -86,7 +86,7 @@ const T = D.tree, N = T.name.length;
 const kids = Array.from({length: N}, () => []);
 for (let i = 1; i < N; ++i) kids[T.parent[i]].push(i);
 const nameOf = i => i === 0 ? "all" : T.names[T.name[i]];
-const total = T.incl_ns[0] || 1;
+let total = T.incl_ns[0] || 1;
 const sec = ns => (ns / 1e9).toFixed(3);
 const pct = (a, b) => (b > 0 ? 100 * a / b : 0).toFixed(1);
 // Work orange, wait blue, a mix in between; a little lightness from the name tells neighbours
@@ -152,6 +152,44 @@ flame.addEventListener("mousemove", ev => {
 });
 flame.addEventListener("mouseleave", () => { tip.style.display = "none"; });
 document.getElementById("reset").onclick = () => zoom(0);
+// The tree of a time range (the timeline's selection): each interval's samples spread over its
+// leads (4 of them picked at random: each pick a quarter of the interval's samples) on their
+// nodes and their ancestors; an interval without leads only on the root; `null`: the whole run.
+const whole = {incl: T.incl_ns.slice(), wait: T.wait_ns.slice(),
+               title: document.getElementById("treetitle").textContent};
+function showRange(range) {
+  const title = document.getElementById("treetitle");
+  if (!range) {
+    T.incl_ns = whole.incl.slice(); T.wait_ns = whole.wait.slice(); title.textContent = whole.title;
+  } else {
+    const incl = new Array(N).fill(0), wait = new Array(N).fill(0);
+    const period = 1e9 / ((D.headers[0] && D.headers[0].rate_hz) || 1);
+    let placed = 0, all = 0;
+    for (const lane of range.lanes)
+      for (let i = range.from; i < range.to; ++i) {
+        const samples = lane.samples[i] || 0, l = lane.leads[i] || [];
+        all += samples * period;
+        let picks = 0;
+        for (let j = 1; j < l.length; j += 3) picks += l[j];
+        for (let j = 0; j + 2 < l.length; j += 3) {
+          const ns = samples * l[j + 1] / picks * period;
+          placed += ns;
+          for (let a = l[j]; ; a = T.parent[a]) {
+            if (a !== 0) { incl[a] += ns; if (l[j + 2]) wait[a] += ns; }
+            if (a === 0) break;
+          }
+        }
+      }
+    incl[0] = Math.max(all, placed);
+    T.incl_ns = incl; T.wait_ns = wait;
+    title.textContent = `Call tree of ${range.label}, estimated from 4 samples of each thread's ` +
+        `intervals picked at random (${pct(placed, incl[0])}% of the samples placed; the rest ` +
+        `only in the root's width). Measured waits are in the timeline's colours, not here.`;
+  }
+  total = T.incl_ns[0] || 1;
+  zoomRoot = 0;
+  render();
+}
 function updateMatched() {
   const out = document.getElementById("matched");
   if (!searchRe) { out.textContent = ""; return; }
@@ -348,7 +386,7 @@ table("states", D.states.filter(r => r.thread === "all"),
   function selectionTable() {
     const out = document.getElementById("tlsel");
     out.textContent = "";
-    if (!sel || sel[1] <= sel[0]) return;
+    if (!sel || sel[1] <= sel[0]) { showRange(null); return; }
     const rows = L.lanes.map(lane => {
       const sum = names.map(() => 0);
       for (let i = sel[0]; i < sel[1]; ++i) lane.us[i].forEach((us, c) => { sum[c] += us; });
@@ -359,8 +397,10 @@ table("states", D.states.filter(r => r.thread === "all"),
     });
     table("tlsel", rows, ["thread", ...names.map(c => c + "%")]);
     const cap = document.createElement("div");
-    cap.textContent = `selected ${(sel[0] * L.interval_s).toFixed(2)}-${(sel[1] * L.interval_s).toFixed(2)} s`;
+    const label = `${(sel[0] * L.interval_s).toFixed(2)}-${(sel[1] * L.interval_s).toFixed(2)} s`;
+    cap.textContent = `selected ${label} (the call tree above shows it)`;
     out.prepend(cap);
+    showRange({lanes: L.lanes, from: sel[0], to: sel[1], label});
   }
   let dragFrom = null;
   canvas.addEventListener("mousedown", ev => { dragFrom = indexAt(ev); sel = null; });
@@ -483,7 +523,10 @@ if (location.hash === "#selftest") {
     window.timelineSelect(Math.floor(n / 2), n);
     const rows = [...document.querySelectorAll("#tlsel tr")].map(tr => [...tr.cells].map(c => c.textContent));
     result.timeline = {lanes: D.timeline.lanes.length, intervals: n, from: Math.floor(n / 2), rows,
-                       canvas_height: document.getElementById("tlcanvas").height};
+                       canvas_height: document.getElementById("tlcanvas").height,
+                       // The call tree follows the selection: its title and the frames drawn.
+                       tree_title: document.getElementById("treetitle").textContent,
+                       tree_frames: [...flame.querySelectorAll(".f")].map(e => nameOf(+e.dataset.node))};
   }
   document.getElementById("selftest").textContent = JSON.stringify(result);
 }

@@ -25,6 +25,7 @@ static void append_rows(nlohmann::json& to, const Table& t, const format::Profil
 
 void HtmlView::add(const format::Profile& p, const Model& m) {
   ++profiles_;
+  const size_t lanes_before = timeline_.lanes.size();
   add_to_timeline(timeline_, p, m);
   nlohmann::json h;
   std::string cmd;
@@ -73,6 +74,7 @@ void HtmlView::add(const format::Profile& p, const Model& m) {
     }
     counts_[cur].self += s.ns();
   }
+  place_leads(lanes_before);
   append_rows(threads_, thread_table(m, Format::kJson), p);
   append_rows(states_, state_table(m), p);
   append_rows(parallel_regions_, parallel_region_table(m, Format::kJson), p);
@@ -106,7 +108,34 @@ void HtmlView::set_scaling(nlohmann::json analysis, const std::vector<Loss>& pat
   }
 }
 
-nlohmann::json HtmlView::tree_json() const {
+// Each trie node's node in the tree drawn: its own (`shown`), else its parent's "<other>"
+// (`folded_to`: the parent folded it), else its parent's.
+static std::vector<uint32_t> page_nodes(const NameTrie& trie, const std::vector<uint32_t>& shown,
+                                        const std::vector<uint32_t>& folded_to) {
+  std::vector<uint32_t> node(trie.size(), 0);
+  for (size_t n = 1; n < trie.size(); ++n) {  // a parent is older than its children
+    const size_t parent = trie.parent(n);
+    node[n] = shown[n] != ~uint32_t(0)            ? shown[n]
+              : folded_to[parent] != ~uint32_t(0) ? folded_to[parent]
+                                                  : node[parent];
+  }
+  return node;
+}
+
+// The timeline's leading samples of lanes [from, end) as nodes of the call tree (paths the tree
+// has already: the same model's samples).
+void HtmlView::place_leads(size_t from) {
+  for (size_t l = from; l < timeline_.lanes.size(); ++l)
+    for (TimelineLane::Cell& c : timeline_.lanes[l].cells)
+      for (TimelineLane::Cell::Lead& lead : c.leads) {
+        size_t cur = 0;
+        for (size_t i = lead.stack.size(); i-- > 0;) cur = trie_.child(cur, lead.stack[i].name);
+        lead.node = uint32_t(cur);
+      }
+  if (counts_.size() < trie_.size()) counts_.resize(trie_.size());
+}
+
+nlohmann::json HtmlView::tree_json(std::vector<uint32_t>* page_node) const {
   // The tree as parallel arrays in preorder (parents before children, children by time), with
   // the small nodes folded into one "<other>" child per parent.
   const uint64_t total = counts_[0].incl;
@@ -126,11 +155,13 @@ nlohmann::json HtmlView::tree_json() const {
     uint32_t node, out_parent;
   };
   std::vector<Visit> todo{{0, 0}};
+  std::vector<uint32_t> shown(trie_.size(), ~uint32_t(0)), folded_to(shown);  // page_nodes()
   while (!todo.empty()) {
     const Visit v = todo.back();
     todo.pop_back();
     const Counts& n = counts_[v.node];
     const uint32_t out = uint32_t(name_of.size());
+    shown[v.node] = out;
     name_of.push_back(v.node == 0 ? uint32_t(-1) : name_id(trie_.name(v.node)));
     parent_of.push_back(v.out_parent);
     incl_of.push_back(n.incl);
@@ -146,6 +177,7 @@ nlohmann::json HtmlView::tree_json() const {
       }
     });
     if (folded) {
+      folded_to[v.node] = uint32_t(name_of.size());
       name_of.push_back(other);
       parent_of.push_back(out);
       incl_of.push_back(folded);
@@ -155,6 +187,7 @@ nlohmann::json HtmlView::tree_json() const {
                      [&](uint32_t a, uint32_t b) { return counts_[a].incl < counts_[b].incl; });
     for (uint32_t k : kids) todo.push_back({k, out});  // largest popped first
   }
+  if (page_node) *page_node = page_nodes(trie_, shown, folded_to);
   nlohmann::json tree;
   tree["names"] = names;
   tree["name"] = name_of;
@@ -167,7 +200,8 @@ nlohmann::json HtmlView::tree_json() const {
 nlohmann::json HtmlView::data() const {
   nlohmann::json d;
   d["headers"] = headers_;
-  d["tree"] = tree_json();
+  std::vector<uint32_t> page_node;
+  d["tree"] = tree_json(&page_node);
   d["threads"] = threads_;
   d["counter_events"] = counter_events_;
   d["counter_columns"] = counter_columns_;
@@ -178,7 +212,8 @@ nlohmann::json HtmlView::data() const {
   if (!advice_.is_null()) d["advice"] = advice_;
   Timeline timeline = timeline_;
   finish_timeline(timeline);
-  if (!timeline.lanes.empty() && !tree_from_losses_) d["timeline"] = timeline_page_json(timeline);
+  if (!timeline.lanes.empty() && !tree_from_losses_)
+    d["timeline"] = timeline_page_json(timeline, &page_node);
   if (!ranks_.empty()) {
     std::vector<RankNumbers> sorted = ranks_;
     std::sort(sorted.begin(), sorted.end(),

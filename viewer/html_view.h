@@ -36,7 +36,9 @@ class HtmlView {
 
  private:
   // The merged call tree as parallel arrays in preorder, small nodes folded into "<other>".
-  nlohmann::json tree_json() const;
+  // `page_node`, when given, receives each trie node's node in the tree drawn.
+  nlohmann::json tree_json(std::vector<uint32_t>* page_node = nullptr) const;
+  void place_leads(size_t from_lane);
   struct Counts {
     uint64_t incl = 0, wait = 0, self = 0;
   };

@@ -159,8 +159,8 @@ std::vector<v1::Sample> spread_mpi_wait(ProfileFrames& frames, const v1::Sample&
   return out;
 }
 
-// One thread's samples and exact waits, through `add` (sample, exact) -> time added; returns
-// the thread time they account for.
+// One thread's samples and exact waits, through `add` (thread, sample, exact, the sample's
+// index in the thread's list or -1) -> time added; returns the thread time they account for.
 template <typename Add>
 uint64_t add_thread(ProfileFrames& frames, uint32_t index, const v1::ThreadProfile& t,
                     bool mpi_exact, std::unordered_map<uint64_t, omp::FrameStack>& raw_cache,
@@ -168,18 +168,19 @@ uint64_t add_thread(ProfileFrames& frames, uint32_t index, const v1::ThreadProfi
   const omp::Measurement measured = measurement_of(frames.profile().header);
   std::vector<const v1::Sample*> mpi_samples;
   uint64_t accounted = 0;
-  for (const auto& s : t.sample()) {
+  for (int k = 0; k < t.sample_size(); ++k) {
+    const v1::Sample& s = t.sample(k);
     if (mpi_exact && omp::is_mpi(s.omp_state()))
       mpi_samples.push_back(&s);  // only lends its call path to the exact MPI waits
     else
-      accounted += add(index, s, false);
+      accounted += add(index, s, false, k);
   }
   for (const auto& s : t.wait()) {
     if (omp::is_mpi(s.omp_state())) {
       for (const v1::Sample& share : spread_mpi_wait(frames, s, mpi_samples, raw_cache))
-        accounted += add(index, share, true);
+        accounted += add(index, share, true, -1);
     } else if (omp::measured_interval_counts(measured, s.omp_state())) {
-      accounted += add(index, s, true);
+      accounted += add(index, s, true, -1);
     }
   }
   return accounted;
@@ -337,11 +338,16 @@ class ModelBuilder {
     constructs_ = task_construct_lines(frames_);
   }
   void add_threads() {
-    auto add = [this](uint32_t index, const v1::Sample& s, bool exact) {
-      return this->add(index, s, exact);
+    auto add = [this](uint32_t index, const v1::Sample& s, bool exact, int sample) {
+      const size_t before = m_.samples.size();
+      const uint64_t w = this->add(index, s, exact);
+      if (sample >= 0 && m_.samples.size() > before)
+        m_.sample_views[index][size_t(sample)] = uint32_t(before);
+      return w;
     };
     for (const auto& [index, t] : p_.threads) {
       if (t.mpi_library_thread()) continue;  // not the program's thread (the header counts it)
+      m_.sample_views[index].assign(size_t(t.sample_size()), kNoView);
       const bool mpi_exact = has_mpi_waits(t);
       const uint64_t accounted = add_thread(frames_, index, t, mpi_exact, raw_cache_, add);
       if (omp::places_off_cpu_time(measured_, mpi_exact))

@@ -86,7 +86,12 @@ struct Model {
   // whole profile's.
   bool filtered = false;
   uint64_t kept_weight_ns = 0, kept_samples = 0;
+  // Each thread's samples (by their index in its ThreadProfile.sample list) as indexes in
+  // `samples`, kNoView for a sample that has no view sample (its time replaced by an exact wait,
+  // an MPI call's, filtered out): what the timeline's leading samples are (timeline.h).
+  std::unordered_map<uint32_t, std::vector<uint32_t>> sample_views;
 };
+constexpr uint32_t kNoView = ~uint32_t(0);
 
 Model build_model(const format::Profile& profile, omp::View view);
 // How the profile measured its threads' time, as the accounting rules take it.

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "omp/accounting.h"
+#include "omp/states.h"
 #include "omp/user_model.h"
 #include "proto/mpi_calls.h"
 #include "proto/text.h"
@@ -44,12 +45,29 @@ void regrid(TimelineLane& lane, uint64_t offset_ns, uint64_t interval_ns) {
     for (size_t k = 0; k < c.counters.size(); ++k) to.counters[k] += c.counters[k];
     to.parallel_region = c.parallel_region;
     to.region = c.region;
+    to.leads.insert(to.leads.end(), c.leads.begin(), c.leads.end());
   }
   lane.cells = std::move(grid);
   lane.interval_ns = interval_ns;
   for (TimelineLane::Event& e : lane.events) {
     e.start_ns += offset_ns;
     e.end_ns += offset_ns;
+  }
+}
+
+// The interval's leading samples of thread `thread`, as the model sees them.
+void add_leads(TimelineLane::Cell& c, const Model& m, uint32_t thread, const v1::Interval& in) {
+  const auto views = m.sample_views.find(thread);
+  if (views == m.sample_views.end()) return;
+  for (int k = 0; k < in.lead_sample_size() && k < in.lead_samples_size(); ++k) {
+    const uint32_t sample = in.lead_sample(k);
+    if (sample >= views->second.size() || views->second[sample] == kNoView) continue;
+    const ViewSample& v = m.samples[views->second[sample]];
+    TimelineLane::Cell::Lead lead;
+    lead.stack = v.stack;
+    lead.wait = omp::is_wait(v.state);
+    lead.samples = in.lead_samples(k);
+    c.leads.push_back(std::move(lead));
   }
 }
 
@@ -124,6 +142,7 @@ void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
         c.counters[size_t(k)] += double(in.counter(k));
       c.parallel_region = construct_name(m, in.fork_id());
       c.region = in.region_node() ? region_path(p, in.region_node()) : "";
+      add_leads(c, m, index, in);
     }
     add_events(lane, p, th);
     t.lanes.push_back(std::move(lane));
@@ -308,10 +327,12 @@ nlohmann::json timeline_json(const Timeline& t) {
   return j;
 }
 
-nlohmann::json timeline_page_json(const Timeline& t) {
+nlohmann::json timeline_page_json(const Timeline& t, const std::vector<uint32_t>* page_node) {
   nlohmann::json lanes = nlohmann::json::array();
   for (const TimelineLane& l : t.lanes) {
     nlohmann::json us = nlohmann::json::array(), regions = nlohmann::json::array();
+    // Per interval its samples, and its leads as [node, samples, wait (0 or 1)] triples, flat.
+    nlohmann::json samples = nlohmann::json::array(), leads = nlohmann::json::array();
     std::string region = "\x01";  // no interval has it: the first one starts a run
     for (size_t i = 0; i < t.intervals; ++i) {
       const TimelineLane::Cell& c = l.cells[i];
@@ -319,6 +340,13 @@ nlohmann::json timeline_page_json(const Timeline& t) {
       for (double ns : c.ns) row.push_back(uint64_t(std::llround(ns * 1e-3)));
       row.push_back(uint64_t(std::llround(off_cpu_ns(t, l, i) * 1e-3)));
       us.push_back(std::move(row));
+      samples.push_back(c.samples);
+      nlohmann::json cell_leads = nlohmann::json::array();
+      for (const TimelineLane::Cell::Lead& lead : c.leads)
+        if (page_node && lead.node < page_node->size())
+          cell_leads.insert(cell_leads.end(),
+                            {(*page_node)[lead.node], lead.samples, lead.wait ? 1 : 0});
+      leads.push_back(std::move(cell_leads));
       if (c.holds_data() && c.parallel_region != region) {
         region = c.parallel_region;
         regions.push_back({i, region});
@@ -331,6 +359,8 @@ nlohmann::json timeline_page_json(const Timeline& t) {
                      {"events", std::move(events)},
                      {"off_cpu_is_work", l.off_cpu_is_work},
                      {"us", std::move(us)},
+                     {"samples", std::move(samples)},
+                     {"leads", std::move(leads)},
                      {"parallel_regions", std::move(regions)}});
   }
   return {{"interval_s", t.interval_ns * 1e-9},

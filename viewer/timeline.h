@@ -39,6 +39,15 @@ struct TimelineLane {
     std::array<double, journal::kMaxCounters> counters{};  // the samples' counter events
     bool holds_data() const { return samples || measured_waits; }
     std::string parallel_region, region;  // the latest sample's
+    // Its leads (format 1.19): samples picked at random in it, their user-model paths and how
+    // many picks each is (Interval.lead_sample; those without a view sample are left out).
+    struct Lead {
+      StackRef stack;
+      bool wait = false;
+      uint32_t samples = 0;  // picks
+      uint32_t node = 0;     // its node in a page's call tree (html_view.cc; 0: not placed)
+    };
+    std::vector<Lead> leads;
   };
   std::vector<Cell> cells;  // by the lane's own interval index
   // Its explicit region instances and MPI calls of `event_min_ns` or more, in the order they
@@ -85,6 +94,8 @@ void write_timeline_csv(std::ostream& out, const Timeline& t);
 nlohmann::json timeline_json(const Timeline& t);
 // The HTML page's compact form: per thread a label, per interval the microseconds of each kind, and
 // the parallel region as runs ([first interval, name] where it changes).
-nlohmann::json timeline_page_json(const Timeline& t);
+// With `page_node` (a page's call-tree node of each Lead::node), each interval's leads too.
+nlohmann::json timeline_page_json(const Timeline& t,
+                                  const std::vector<uint32_t>* page_node = nullptr);
 
 }  // namespace omprof::viewer

@@ -73,7 +73,7 @@ void coarsen_intervals(journal::IntervalRing* ring) {
 
 void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t timeline_class,
                      uint64_t weight_ns, const journal::SampleContext& ctx,
-                     const uint64_t* counters) {
+                     const uint64_t* counters, uint32_t slot) {
   if (!usable(ring) || mono_ns < ring->origin_mono_ns) return;
   journal::RingChange changing(ring->seq);
   uint32_t i = 0;
@@ -86,6 +86,7 @@ void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t tim
   r->samples += 1;
   if (counters)
     for (size_t k = 0; k < journal::kMaxCounters; ++k) r->counters[k] += counters[k];
+  if (slot != kNoSlot) timeline::pick_lead(*r, r->samples, slot, ring->lead_random);
   keep_context(*r, ctx);
 }
 

@@ -14,6 +14,9 @@ namespace omprof::handler {
 struct ThreadState;
 
 // Ordinary context, when the thread registers (the block is zero-filled).
+// No sample-table slot (a sample recorded later, by the code it interrupted).
+constexpr uint32_t kNoSlot = ~uint32_t(0);
+
 void init_interval_ring(journal::IntervalRing* ring, uint64_t interval_ns, uint64_t origin_mono_ns);
 
 // Merges records in pairs and doubles the interval (the ring is full). Exposed for the tests.
@@ -24,7 +27,7 @@ void coarsen_intervals(journal::IntervalRing* ring);
 // `counters`: its journal::kMaxCounters counter deltas (null: none).
 void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t timeline_class,
                      uint64_t weight_ns, const journal::SampleContext& ctx,
-                     const uint64_t* counters = nullptr);
+                     const uint64_t* counters = nullptr, uint32_t slot = kNoSlot);
 
 // Adds a measured wait of `ns` in context `ctx` that ended at `end_mono_ns` to the measured
 // ring, over the intervals it spans (it is placed as one piece ending then).

@@ -52,10 +52,10 @@ void SampleTable::clear() {
 
 bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
                       const SampleContext& ctx, uint64_t count, uint64_t weight_ns, uint64_t cpu_ns,
-                      uint64_t idle_blame_ns, const uint64_t* counters) {
+                      uint64_t idle_blame_ns, const uint64_t* counters, uint32_t* slot) {
   if (!head_) return false;  // the state's page was lost (thread_states_lost)
   return add_hashed(hash_sample(frames, depth, ctx), frames, depth, flags, ctx, count, weight_ns,
-                    cpu_ns, idle_blame_ns, counters, nullptr);
+                    cpu_ns, idle_blame_ns, counters, slot);
 }
 
 // Probes from the hash's slot for the entry (or a free slot for it); `used_slot`, when given,

@@ -32,9 +32,10 @@ class SampleTable {
   // pool is full.
   // `idle_blame_ns`: the OpenMP workers' idle time it stands for (idle_workers.h); `counters`:
   // journal::kMaxCounters counter deltas to add to the entry (null: none).
+  // `slot`, when given, receives the entry's slot (for the timeline's leads).
   bool add(const uint64_t* frames, uint32_t depth, uint16_t flags, const SampleContext& ctx,
            uint64_t count, uint64_t weight_ns, uint64_t cpu_ns = 0, uint64_t idle_blame_ns = 0,
-           const uint64_t* counters = nullptr);
+           const uint64_t* counters = nullptr, uint32_t* slot = nullptr);
   // The same for an entry whose stack is one address or none (`site`, 0: none): exact waits,
   // recorded by OMPT callbacks on the profiled program's critical path at every fork, join and
   // barrier. A few recent keys remember their slot, so that a wait recorded again in the same
@@ -48,6 +49,7 @@ class SampleTable {
   uint32_t capacity() const { return head_->capacity; }
   const SampleEntry& entry(uint32_t i) const { return entries_[i]; }
   const SampleEntry& used_entry(uint32_t k) const { return entries_[order_[k]]; }
+  uint32_t used_slot(uint32_t k) const { return order_[k]; }  // the k-th entry's slot
   const uint64_t* frames_of(const SampleEntry& e) const { return frames_ + e.frame_offset; }
   uint32_t used() const { return head_->used; }
   uint64_t dropped_samples() const { return head_->dropped_samples; }

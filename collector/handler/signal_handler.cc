@@ -135,10 +135,12 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   const uint16_t flags = stack_flags(r);
   uint64_t counters[journal::kMaxCounters] = {};
   const bool counted = read_counter_deltas(ts, counters);
+  uint32_t slot = kNoSlot;
+  const bool kept =
+      ts->table.add(frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns),
+                    counted ? counters : nullptr, &slot);
   add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ctx), weight_ns,
-                  ctx, counted ? counters : nullptr);
-  ts->table.add(frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns),
-                counted ? counters : nullptr);
+                  ctx, counted ? counters : nullptr, kept ? slot : kNoSlot);
   if (r.truncated) ts->truncated_samples += 1;
   if (r.unwind_failed) ts->unwind_failed += 1;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <unordered_map>
 #include <vector>
 
 #include "collector/ompt/member_counters.h"
@@ -70,6 +71,16 @@ void add_counter_events(wire::Encoder& h) {
   h.packed(H::kCounterPeriod, periods.begin(), periods.end());
 }
 
+// An interval's leads, by their index in the thread's sample list.
+void add_leads(wire::Encoder& in, const journal::IntervalRecord& r,
+               const std::unordered_map<uint32_t, uint32_t>& sample_of_slot) {
+  namespace I = fields::Interval;
+  std::vector<uint32_t> samples, picks;
+  journal::lead_samples(r, sample_of_slot, samples, picks);
+  in.packed(I::kLeadSample, samples.begin(), samples.end());
+  in.packed(I::kLeadSamples, picks.begin(), picks.end());
+}
+
 // The thread's timeline: its intervals with samples or measured waits (docs/format.md
 // "Timeline").
 void thread_intervals(wire::Encoder& th, const ThreadState* ts) {
@@ -78,6 +89,10 @@ void thread_intervals(wire::Encoder& th, const ThreadState* ts) {
   if (!ts->intervals) return;
   journal::ThreadIntervals t;
   if (!journal::copy_thread_intervals(*ts->intervals, ts->measured, t)) return;
+  // A lead's sample-table slot as the index of its sample in the thread's list (written in the
+  // table's order).
+  std::unordered_map<uint32_t, uint32_t> sample_of_slot;
+  for (uint32_t k = 0; k < ts->table.used(); ++k) sample_of_slot[ts->table.used_slot(k)] = k;
   th.u64(T::kIntervalNs, t.interval_ns);
   th.u64(T::kIntervalCoarsenings, t.coarsenings);
   wire::Encoder in;
@@ -95,6 +110,7 @@ void thread_intervals(wire::Encoder& th, const ThreadState* ts) {
     const size_t counters = runtime().config.counter_events.size();
     if (counters && std::any_of(s.counters, s.counters + counters, [](uint64_t c) { return c; }))
       in.packed(I::kCounter, s.counters, s.counters + counters);
+    add_leads(in, s, sample_of_slot);
     if (journal::holds_anything(m)) {
       in.packed(I::kMeasuredNs, m.ns, m.ns + journal::kTimelineClasses);
       in.u64(I::kMeasuredWaits, m.samples);

@@ -2,6 +2,8 @@
 // thread 1 doing twice thread 0's work. The program measures when it switched; the timeline
 // must show the team's efficiency near 1 before and near 0.75 after, with the switch within
 // one interval, in `omprof timeline` and in the Perfetto export.
+#include "viewer/timeline.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -270,6 +272,64 @@ TEST_P(Timeline, ASerialPhaseOnABusyMachineWithSleepingWaits) {
   check_serial_phase(GetParam(), true);
 }
 
+// The call tree of a time range comes from each interval's leads (4 samples picked at random
+// per thread and interval): with three designed phases, the main thread's leads inside each
+// phase are that phase's code only (balanced, then imbalanced regions), and in the serial phase,
+// where it spins 2 units alone and then 1 unit in a balanced region each round, 2/3 of its picks
+// are alone(), within 3 binomial standard errors of the picks' number.
+TEST_P(Timeline, ATimeRangesCallTreeIsWhatRanThen) {
+  const std::string dir = fresh_dir("timeline_leads_" + GetParam());
+  const RunResult r = run({OMPROF_BIN, "run", "--interval", "20", "-o", dir, "--",
+                           program("omp_timeline_" + GetParam()), "10", "20", "serial"},
+                          {{"OMP_NUM_THREADS", "2"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Phases ph = phases_of(r.out);
+  const format::Profile p = only_profile(dir);
+  viewer::Timeline t;
+  const viewer::Model m = viewer::build_model(p, omp::View::kUser);
+  viewer::add_to_timeline(t, p, m);
+  viewer::finish_timeline(t);
+  const viewer::TimelineLane* main_lane = nullptr;
+  for (const viewer::TimelineLane& l : t.lanes)
+    if (l.is_main) main_lane = &l;
+  ASSERT_NE(main_lane, nullptr);
+  auto has = [](const viewer::StackRef& s, const std::string& prefix) {
+    for (size_t i = 0; i < s.size(); ++i)
+      if (std::string(s[i].name).rfind(prefix, 0) == 0) return true;
+    return false;
+  };
+  const double dt = double(t.interval_ns) * 1e-9;
+  // The program's clock starts at its main, the timeline's at the collector's start: a margin
+  // of one interval on each side of a switch.
+  std::map<std::string, double> picks;  // by phase and code
+  for (size_t i = 0; i < main_lane->cells.size(); ++i) {
+    const double from = double(i) * dt, to = from + dt;
+    std::string phase;
+    if (to < ph.switch_s - dt) phase = "balanced";
+    if (from > ph.switch_s + dt && to < ph.serial_s - dt) phase = "imbalanced";
+    if (from > ph.serial_s + dt && to < ph.end_s - dt) phase = "serial";
+    if (phase.empty()) continue;
+    for (const auto& lead : main_lane->cells[i].leads) {
+      picks[phase] += lead.samples;
+      // The functions themselves (the main thread's path runs through them, as does its fork).
+      if (has(lead.stack, "balanced")) picks[phase + " balanced"] += lead.samples;
+      if (has(lead.stack, "imbalanced")) picks[phase + " imbalanced"] += lead.samples;
+      if (has(lead.stack, "alone")) picks[phase + " alone"] += lead.samples;
+    }
+  }
+  for (const auto& [key, n] : picks) std::printf("  %s: %.0f picks\n", key.c_str(), n);
+  ASSERT_GT(picks["balanced"], 10);
+  ASSERT_GT(picks["imbalanced"], 10);
+  ASSERT_GT(picks["serial"], 40);
+  EXPECT_EQ(picks["balanced balanced"], picks["balanced"]);
+  EXPECT_EQ(picks["imbalanced imbalanced"], picks["imbalanced"]);
+  EXPECT_EQ(picks["serial imbalanced"], 0);
+  // alone() against its share of the main thread's time in the serial phase (2 of 3 units).
+  const double n = picks["serial"], share = picks["serial alone"] / n;
+  EXPECT_NEAR(share, 2.0 / 3, 3 * std::sqrt(2.0 / 9 / n)) << n << " picks";
+  EXPECT_EQ(picks["serial alone"] + picks["serial balanced"], n);
+}
+
 // `omprof top --once --format json DIR` snapshots taken every 0.2 s while `job` runs; the last
 // one taken while the process ran, and the one after it ended.
 struct LiveAndFinal {
@@ -371,6 +431,8 @@ TEST(TimelinePage, ChromiumDrawsTheLanesAndASelectionSumsThem) {
   ASSERT_NE(at, std::string::npos) << dom.out.substr(0, 2000);
   std::string text = dom.out.substr(at + open.size(), end - at - open.size());
   for (size_t q; (q = text.find("&quot;")) != std::string::npos;) text.replace(q, 6, "\"");
+  for (size_t q; (q = text.find("&lt;")) != std::string::npos;) text.replace(q, 4, "<");
+  for (size_t q; (q = text.find("&gt;")) != std::string::npos;) text.replace(q, 4, ">");
   for (size_t q; (q = text.find("&amp;")) != std::string::npos;) text.replace(q, 5, "&");
   const nlohmann::json result = nlohmann::json::parse(text);
   const nlohmann::json& tl = result.at("timeline");
@@ -379,6 +441,15 @@ TEST(TimelinePage, ChromiumDrawsTheLanesAndASelectionSumsThem) {
   const nlohmann::json j =
       nlohmann::json::parse(run({OMPROF_BIN, "timeline", "--format", "json", dir}).out);
   ASSERT_EQ(j["intervals"].get<size_t>(), tl.at("intervals").get<size_t>());
+  // The call tree follows the selection (the second half: the imbalanced phase).
+  EXPECT_EQ(tl.value("tree_title", "").rfind("Call tree of", 0), 0u) << tl.dump();
+  bool imbalanced = false, balanced = false;
+  for (const nlohmann::json& f : tl.at("tree_frames")) {
+    imbalanced |= f.get<std::string>().rfind("<imbalanced:", 0) == 0;
+    balanced |= f.get<std::string>().rfind("<balanced:", 0) == 0;
+  }
+  EXPECT_TRUE(imbalanced) << tl.dump();
+  EXPECT_FALSE(balanced) << tl.dump();
   // Rows: the header, then a row per thread: "r0t0", work%, ...
   ASSERT_EQ(tl.at("rows").size(), 3u) << tl.dump();
   for (size_t k = 0; k < 2; ++k) {
