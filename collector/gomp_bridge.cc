@@ -15,6 +15,7 @@
 #include "collector/ompt/fork_walls.h"
 #include "collector/ompt/member_counters.h"
 #include "collector/ompt/runtime_status.h"
+#include "collector/open_wait.h"
 #include "collector/openmp/wait_split.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
@@ -272,6 +273,7 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   omprof::ompt::note_join_time(ts, pv::fork_id(value), now);
+  omprof::open_wait::end(*ts);
   if (own(ts).join_start_ns) close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
   ts->omp_thread_num = saved->thread_num;
   set_task(ts, saved->task_origin, saved->task_cut);
@@ -283,6 +285,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   ThreadState* ts = tracked_thread();
   if (!ts || value == 0) return;
   const uint64_t now = omprof::monotonic_ns();
+  omprof::open_wait::end(*ts);  // a worker's wait for this region is over
   omprof::handler::note_member_begun(pv::instance(value), team_size, now);
   GompThread& g = own(ts);
   if (g.join_start_ns) {
@@ -331,6 +334,8 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   omprof::handler::note_member_ended(pv::instance(ts->gomp_parallel_value), now);
   if (ts->member_depth) omprof::ompt::member_counts::end(ts, pv::instance(ts->gomp_parallel_value));
   ts->gomp_state = fmt::kWaitBarrierImplicitParallel;
+  // At the region's end until the join (the master) or the next region (a worker, idle then).
+  omprof::open_wait::begin(*ts, fmt::kWaitBarrierImplicitParallel, now);
   if (!measures_off_cpu(ts)) return;
   g.join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
   g.join_epoch = g.wait_epoch;
@@ -378,6 +383,9 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   saved->outer = static_cast<omprof_gomp_context*>(g.open_wait);
   g.open_wait = saved;
   ts->gomp_state = state;
+  if (!saved->outer)  // the outermost wait, for a live reader
+    omprof::open_wait::begin(*ts, state,
+                             saved->start_ns ? saved->start_ns : omprof::monotonic_ns());
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* saved) {
@@ -388,6 +396,7 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
   ts->gomp_state = saved->state;
   GompThread& g = own(ts);
   g.open_wait = saved->outer;
+  if (!g.open_wait) omprof::open_wait::end(*ts);
   // An enclosing taskwait that ran this (a task's wait) was busy until now: it counts as
   // waiting again only from its next sample on.
   ts->gomp_taskwait_strata = ts->strata_sampled;

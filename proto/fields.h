@@ -176,6 +176,8 @@ constexpr uint32_t kEventMinNs = 38;
 constexpr uint32_t kEventsDropped = 39;
 constexpr uint32_t kCounterEnabledNs = 40;
 constexpr uint32_t kCounterRunningNs = 41;
+constexpr uint32_t kNowState = 42;
+constexpr uint32_t kNowSinceNs = 43;
 }  // namespace ThreadProfile
 
 namespace Interval {

@@ -19,7 +19,8 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 10: SampleEntry.counters, ThreadRecord.counter_totals, counter_errno; 11: the interval ring;
 // 12: the measured-wait interval ring, the event ring, region statistics, fork counts;
 // 13: ThreadRecord.counter_enabled_ns, counter_running_ns; FileHeader.threads_before_start;
-// RegionStatsRecord.counters; ForkCounts.counters; IntervalRecord.lead_slot
+// RegionStatsRecord.counters; ForkCounts.counters; IntervalRecord.lead_slot;
+// ThreadRecord.omp_wait_state, omp_wait_start_mono_ns
 constexpr uint32_t kVersion = 13;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
@@ -253,7 +254,11 @@ struct ThreadRecord {
   // deadlocked job ended by a signal), the call's start, site and context: a reader counts
   // the call as MPI time up to the end.
   std::atomic<uint32_t> mpi_call{0};
-  uint32_t reserved1 = 0;
+  // The OpenMP wait the thread is in, its outermost one (its state, proto/state_codes.h; 0:
+  // none), since omp_wait_start_mono_ns (version 13): set by the waits' adapters when it begins
+  // (the time first, then the state) and cleared when it ends. What a live reader shows as what
+  // the thread does now, as mpi_call for MPI (collector/open_wait.h).
+  std::atomic<uint32_t> omp_wait_state{0};
   uint64_t mpi_call_start_mono_ns = 0;
   uint64_t mpi_call_site = 0;  // the return address in the program, minus 1
   SampleContext mpi_call_context;
@@ -273,10 +278,11 @@ struct ThreadRecord {
   // The group's time enabled and on the CPU's counters, as of the latest reading.
   uint64_t counter_enabled_ns = 0;
   uint64_t counter_running_ns = 0;
-  uint64_t intervals_offset = 0;  // the IntervalRing, from the block's start (0: none)
-  uint64_t measured_offset = 0;   // the measured waits' IntervalRing (0: none)
-  uint64_t events_offset = 0;     // the EventRing (0: none)
-  uint64_t regions_offset = 0;    // RegionStatsRecord[kJournalRegionNodes] (0: none)
+  uint64_t omp_wait_start_mono_ns = 0;  // (omp_wait_state's)
+  uint64_t intervals_offset = 0;        // the IntervalRing, from the block's start (0: none)
+  uint64_t measured_offset = 0;         // the measured waits' IntervalRing (0: none)
+  uint64_t events_offset = 0;           // the EventRing (0: none)
+  uint64_t regions_offset = 0;          // RegionStatsRecord[kJournalRegionNodes] (0: none)
   // Forks counted by this thread but not yet added to their record's ForkCounts (the
   // collector's batching: ompt/fork_records.cc); a reader adds them.
   uint64_t uncounted_fork_id = 0;

@@ -23,6 +23,7 @@
 #include "proto/journal_file.h"
 #include "proto/mpi_calls.h"
 #include "proto/profile_reader.h"
+#include "proto/state_codes.h"
 #include "proto/text.h"
 
 namespace omprof::format {
@@ -287,6 +288,39 @@ std::unordered_map<uint32_t, uint32_t> read_samples(v1::ThreadProfile& t, const 
   return sample_of_slot;
 }
 
+// What the thread was doing as the journal was read: inside an MPI call, else in an OpenMP wait
+// (ThreadRecord.mpi_call, omp_wait_state: each written with its start before it).
+void set_now(v1::ThreadProfile& t, const ThreadRecord& r, uint64_t start_mono_ns) {
+  const uint32_t call = r.mpi_call.load(std::memory_order_acquire);
+  const uint32_t state =
+      call ? format::kMpiFirst + call : r.omp_wait_state.load(std::memory_order_acquire);
+  const uint64_t since = call ? r.mpi_call_start_mono_ns : r.omp_wait_start_mono_ns;
+  if (state == 0 || since < start_mono_ns) return;
+  t.set_now_state(state);
+  t.set_now_since_ns(since - start_mono_ns);
+}
+
+// An MPI call still in progress (set_now) on the thread's timeline up to `end_mono_ns`
+// (ns from the run's start): its intervals' MPI time, as its end would have added it.
+void add_call_to_intervals(v1::ThreadProfile& t, uint64_t end_ns) {
+  if (t.interval_ns() == 0 || t.now_state() < format::kMpiFirst || t.now_since_ns() >= end_ns)
+    return;
+  const uint64_t dt = t.interval_ns(), from = t.now_since_ns();
+  if ((end_ns - from) / dt > journal::kIntervalCapacity) return;  // not this run's times
+  std::map<uint64_t, v1::Interval*> by_index;
+  for (v1::Interval& in : *t.mutable_interval()) by_index[in.index()] = &in;
+  for (uint64_t i = from / dt; i * dt < end_ns; ++i) {
+    const uint64_t part = std::min(end_ns, (i + 1) * dt) - std::max(from, i * dt);
+    v1::Interval*& in = by_index[i];
+    if (!in) {
+      in = t.add_interval();
+      in->set_index(i);
+    }
+    while (in->measured_ns_size() < int(journal::kTimelineClasses)) in->add_measured_ns(0);
+    in->set_measured_ns(timeline::kMpi, in->measured_ns(timeline::kMpi) + part);
+  }
+}
+
 // How long a process that died unobserved ran: up to the latest moment its threads recorded
 // (a sample, a thread's end), which is at most a sampling period before it died, or the
 // journal's mtime when none recorded anything (the kernel does not update the mtime for
@@ -425,7 +459,9 @@ std::vector<v1::ThreadProfile> read_threads(const Mapped& m, const FileHeader& h
     const std::unordered_map<uint32_t, uint32_t> sample_of_slot =
         read_samples(t, m, at, *r, b, forks, nodes, counters);
     add_call_in_progress(t, *r, h.start_mono_ns + duration_ns, b, forks, nodes);
+    set_now(t, *r, h.start_mono_ns);
     read_intervals(t, m, at, *r, forks, nodes, counters, sample_of_slot);
+    add_call_to_intervals(t, duration_ns);
     read_events(t, m, at, *r, nodes);
     if (const auto* tab = m.at<TableHeader>(at + r->samples_offset)) {
       t.set_dropped_samples(tab->dropped_samples);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "omp/states.h"
 #include "proto/timeline.h"
 #include "viewer/profile_inputs.h"
 #include "viewer/scaling_run.h"
@@ -25,6 +26,16 @@ size_t newest_interval(const TimelineLane& l) {
   for (size_t i = l.cells.size(); i-- > 0;)
     if (l.cells[i].holds_data()) return i;
   return 0;
+}
+
+// What the thread is doing now when it is inside an MPI call or an OpenMP wait (a blocked
+// thread's intervals stop filling: its last interval does not tell), null otherwise.
+nlohmann::json now_json(const TimelineLane& l, uint64_t now_ns) {
+  if (l.now_state == 0) return nullptr;
+  const omp::StateInfo s = omp::describe_state(l.now_state);
+  const double since = double(l.start_unix_ns + l.now_since_ns);
+  return {{"state", s.pseudo_frame ? s.pseudo_frame : s.name},
+          {"for_s", std::max(0.0, (double(now_ns) - since) * 1e-9)}};
 }
 
 // Per thread, its last whole interval: the one before its newest (a running thread's newest is
@@ -50,7 +61,8 @@ nlohmann::json lanes_json(const Timeline& t, uint64_t now_ns, double& latest_sta
                      {"present_s", present * 1e-9},
                      {"share", shares},
                      {"samples", l.cells[i].samples},
-                     {"data_age_s", std::max(0.0, (double(now_ns) - newest_end) * 1e-9)}});
+                     {"data_age_s", std::max(0.0, (double(now_ns) - newest_end) * 1e-9)},
+                     {"now", now_json(l, now_ns)}});
   }
   return lanes;
 }
@@ -164,14 +176,19 @@ void write_live_text(std::ostream& out, const nlohmann::json& s) {
       s["interval_s"].get<double>(), last["start_s"].get<double>());
   out << "  rank thread  from_s";
   for (const char* c : timeline::kClassNames) out << fmt::format(" {:>8}", c);
-  out << "  off_cpu  age_s\n";
+  out << "  off_cpu  age_s  now\n";
   for (const nlohmann::json& l : last["threads"]) {
     out << fmt::format("  {:4} {:6} {:7.1f}", l["rank"].get<int>(), l["thread"].get<unsigned>(),
                        l["start_s"].get<double>());
     for (const char* c : timeline::kClassNames)
       out << fmt::format(" {:7.0f}%", 100 * l["share"][c].get<double>());
-    out << fmt::format(" {:8.0f}% {:6.1f}\n", 100 * l["share"]["off_cpu"].get<double>(),
+    out << fmt::format(" {:8.0f}% {:6.1f}", 100 * l["share"]["off_cpu"].get<double>(),
                        l["data_age_s"].get<double>());
+    const nlohmann::json& now = l["now"];
+    if (!now.is_null())
+      out << fmt::format("  in {} for {:.1f} s", now["state"].get<std::string>(),
+                         now["for_s"].get<double>());
+    out << "\n";
   }
   out << "\nThe run so far, share of the capacity (ranks x threads x elapsed):";
   for (const auto& [name, share] : s["run"].items())

@@ -129,6 +129,8 @@ void add_to_timeline(Timeline& t, const format::Profile& p, const Model& m) {
     // A thread still running when the profile was written ends with the run.
     lane.thread_end_ns = th.end_ns() ? th.end_ns() : p.header.duration_ns();
     lane.interval_ns = th.interval_ns();
+    lane.now_state = th.now_state();
+    lane.now_since_ns = th.now_since_ns();
     for (const v1::Interval& in : th.interval()) {
       if (in.index() >= lane.cells.size()) lane.cells.resize(in.index() + 1);
       TimelineLane::Cell& c = lane.cells[in.index()];

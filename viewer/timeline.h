@@ -59,6 +59,10 @@ struct TimelineLane {
   };
   std::vector<Event> events;
   uint64_t event_min_ns = 0, events_dropped = 0;
+  // What it was doing when a live journal was read (ThreadProfile.now_state, 1.19): inside an
+  // MPI call or an OpenMP wait since `now_since_ns` (from its rank's start); 0: neither.
+  uint32_t now_state = 0;
+  uint64_t now_since_ns = 0;
 };
 
 struct Timeline {

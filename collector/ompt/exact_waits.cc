@@ -6,6 +6,7 @@
 #include "collector/handler/intervals.h"
 #include "collector/handler/region_ends.h"
 #include "collector/ompt/barrier_spans.h"
+#include "collector/open_wait.h"
 #include "collector/openmp/wait_split.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
@@ -134,11 +135,22 @@ void close_wait(ThreadState* ts, const OpenWait& w, uint64_t now) {
   });
 }
 
+// The outermost open wait, for a live reader (collector/open_wait.h): published when the stack
+// of open waits gets its first, withdrawn when it loses its last.
+void publish_outermost(ThreadState* ts) {
+  if (ts->open_wait_depth == 1)
+    open_wait::begin(*ts, ts->open_waits[0].ctx.omp_state, ts->open_waits[0].first_start_ns);
+  else if (ts->open_wait_depth == 0)
+    open_wait::end(*ts);
+}
+
 // A mutex wait never contains another wait; one still open was a test_lock that failed (no
 // "acquired" callback follows): it waited for nothing.
 void drop_failed_test_lock(ThreadState* ts) {
-  if (ts->open_wait_depth > 0 && ts->open_waits[ts->open_wait_depth - 1].is_mutex)
+  if (ts->open_wait_depth > 0 && ts->open_waits[ts->open_wait_depth - 1].is_mutex) {
     --ts->open_wait_depth;
+    publish_outermost(ts);
+  }
 }
 
 // Starts filling the next open wait (committed by ++open_wait_depth, last, so that shutdown
@@ -173,6 +185,7 @@ void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const voi
     barrier_spans::publish(w->barrier_key, ts->index, w->span_ns);
   }
   ++ts->open_wait_depth;  // last: complete before shutdown may look at it
+  publish_outermost(ts);
 }
 
 bool taskwait_exact() {
@@ -199,6 +212,7 @@ uint64_t wait_end_sync(ThreadState* ts) {
   }
   close_wait(ts, w, now);
   --ts->open_wait_depth;
+  publish_outermost(ts);
   return now;
 }
 
@@ -209,6 +223,7 @@ void wait_begin_mutex(ThreadState* ts, int mutex_kind, uint64_t wait_id, uint64_
   w->wait_id = wait_id;
   w->is_mutex = true;
   ++ts->open_wait_depth;
+  publish_outermost(ts);
 }
 
 void wait_end_mutex(ThreadState* ts, uint64_t wait_id) {
@@ -217,6 +232,7 @@ void wait_end_mutex(ThreadState* ts, uint64_t wait_id) {
   if (!w.is_mutex || w.wait_id != wait_id) return;
   close_wait(ts, w, monotonic_ns());
   --ts->open_wait_depth;
+  publish_outermost(ts);
 }
 
 void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_task) {
@@ -261,6 +277,7 @@ void close_open_waits(uint64_t now_ns) {
     // The threads are parked in the runtime at exit (or gone): their open waits are stable.
     for (int d = ts->open_wait_depth; d-- > 0;) close_wait(ts, ts->open_waits[d], now_ns);
     ts->open_wait_depth = 0;
+    open_wait::end(*ts);
   }
 }
 

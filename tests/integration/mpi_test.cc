@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "harness.h"
 #include "proto/journal_reader.h"
@@ -625,6 +627,42 @@ TEST(MpiKilled, ACallInProgressAtDeathIsMpiTimeToTheEnd) {
   const RunResult rep = run({OMPROF_BIN, "report", dir});
   EXPECT_NE(rep.out.find("Ended:     ranks 0, 1: killed by signal 14"), std::string::npos)
       << rep.out;
+}
+
+// `omprof top` on a job blocked in MPI: each rank works 0.3 s of CPU time, then waits in
+// MPI_Recv until SIGALRM ends it 3 s later. Its intervals stop filling while it waits; what it
+// does now comes from its journal: in MPI_Recv, for as long as the program has been waiting
+// (the snapshot taken 1.5 s or more into the wait, as the job's clock says it).
+TEST(MpiKilled, TopShowsRanksBlockedInACallNow) {
+  const std::string dir = fresh_dir("mpi_top_now");
+  const auto start = std::chrono::steady_clock::now();
+  std::thread job([&] {
+    run(mpirun(2, {OMPROF_BIN, "run", "-o", dir, "--", program("mpi_deadlock"), "0.3", "3"}));
+  });
+  nlohmann::json seen;
+  double taken_s = 0;
+  while (std::chrono::steady_clock::now() - start < std::chrono::seconds(3)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    const RunResult t = run({OMPROF_BIN, "top", "--once", "--format", "json", dir});
+    if (t.status != 0) continue;
+    const nlohmann::json s = nlohmann::json::parse(t.out);
+    if (s.value("ranks", 0) != 2 || s.value("running_processes", 0) != 2) continue;
+    seen = s;
+    taken_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  job.join();
+  ASSERT_FALSE(seen.is_null()) << "no snapshot with both ranks";
+  int blocked = 0;
+  for (const nlohmann::json& l : seen["last_interval"]["threads"]) {
+    if (l["now"].is_null()) continue;
+    EXPECT_EQ(l["now"].value("state", ""), "<mpi:MPI_Recv>") << l.dump();
+    // The wait began after the 0.3 s of work (and the job's start-up), well before the last
+    // snapshot (taken about 3 s after the start, the wait lasting 3 s).
+    EXPECT_GT(l["now"].value("for_s", 0.0), 0.5) << l.dump();
+    EXPECT_LT(l["now"].value("for_s", 0.0), taken_s - 0.3) << l.dump();
+    ++blocked;
+  }
+  EXPECT_EQ(blocked, 2) << seen.dump();
 }
 
 // The public collective summary: strict fails the same way on every rank when the region trees

@@ -380,6 +380,53 @@ void expect_final_extends_live(const LiveAndFinal& w) {
   }
 }
 
+// `omprof top` while a thread waits: one round per phase of 800 ms units, so that in the
+// imbalanced phase the main thread waits 800 ms at the region's end for the worker (from
+// switch_s + 0.8 s on, the program's clock). A snapshot in that wait shows the main thread in a
+// barrier now, for no longer than the program has been in that phase.
+TEST_P(Timeline, TopShowsAThreadWaitingNow) {
+  const std::string dir = fresh_dir("timeline_now_" + GetParam());
+  std::vector<nlohmann::json> waiting;  // snapshots with the main thread in a wait now
+  std::vector<double> taken;
+  const auto start = std::chrono::steady_clock::now();
+  RunResult r;
+  std::atomic<bool> done{false};
+  std::thread job([&] {
+    r = run({OMPROF_BIN, "run", "-o", dir, "--", program("omp_timeline_" + GetParam()), "1", "800"},
+            {{"OMP_NUM_THREADS", "2"}});
+    done = true;
+  });
+  while (!done) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    const RunResult t = run({OMPROF_BIN, "top", "--once", "--format", "json", dir});
+    if (t.status != 0) continue;
+    const nlohmann::json s = nlohmann::json::parse(t.out);
+    if (s.value("running_processes", 0) != 1) continue;
+    for (const nlohmann::json& l : s["last_interval"]["threads"])
+      if (l.value("thread", 99u) == 0 && !l["now"].is_null()) {
+        waiting.push_back(l["now"]);
+        taken.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+  }
+  job.join();
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Phases ph = phases_of(r.out);
+  double longest = 0;
+  for (size_t k = 0; k < waiting.size(); ++k) {
+    const std::string state = waiting[k].value("state", "");
+    const double for_s = waiting[k].value("for_s", 0.0);
+    std::printf("  at %.2f s: main thread in %s for %.2f s\n", taken[k], state.c_str(), for_s);
+    EXPECT_NE(state.find("barrier"), std::string::npos) << state;
+    // No wait of the main thread lasts longer than the designed one (0.8 s), nor than the
+    // snapshot's time since the imbalanced phase began.
+    EXPECT_LT(for_s, 0.8 + 0.2) << state;
+    EXPECT_LT(for_s, taken[k] - ph.switch_s + 0.1) << state;
+    longest = std::max(longest, for_s);
+  }
+  EXPECT_GT(longest, 0.3) << "a snapshot inside the 0.8 s wait";
+}
+
 // The last live snapshot before a program ends agrees with its final profile; and after a
 // SIGKILL, the view keeps the dead process's numbers (read from its journal).
 TEST(TimelineLive, TheLastSnapshotBeforeTheEndAgreesWithTheProfile) {
