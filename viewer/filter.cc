@@ -121,7 +121,7 @@ void apply_filter(Model& m, const SampleFilter& filter) {
   m.samples = std::move(kept);
   for (auto& [thread, views] : m.sample_views)
     for (uint32_t& v : views)
-      if (v != kNoView) v = kept_as[v];
+      if (v != kNoView && !(v & kReplacedView)) v = kept_as[v];
 }
 
 }  // namespace omprof::viewer

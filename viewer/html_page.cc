@@ -184,7 +184,8 @@ function showRange(range) {
     T.incl_ns = incl; T.wait_ns = wait;
     title.textContent = `Call tree of ${range.label}, estimated from 4 samples of each thread's ` +
         `intervals picked at random (${pct(placed, incl[0])}% of the samples placed; the rest ` +
-        `only in the root's width). Measured waits are in the timeline's colours, not here.`;
+        `only in the root's width). Time no sample saw (a wait asleep, with a CPU-time clock) is ` +
+        `in the timeline's colours, not here.`;
   }
   total = T.incl_ns[0] || 1;
   zoomRoot = 0;

@@ -339,10 +339,9 @@ class ModelBuilder {
   }
   void add_threads() {
     auto add = [this](uint32_t index, const v1::Sample& s, bool exact, int sample) {
-      const size_t before = m_.samples.size();
+      last_view_ = kNoView;
       const uint64_t w = this->add(index, s, exact);
-      if (sample >= 0 && m_.samples.size() > before)
-        m_.sample_views[index][size_t(sample)] = uint32_t(before);
+      if (sample >= 0) m_.sample_views[index][size_t(sample)] = last_view_;
       return w;
     };
     for (const auto& [index, t] : p_.threads) {
@@ -369,7 +368,7 @@ class ModelBuilder {
     // Their counter deltas stay on their call paths (a sample of no time).
     const bool replaced = !exact && omp::repeats_measured_time(measured_, state, false);
     if (replaced) m_.replaced_samples += s.count();
-    if (replaced && !has_counts(s)) return 0;
+    const bool lead_only = replaced && !has_counts(s);  // kept for the timeline's leads only
     ViewSample v;
     v.thread = index;
     v.count = exact || replaced ? 0 : s.count();
@@ -386,12 +385,19 @@ class ModelBuilder {
     v.in_collector = !exact && innermost_is_omprof(raw);
     v.truncated = p_.stack(s.stack_id()).truncated();
     v.stack = StackRef(shared_view_stack(raw, s.stack_id(), v));
+    if (lead_only) {
+      last_view_ = kReplacedView | uint32_t(m_.replaced.size());
+      m_.replaced.push_back(std::move(v));
+      return 0;
+    }
+    last_view_ = uint32_t(m_.samples.size());
     m_.total_weight_ns += v.weight_ns;
     m_.total_samples += v.count;
     const uint64_t w = v.weight_ns;
     m_.samples.push_back(std::move(v));
     return w;
   }
+  uint32_t last_view_ = kNoView;  // where add() put its sample (Model.sample_views)
   static bool innermost_is_omprof(const omp::FrameStack& raw) {
     for (const omp::Frame& f : raw)
       if (!f.system) return f.omprof;
@@ -432,6 +438,16 @@ class ModelBuilder {
 };
 
 }  // namespace
+
+const ViewSample* Model::view_of(uint32_t thread, uint32_t sample) const {
+  const auto views = sample_views.find(thread);
+  if (views == sample_views.end() || sample >= views->second.size()) return nullptr;
+  const uint32_t v = views->second[sample];
+  if (v == kNoView) return nullptr;
+  if (v & kReplacedView)
+    return (v & ~kReplacedView) < replaced.size() ? &replaced[v & ~kReplacedView] : nullptr;
+  return v < samples.size() ? &samples[v] : nullptr;
+}
 
 Model build_model(const format::Profile& p, omp::View view) {
   Model m;

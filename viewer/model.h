@@ -86,12 +86,17 @@ struct Model {
   // whole profile's.
   bool filtered = false;
   uint64_t kept_weight_ns = 0, kept_samples = 0;
+  // Samples whose time exact waits replaced (a wait seen spinning), with their view stacks and
+  // no time: not in `samples`, only what the timeline's leads are (timeline.h).
+  std::vector<ViewSample> replaced;
   // Each thread's samples (by their index in its ThreadProfile.sample list) as indexes in
-  // `samples`, kNoView for a sample that has no view sample (its time replaced by an exact wait,
-  // an MPI call's, filtered out): what the timeline's leading samples are (timeline.h).
+  // `samples`, or in `replaced` with kReplacedView set; kNoView for a sample that has no view
+  // sample (an MPI call's, filtered out): what the timeline's leads are (timeline.h).
   std::unordered_map<uint32_t, std::vector<uint32_t>> sample_views;
+  const ViewSample* view_of(uint32_t thread, uint32_t sample) const;
 };
 constexpr uint32_t kNoView = ~uint32_t(0);
+constexpr uint32_t kReplacedView = uint32_t(1) << 31;
 
 Model build_model(const format::Profile& profile, omp::View view);
 // How the profile measured its threads' time, as the accounting rules take it.

@@ -57,15 +57,12 @@ void regrid(TimelineLane& lane, uint64_t offset_ns, uint64_t interval_ns) {
 
 // The interval's leading samples of thread `thread`, as the model sees them.
 void add_leads(TimelineLane::Cell& c, const Model& m, uint32_t thread, const v1::Interval& in) {
-  const auto views = m.sample_views.find(thread);
-  if (views == m.sample_views.end()) return;
   for (int k = 0; k < in.lead_sample_size() && k < in.lead_samples_size(); ++k) {
-    const uint32_t sample = in.lead_sample(k);
-    if (sample >= views->second.size() || views->second[sample] == kNoView) continue;
-    const ViewSample& v = m.samples[views->second[sample]];
+    const ViewSample* v = m.view_of(thread, in.lead_sample(k));
+    if (!v) continue;
     TimelineLane::Cell::Lead lead;
-    lead.stack = v.stack;
-    lead.wait = omp::is_wait(v.state);
+    lead.stack = v->stack;
+    lead.wait = omp::is_wait(v->state);
     lead.samples = in.lead_samples(k);
     c.leads.push_back(std::move(lead));
   }
