@@ -1,31 +1,70 @@
 #include "omp/accounting.h"
 
 #include "omp/states.h"
+#include "proto/state_codes.h"
 #include "regions/off_cpu.h"
 
 namespace omprof::omp {
 
+Measure Measurement::of(uint32_t state) const {
+  for (const MeasuredStates& r : states)
+    if (state >= r.first && state <= r.last) return r.how;
+  return Measure::kSampled;
+}
+
+Measurement ompt_measurement(bool taskwait_exact) {
+  using namespace format;
+  Measurement m;
+  m.states = {{kWaitBarrier, kWaitBarrierTeams, Measure::kExact},
+              {kWaitMutex, kWaitOrdered, Measure::kExact},
+              {kIdle, kOverhead, Measure::kExact},
+              {kIdleDerived, kIdleDerived, Measure::kExact},
+              {kOverheadBarrier, kOverheadBarrier, Measure::kExact}};
+  if (taskwait_exact) m.states.push_back({kWaitTaskwait, kWaitTaskgroup, Measure::kExact});
+  return m;
+}
+
+Measurement libgomp_measurement() {
+  using namespace format;
+  Measurement m;
+  // Locks, critical, atomic and ordered run no tasks: timed whole. Barriers, taskwaits, idle,
+  // the fork and the join: their time off the CPU (gomp_bridge.cc).
+  static_assert(kWaitOrdered - kWaitMutex == 4);  // is_measured_whole_on_libgomp's range
+  m.states = {{kWaitMutex, kWaitOrdered, Measure::kExact},
+              {kWaitBarrier, kWaitBarrierTeams, Measure::kOffCpu},
+              {kWaitTaskwait, kWaitTaskgroup, Measure::kOffCpu},
+              {kIdle, kOverhead, Measure::kOffCpu},
+              {kIdleDerived, kIdleDerived, Measure::kOffCpu},
+              {kOverheadFork, kOverheadFork, Measure::kOffCpu},
+              {kOverheadBarrier, kOverheadBarrier, Measure::kOffCpu}};
+  m.wrapper_states = true;
+  return m;
+}
+
+Measurement sampled_measurement() {
+  return Measurement{};
+}
+
 uint32_t accounted_state(const Measurement& m, uint32_t state, bool interval) {
-  if ((interval || m.off_cpu_waits) && state == format::kOverhead) return format::kOverheadFork;
+  if ((interval || m.wrapper_states) && state == format::kOverhead) return format::kOverheadFork;
   return state;
 }
 
 bool repeats_measured_time(const Measurement& m, uint32_t state, bool mpi_exact) {
   if (is_mpi(state)) return mpi_exact;
-  if (m.exact_waits) return is_measured_exactly(state, m.taskwait_exact);
-  return m.off_cpu_waits && is_measured_whole_on_libgomp(state);
+  return m.of(state) == Measure::kExact;
 }
 
 bool measured_interval_counts(const Measurement& m, uint32_t state) {
-  return is_mpi(state) || m.exact_waits || m.off_cpu_waits;
+  return is_mpi(state) || m.any_measured();
 }
 
 bool takes_off_cpu_time(const Measurement& m, uint32_t state) {
-  return !(m.off_cpu_waits && off_cpu_measured_on_libgomp(state));
+  return m.of(state) != Measure::kOffCpu;
 }
 
 bool places_off_cpu_time(const Measurement& m, bool mpi_exact) {
-  return m.cpu_clock && (m.exact_waits || m.off_cpu_waits || mpi_exact);
+  return m.cpu_clock && (m.any_measured() || mpi_exact);
 }
 
 namespace {

@@ -11,13 +11,43 @@
 
 namespace omprof::omp {
 
+// How omprof measured a state's time (Header.state_measurement, format 1.20).
+enum class Measure : uint8_t {
+  kSampled,  // its samples hold its time
+  kExact,    // measured intervals hold all of it; its samples repeat them
+  kOffCpu,   // measured intervals hold its time off the CPU; its samples its time on the CPU
+};
+// The states first..last (codes, proto/state_codes.h) were measured `how`.
+struct MeasuredStates {
+  uint32_t first = 0;
+  uint32_t last = 0;
+  Measure how = Measure::kSampled;
+};
+
 // How the profile measured its threads' time (from its header).
 struct Measurement {
-  bool exact_waits = false;    // OMPT: OpenMP waits timed exactly (Header.exact_waits)
-  bool off_cpu_waits = false;  // libgomp: waits measured off the CPU (Header.off_cpu_waits)
-  bool taskwait_exact = true;  // taskwait and taskgroup waits among the exact ones (< 1.7)
-  bool cpu_clock = true;       // samples count CPU time: what they miss was off the CPU
+  std::vector<MeasuredStates> states;  // a state in none of them is sampled
+  // The samples' states were published by omprof's wrappers of the runtime's entry points
+  // (libgomp, Header.wrapper_states), not by the runtime: the wrappers see neither the tasks the
+  // runtime runs inside a wait nor a worker before its first region, and publish the runtime's
+  // unnamed bookkeeping (format::kOverhead) only while a thread forks or joins
+  // (omp::resolve_sampled_state reads stacks accordingly).
+  bool wrapper_states = false;
+  bool cpu_clock = true;  // samples count CPU time: what they miss was off the CPU
+
+  Measure of(uint32_t state) const;
+  bool any_measured() const { return !states.empty(); }
 };
+
+// What each runtime's adapter measures, the one place this is said: the collector writes it
+// into the profile, and readers of profiles before 1.20 derive it from the header's flags
+// (Header.exact_waits, taskwait_sampled, off_cpu_waits). OMPT (libomp) times its waits and the
+// fork and join exactly (taskwaits too, before 1.7: `taskwait_exact`); omprof's libgomp wrappers
+// time the waits that run no tasks whole, and the others' time off the CPU.
+Measurement ompt_measurement(bool taskwait_exact);
+Measurement libgomp_measurement();
+// No OpenMP waits measured: samples only (no runtime, or one omprof cannot see).
+Measurement sampled_measurement();
 
 // The state time is accounted in: the runtime's unnamed bookkeeping is the fork's and join's
 // where omprof measured it so (exact intervals; on libgomp, whose wrappers know the fork,
@@ -29,8 +59,9 @@ bool repeats_measured_time(const Measurement& m, uint32_t state, bool mpi_exact)
 // A measured interval that counts as the thread's time: MPI calls always, OpenMP waits when the
 // profile measured them (on a runtime without it, the samples count instead).
 bool measured_interval_counts(const Measurement& m, uint32_t state);
-// The thread's time off the CPU is spread over its samples in `state` (work, and waits it
-// samples such as a taskwait; on libgomp not the waits whose time off the CPU was measured).
+// The thread's time off the CPU is spread over its samples in `state`: not over the states whose
+// time off the CPU was measured (Measure::kOffCpu). Samples that repeat exact intervals take
+// none either, having no time, but they say where the thread was (omp::place_thread_off_cpu).
 bool takes_off_cpu_time(const Measurement& m, uint32_t state);
 // The thread's life minus what its samples and intervals account for is off-CPU time to place
 // (CPU clocks with measured intervals only: otherwise the samples hold all of it).

@@ -38,17 +38,6 @@ inline bool keeps_off_cpu_time(uint32_t state) {
 inline bool is_idle(uint32_t state) {
   return state == format::kIdle || state == format::kIdleDerived;
 }
-// Waits that omprof measures exactly from OMPT callbacks (barriers, taskwait and taskgroup,
-// locks, critical, atomic, ordered, idle, and fork/join overhead). In profiles with exact waits,
-// samples in these states only repeat what the intervals measured, and readers use the intervals.
-// `taskwait_exact`: the profile measured taskwait and taskgroup waits too (before format 1.7).
-inline bool is_measured_exactly(uint32_t state, bool taskwait_exact) {
-  using namespace format;
-  return (state >= kWaitBarrier && state <= kWaitBarrierTeams) ||
-         (taskwait_exact && (state == kWaitTaskwait || state == kWaitTaskgroup)) ||
-         (state >= kWaitMutex && state <= kWaitOrdered) || is_idle(state) || state == kOverhead ||
-         state == kOverheadBarrier;
-}
 // Inside an intercepted MPI call (proto/mpi_calls.h): waiting for other ranks, measured
 // exactly by omprof's MPI wrappers (Header.mpi_calls_exact).
 inline bool is_mpi(uint32_t state) {
@@ -95,22 +84,11 @@ uint32_t resolve_task_in_wait(uint32_t state, size_t depth, IsRuntime is_runtime
   return state;
 }
 
-// On GNU libgomp (profiles with Header.off_cpu_waits, omprof's wrappers of its entry points) the
-// waits that run no tasks (locks, critical, atomic, ordered) are measured whole, as exact waits
-// are on libomp; samples in those states repeat them. Other waits are measured off the CPU.
+// On GNU libgomp omprof's wrappers of its entry points time the waits that run no tasks (locks,
+// critical, atomic, ordered) whole, as exact waits are on libomp, and other waits off the CPU
+// (omp/accounting.h, libgomp_measurement).
 inline bool is_measured_whole_on_libgomp(uint32_t state) {
   return state >= format::kWaitMutex && state <= format::kWaitOrdered;
-}
-
-// On GNU libgomp the waits whose time off the CPU omprof measured (barriers and their
-// synchronization, the region-end wait and idle, the fork, taskwaits; locks are measured whole): a
-// thread's remaining time off the CPU was not spent in them, so readers spread it over its other
-// samples only.
-inline bool off_cpu_measured_on_libgomp(uint32_t state) {
-  using namespace format;
-  return (state >= kWaitBarrier && state <= kWaitBarrierTeams) || is_idle(state) ||
-         state == kOverhead || state == kOverheadFork || state == kOverheadBarrier ||
-         state == kWaitTaskwait || state == kWaitTaskgroup || is_measured_whole_on_libgomp(state);
 }
 
 // Whether a sample's state may change with its stack (resolve_sampled_state): work, "in

@@ -68,7 +68,15 @@ constexpr uint32_t kOmpRuntimeVersion = 43;
 constexpr uint32_t kCounterEvent = 44;
 constexpr uint32_t kCounterPeriod = 45;
 constexpr uint32_t kRegionCountersExact = 46;
+constexpr uint32_t kStateMeasurement = 47;
+constexpr uint32_t kWrapperStates = 48;
 }  // namespace Header
+
+namespace StateMeasurement {
+constexpr uint32_t kFirstState = 1;
+constexpr uint32_t kLastState = 2;
+constexpr uint32_t kHow = 3;
+}  // namespace StateMeasurement
 
 namespace Ending {
 constexpr uint32_t kKind = 1;

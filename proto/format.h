@@ -27,9 +27,10 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // Thread.parallel_wall_ns); 1.15: Thread.unmeasured_waits; 1.16: counters; 1.17: the timeline
 // (Thread.interval); 1.18: measured waits in the timeline (Interval.measured_ns); 1.19: the
 // counters' enabled and running times (Thread.counter_enabled_ns, counter_running_ns),
-// Trailer.threads_before_start (docs/format.md).
+// Trailer.threads_before_start; 1.20: how each state was measured (Header.state_measurement,
+// wrapper_states) (docs/format.md).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 19;
+constexpr uint32_t kMinor = 20;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

@@ -38,6 +38,24 @@ const omp::Frame* mpi_caller(const omp::FrameStack& raw, uint32_t state) {
 
 namespace {
 
+// A state range's measurement as the format says it; false for a value this reader does not
+// know (a newer writer's): the range is left out, its states sampled.
+bool measure_of(v1::StateMeasurement::How how, omp::Measure* out) {
+  switch (how) {
+    case v1::StateMeasurement::SAMPLED:
+      *out = omp::Measure::kSampled;
+      return true;
+    case v1::StateMeasurement::EXACT:
+      *out = omp::Measure::kExact;
+      return true;
+    case v1::StateMeasurement::OFF_CPU:
+      *out = omp::Measure::kOffCpu;
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The thread's exact self wall time per explicit region node.
 std::map<uint64_t, uint64_t> self_wall_of(const format::Profile& p, uint32_t thread) {
   std::map<uint64_t, uint64_t> out;
@@ -361,7 +379,7 @@ class ModelBuilder {
     // An exact wait's stack is its construct's call site: nothing to resolve.
     uint32_t state =
         exact ? refine_implicit_barrier(p_, s, s.omp_state())
-              : omp::resolve_state(raw, s.omp_state(), p_.header.off_cpu_waits(), &constructs_);
+              : omp::resolve_state(raw, s.omp_state(), measured_.wrapper_states, &constructs_);
     state = omp::accounted_state(measured_, state, exact);
     // Exact waits replace the samples that saw the same waits spinning (add_thread keeps the
     // samples inside exact MPI calls apart: they lend their call paths to the calls).
@@ -457,9 +475,17 @@ Model build_model(const format::Profile& p, omp::View view) {
 
 omp::Measurement measurement_of(const v1::Header& h) {
   omp::Measurement m;
-  m.exact_waits = h.exact_waits();
-  m.off_cpu_waits = h.off_cpu_waits();
-  m.taskwait_exact = !h.taskwait_sampled();
+  if (h.state_measurement_size() > 0) {
+    omp::Measure how;
+    for (const v1::StateMeasurement& r : h.state_measurement())
+      if (measure_of(r.how(), &how) && how != omp::Measure::kSampled)
+        m.states.push_back({r.first_state(), r.last_state(), how});
+    m.wrapper_states = h.wrapper_states();
+  } else if (h.exact_waits()) {  // before 1.20: what the runtime that wrote it measured
+    m = omp::ompt_measurement(!h.taskwait_sampled());
+  } else if (h.off_cpu_waits()) {
+    m = omp::libgomp_measurement();
+  }
   m.cpu_clock = h.clock() != v1::CLOCK_WALL;
   return m;
 }

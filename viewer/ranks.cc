@@ -12,7 +12,8 @@
 namespace omprof::viewer {
 
 RankNumbers rank_numbers(const format::Profile& p) {
-  ranks::RankBuilder b(measurement_of(p.header), p.header.duration_ns());
+  const omp::Measurement measured = measurement_of(p.header);
+  ranks::RankBuilder b(measured, p.header.duration_ns());
   b.set_window(p.header.mpi_init_end_ns(), p.header.mpi_finalize_start_ns());
   // "In taskwait" and runtime overhead depend on the stack (omp::resolve_state), as in the
   // other views; each (stack, state) is resolved once.
@@ -27,7 +28,7 @@ RankNumbers rank_numbers(const format::Profile& p) {
       it = resolved
                .emplace(std::make_pair(s.stack_id(), state),
                         omp::resolve_state(frames.stack(s.stack_id()), state,
-                                           p.header.off_cpu_waits(), &constructs))
+                                           measured.wrapper_states, &constructs))
                .first;
     return it->second;
   };

@@ -8,6 +8,7 @@
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
+#include "collector/runtime.h"
 #include "omp/accounting.h"
 #include "proto/fields.h"
 #include "proto/state_codes.h"
@@ -30,11 +31,18 @@ void note_runtime_version(const char* version) {
   if (version) version_text() = version;
 }
 
+omp::Measurement run_measurement() {
+  omp::Measurement m = omp::sampled_measurement();
+  if (g_ompt_ever.load())
+    m = omp::ompt_measurement(taskwait_exact());
+  else if (g_gomp_wrappers.load())
+    m = omp::libgomp_measurement();
+  m.cpu_clock = runtime().config.clock != ClockKind::kWall;
+  return m;
+}
+
 void apply_timeline_measurement() {
-  omp::Measurement m;
-  m.exact_waits = g_ompt_ever.load();
-  m.off_cpu_waits = !m.exact_waits && g_gomp_wrappers.load();
-  m.taskwait_exact = taskwait_exact();
+  const omp::Measurement m = run_measurement();
   for (uint32_t state = 0; state < format::kMpiFirst; ++state)
     handler::set_repeats_measured(
         state, omp::repeats_measured_time(m, omp::accounted_state(m, state, false), true));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "omp/accounting.h"
 #include "unwind/module.h"
 
 namespace omprof::ompt {
@@ -27,6 +28,10 @@ void note_ompt_started();
 bool ompt_ever();
 // The program runs on GNU libgomp with omprof's wrappers of its entry points preloaded.
 void note_gomp_wrappers();
+// How this run measures each state's time so far (written into the profile's header, used by
+// the timeline and the in-job rank summary): what OMPT or the libgomp wrappers measure, once one
+// of them started, and the sampling clock.
+omp::Measurement run_measurement();
 // Tells the timeline which samples only repeat a measured wait (omp/accounting.h), from how this
 // run measures its waits so far (at start, and again when OMPT or the libgomp wrappers start).
 void apply_timeline_measurement();

@@ -119,15 +119,9 @@ class TaskwaitResolver {
 ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
   const uint64_t now = runtime().start_mono_ns + duration_ns;
   std::vector<unwind::Module> modules = recorded_modules();
-  const ompt::RuntimeStatus omp_status = ompt::runtime_status(modules);
-  const bool exact_waits = omp_status.ompt_active;
-  const TaskwaitResolver taskwait(std::move(modules), omp_status.off_cpu_waits);
+  const omp::Measurement measured = ompt::run_measurement();
+  const TaskwaitResolver taskwait(std::move(modules), measured.wrapper_states);
   const RegionData region_snapshot = region_data(int64_t(duration_ns));
-  omp::Measurement measured;
-  measured.exact_waits = exact_waits;
-  measured.off_cpu_waits = omp_status.off_cpu_waits;
-  measured.taskwait_exact = ompt::taskwait_exact();
-  measured.cpu_clock = runtime().config.clock != ClockKind::kWall;
   ranks::RankBuilder b(measured, duration_ns);
   b.set_window(mpi_facts().init_end_ns, duration_ns);
   for (uint32_t i = 0; i < thread_count(); ++i) {

@@ -2,6 +2,7 @@
 // tasking are designed, profiled under `omprof run`, checked in the user view. Each runs in a
 // clang build (LLVM libomp, OMPT), a gcc build on GNU libgomp (the default: omprof's wrappers of
 // its entry points) and the gcc build run on libomp (--omp-runtime=libomp, OMPT).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include <string>
 
 #include "harness.h"
+#include "omp/accounting.h"
 #include "omp/states.h"
 #include "viewer/busy_machine.h"
 #include "viewer/idle_blame.h"
@@ -1040,6 +1042,20 @@ INSTANTIATE_TEST_SUITE_P(Compilers, Omp, ::testing::Values("clang", "gcc", "gcc_
 // libomp it is a different program: LULESH ran 3x faster there on a busy machine); omprof's
 // wrappers of libgomp's entry points give its states. --omp-runtime=libomp runs it on libomp,
 // for OMPT.
+// A profile's state measurement table (Header.state_measurement) and a Measurement's, as text.
+std::string header_measurement(const v1::Header& h) {
+  std::string out;
+  for (const auto& r : h.state_measurement())
+    out += fmt::format("{:#x}-{:#x}:{} ", r.first_state(), r.last_state(), int(r.how()));
+  return out;
+}
+std::string describe(const omp::Measurement& m) {
+  std::string out;
+  for (const omp::MeasuredStates& r : m.states)
+    out += fmt::format("{:#x}-{:#x}:{} ", r.first, r.last, int(r.how));
+  return out;
+}
+
 TEST(OmpRuntime, LibgompProgramsStayOnLibgomp) {
   const std::string dir = fresh_dir("omp_native");
   RunResult r = run({OMPROF_BIN, "run", "-o", dir, "--", program("omp_imbalance_gcc"), "2", "30"});
@@ -1048,6 +1064,9 @@ TEST(OmpRuntime, LibgompProgramsStayOnLibgomp) {
   format::Profile p = only_profile(dir);
   EXPECT_FALSE(p.header.ompt_active());
   EXPECT_TRUE(p.header.off_cpu_waits());
+  // How each state was measured (1.20): the libgomp wrappers' description, as readers use it.
+  EXPECT_TRUE(p.header.wrapper_states());
+  EXPECT_EQ(header_measurement(p.header), describe(omp::libgomp_measurement()));
   EXPECT_EQ(p.header.omp_runtime().rfind("libgomp.so.1", 0), 0u) << p.header.omp_runtime();
   EXPECT_EQ(p.header.omp_runtime().find("libomp.so"), std::string::npos) << p.header.omp_runtime();
   EXPECT_NE(p.header.omp_note().find("omprof's wrappers"), std::string::npos);
@@ -1062,6 +1081,9 @@ TEST(OmpRuntime, LibgompProgramsStayOnLibgomp) {
   format::Profile q = only_profile(swapped);
   EXPECT_TRUE(q.header.ompt_active());
   EXPECT_FALSE(q.header.off_cpu_waits());
+  EXPECT_FALSE(q.header.wrapper_states());
+  EXPECT_EQ(header_measurement(q.header),
+            describe(omp::ompt_measurement(!q.header.taskwait_sampled())));
 }
 
 }  // namespace

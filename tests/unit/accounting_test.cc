@@ -21,15 +21,11 @@ constexpr uint32_t kAllreduce = format::kMpiFirst + format::kMpi_Allreduce;
 constexpr size_t kNone = OffCpuPart::kNoDonor;
 
 Measurement ompt() {
-  Measurement m;
-  m.exact_waits = true;
-  return m;
+  return ompt_measurement(true);
 }
 
 Measurement libgomp() {
-  Measurement m;
-  m.off_cpu_waits = true;
-  return m;
+  return libgomp_measurement();
 }
 
 uint64_t sum(const std::vector<OffCpuPart>& parts) {
@@ -47,8 +43,7 @@ TEST(Accounting, MeasuredIntervalsReplaceTheSamplesThatSawThem) {
   EXPECT_FALSE(repeats_measured_time(Measurement{}, kBarrier, false)) << "nothing measured";
   EXPECT_TRUE(repeats_measured_time(Measurement{}, kAllreduce, true));
   EXPECT_FALSE(repeats_measured_time(ompt(), kAllreduce, false)) << "MPI calls not measured";
-  Measurement sampled_taskwait = ompt();
-  sampled_taskwait.taskwait_exact = false;  // format 1.7 on
+  const Measurement sampled_taskwait = ompt_measurement(false);  // format 1.7 on
   EXPECT_TRUE(repeats_measured_time(ompt(), kTaskwait, false));
   EXPECT_FALSE(repeats_measured_time(sampled_taskwait, kTaskwait, false));
 }
@@ -70,7 +65,88 @@ TEST(Accounting, OffCpuTimeIsPlacedOnlyWhereSamplesMissIt) {
   EXPECT_FALSE(places_off_cpu_time(wall, true)) << "wall-clock samples see off-CPU time";
   EXPECT_FALSE(takes_off_cpu_time(libgomp(), kBarrier)) << "its time off the CPU was measured";
   EXPECT_TRUE(takes_off_cpu_time(libgomp(), kWork));
-  EXPECT_TRUE(takes_off_cpu_time(ompt(), kBarrier));
+  EXPECT_TRUE(takes_off_cpu_time(ompt(), kBarrier)) << "no time: its samples repeat the intervals";
+  EXPECT_TRUE(takes_off_cpu_time(libgomp(), kLock)) << "the same for a lock timed whole";
+}
+
+// The rules as readers applied them before format 1.20, from which runtime wrote the profile
+// (Header.exact_waits: OMPT; off_cpu_waits: libgomp's wrappers): the states each measured
+// exactly, and on libgomp the waits whose time off the CPU was measured.
+struct RulesBefore120 {
+  bool exact_waits = false, off_cpu_waits = false, taskwait_exact = true;
+
+  bool exact(uint32_t s) const {
+    using namespace format;
+    return (s >= kWaitBarrier && s <= kWaitBarrierTeams) ||
+           (taskwait_exact && (s == kWaitTaskwait || s == kWaitTaskgroup)) ||
+           (s >= kWaitMutex && s <= kWaitOrdered) || is_idle(s) || s == kOverhead ||
+           s == kOverheadBarrier;
+  }
+  bool whole(uint32_t s) const { return s >= format::kWaitMutex && s <= format::kWaitOrdered; }
+  bool off_cpu_measured(uint32_t s) const {
+    using namespace format;
+    return (s >= kWaitBarrier && s <= kWaitBarrierTeams) || is_idle(s) || s == kOverhead ||
+           s == kOverheadFork || s == kOverheadBarrier || s == kWaitTaskwait ||
+           s == kWaitTaskgroup || whole(s);
+  }
+  uint32_t accounted(uint32_t s, bool interval) const {
+    return (interval || off_cpu_waits) && s == format::kOverhead ? uint32_t(format::kOverheadFork)
+                                                                 : s;
+  }
+  bool repeats(uint32_t s, bool mpi_exact) const {
+    if (is_mpi(s)) return mpi_exact;
+    if (exact_waits) return exact(s);
+    return off_cpu_waits && whole(s);
+  }
+  bool takes(uint32_t s) const { return !(off_cpu_waits && off_cpu_measured(s)); }
+};
+
+// Every state code a profile may hold: OMPT's, omprof's own and a few MPI calls.
+std::vector<uint32_t> every_state() {
+  std::vector<uint32_t> out;
+  for (uint32_t s = 0; s <= 0x110; ++s) out.push_back(s);
+  for (uint32_t s = format::kNotOpenMP; s <= format::kOverheadBarrier + 2; ++s) out.push_back(s);
+  for (uint32_t s = format::kMpiFirst; s <= format::kMpiFirst + 40; ++s) out.push_back(s);
+  return out;
+}
+
+TEST(Accounting, EachRuntimesMeasurementGivesTheDecisionsOfItsFlagsBeforeFormat120) {
+  struct Case {
+    const char* name;
+    Measurement now;
+    RulesBefore120 before;
+  };
+  const Case cases[] = {
+      {"libomp", ompt_measurement(true), {true, false, true}},
+      {"libomp, sampled taskwaits", ompt_measurement(false), {true, false, false}},
+      {"libgomp", libgomp_measurement(), {false, true, true}},
+      {"no runtime measured", sampled_measurement(), {false, false, true}},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(c.now.wrapper_states, c.before.off_cpu_waits) << c.name;
+    for (bool mpi_exact : {false, true})
+      EXPECT_EQ(places_off_cpu_time(c.now, mpi_exact),
+                c.before.exact_waits || c.before.off_cpu_waits || mpi_exact)
+          << c.name;
+    for (uint32_t s : every_state()) {
+      for (bool interval : {false, true})
+        EXPECT_EQ(accounted_state(c.now, s, interval), c.before.accounted(s, interval))
+            << c.name << " state " << s;
+      for (bool mpi_exact : {false, true})
+        EXPECT_EQ(repeats_measured_time(c.now, s, mpi_exact), c.before.repeats(s, mpi_exact))
+            << c.name << " state " << s;
+      EXPECT_EQ(measured_interval_counts(c.now, s),
+                is_mpi(s) || c.before.exact_waits || c.before.off_cpu_waits)
+          << c.name << " state " << s;
+      // One change: libgomp's locks, timed whole, now give off-CPU time as OMPT's exact waits
+      // do (none, having no time; they say where the thread was).
+      if (c.before.off_cpu_waits && c.before.whole(s)) {
+        EXPECT_TRUE(takes_off_cpu_time(c.now, s)) << s;
+        continue;
+      }
+      EXPECT_EQ(takes_off_cpu_time(c.now, s), c.before.takes(s)) << c.name << " state " << s;
+    }
+  }
 }
 
 TEST(Accounting, ARegionGetsItsUnsampledSelfTimeFirstAndTheRestGoesOverTheOthers) {

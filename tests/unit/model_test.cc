@@ -102,6 +102,37 @@ TEST(Model, OlderProfilesKeepTheirSampledWaits) {
   EXPECT_EQ(m.total_weight_ns, 600000000u);
 }
 
+// From format 1.20 the header says how each state was measured, whatever runtime wrote it:
+// readers follow the table, not Header.exact_waits.
+TEST(Model, TheHeadersStateMeasurementDecidesWhatIntervalsReplace) {
+  format::Profile p = make_profile(false);
+  p.header.set_format_minor(20);
+  v1::StateMeasurement* barriers = p.header.add_state_measurement();
+  barriers->set_first_state(0x10);
+  barriers->set_last_state(0x16);
+  barriers->set_how(v1::StateMeasurement::EXACT);
+  Model m = build_model(p, omp::View::kUser);
+  EXPECT_EQ(in_state(m, 0x14), 450000000u) << "the exact wait replaces the spinning samples";
+  EXPECT_EQ(in_state(m, omp::kStateOffCpu), 150000000u);
+
+  // The same barrier measured only off the CPU (150 ms of it): its samples (its time on the
+  // CPU) stay beside the interval, and the thread's other 250 ms off the CPU go to its work,
+  // none to the barrier's samples.
+  barriers->set_how(v1::StateMeasurement::OFF_CPU);
+  p.threads[0].mutable_wait(0)->set_weight_ns(150000000);
+  m = build_model(p, omp::View::kUser);
+  EXPECT_EQ(in_state(m, 0x14), 350000000u);
+  EXPECT_EQ(in_state(m, omp::kStateOffCpu), 250000000u);
+  EXPECT_EQ(m.total_weight_ns, 1000000000u);
+
+  // A range this reader does not know how was measured (a newer writer's) is left out: sampled,
+  // its intervals not counted, as in a profile that measured nothing.
+  barriers->set_how(v1::StateMeasurement::How(7));
+  m = build_model(p, omp::View::kUser);
+  EXPECT_EQ(in_state(m, 0x14), 200000000u);
+  EXPECT_EQ(m.total_weight_ns, 600000000u);
+}
+
 TEST(Model, WallClockProfilesHaveNoOffCpuResidual) {
   format::Profile p = make_profile(true);
   p.header.set_clock(v1::CLOCK_WALL);

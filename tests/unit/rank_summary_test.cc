@@ -36,8 +36,7 @@ regions::SummaryRow row(uint32_t node, uint32_t parent, const std::string& name,
 
 // A profile's measurement: OMPT's exact waits or not, a CPU clock or the wall clock.
 omp::Measurement measured(bool exact_waits, bool cpu_clock) {
-  omp::Measurement m;
-  m.exact_waits = exact_waits;
+  omp::Measurement m = exact_waits ? omp::ompt_measurement(true) : omp::sampled_measurement();
   m.cpu_clock = cpu_clock;
   return m;
 }
