@@ -9,11 +9,9 @@
 
 namespace omprof {
 
-using handler::BarrierRole;
 using handler::current_thread;
 using handler::kStackTruncated;
 using handler::kStackUnwindFailed;
-using handler::OpenWait;
 using handler::SampleContext;
 using handler::SampleEntry;
 using handler::SampleTable;

@@ -18,30 +18,6 @@ namespace omprof::handler {
 
 struct SamplingClock;
 
-// What a barrier wait is to its region: the region-end barrier, as a worker sees it (it lasts
-// until the next region wakes the worker) or as the region's master sees it (its join follows).
-enum class BarrierRole : uint8_t { kOther, kWorkerJoin, kMasterJoin };
-
-// An OpenMP wait in progress on a thread (collector/ompt/exact_waits.h).
-struct OpenWait {
-  uint64_t start_ns = 0;        // when it last started running; 0 while its task is switched out
-  uint64_t first_start_ns = 0;  // when it began
-  uint64_t done_ns = 0;         // waited before the last switch-out
-  uint64_t codeptr = 0;         // the construct's return address - 1 (0 if unknown)
-  uint64_t wait_id = 0;         // mutex waits: the lock
-  const void* task = nullptr;   // the waiting task
-  SampleContext ctx;
-  uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
-  BarrierRole role = BarrierRole::kOther;
-  bool is_mutex = false;
-  // Barriers: the slot where the team's longest span is (ompt/barrier_spans.h; 0: none), this
-  // thread's span, and whether the wait ran tasks (its split is then not known).
-  uint64_t barrier_key = 0;
-  uint64_t span_ns = 0;
-  bool ran_tasks = false;
-};
-constexpr int kMaxOpenWaits = 16;
-
 // A taskwait or taskgroup wait in progress on a thread (collector/ompt/ompt_tool.cc): the
 // waiting task's ompt_data_t, whose word counts its outstanding children (task_children.h).
 struct TaskwaitBracket {
@@ -50,15 +26,6 @@ struct TaskwaitBracket {
 };
 constexpr int kMaxTaskwaitBrackets = 32;
 
-// An explicit task running on a thread, possibly suspended under tasks it runs inline (if(0)
-// ones) or in its waits (collector/ompt/ompt_tool.cc): its creation record and OMPT frame, as
-// for ThreadState::task_origin. Undeferred tasks take their creator's.
-struct RunningTask {
-  const void* task = nullptr;
-  uint32_t origin = 0;
-  const ompt_frame_t* frame = nullptr;
-};
-constexpr int kMaxRunningTasks = 64;
 constexpr uint32_t kMaxForkNesting = 8;
 constexpr uint32_t kWaitTableCapacity = 1024;
 
@@ -110,9 +77,7 @@ struct ThreadState : journal::ThreadRecord {
   // own code runs. Written frame last (omp_inquiry.h, running_task_origin).
   uint32_t task_origin = 0;
   const ompt_frame_t* task_frame = nullptr;
-  RunningTask running_tasks[kMaxRunningTasks];  // innermost at running_depth - 1
   uint64_t task_paths_skipped = 0;  // creation paths not recorded (ompt_tool.cc, cost guard)
-  int running_depth = 0;            // may exceed kMaxRunningTasks (deeper ones are not kept)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
   // On GNU libgomp (no OMPT), what omprof's wrappers of its entry points publish for the
   // handler: the thread's state (proto/state_codes.h; valid once gomp_thread is set: the
@@ -150,22 +115,11 @@ struct ThreadState : journal::ThreadRecord {
   bool trace_cache_warm = false;  // after kSamplesBeforeTraceCache samples (signal_handler.cc)
 
   SampleTable table;
-  // Exact OpenMP waits: written by OMPT callbacks on this thread only, never by the handler.
+  // Measured OpenMP waits: written by both runtimes' adapters on this thread only, never by the
+  // handler.
   SampleTable waits;
-  OpenWait open_waits[kMaxOpenWaits];
-  int open_wait_depth = 0;
-  uint64_t overhead_since_ns = 0;  // fork/join bookkeeping in progress (exact_waits.h)
-  // The thread's last synchronization point in its region (implicit task start, departure from
-  // a barrier) and the barriers it met there so far (ompt/barrier_spans.h).
-  uint64_t sync_point_ns = 0;
-  uint32_t barrier_number = 0;
-  uint64_t overhead_codeptr = 0;
-  // The construct this thread forked last (its return address - 1), which names the region-end
-  // barrier it is master of; the region instance whose end barrier it left last, and when: its
-  // join bookkeeping starts there (ompt_tool.cc, implicit task end).
-  uint64_t forked_construct = 0;
-  uint32_t join_left_instance = 0;
-  uint64_t join_left_ns = 0;
+  // The OMPT callbacks' own state, which the handler never reads (collector/ompt/ompt_thread.h).
+  void* ompt_private = nullptr;
   // Forks by this thread not yet counted in their fork record (ompt_tool.cc): the record this
   // thread forked last and how many times in a row, added to the record when it changes or when
   // the profile is written, instead of an atomic addition per fork (ThreadRecord's
@@ -190,10 +144,6 @@ struct ThreadState : journal::ThreadRecord {
   // Region instance numbers this thread may use, taken from the process's counter in blocks.
   uint64_t next_instance = 0;
   uint64_t instances_end = 0;
-  // The last region whose parallel_data value this thread wrote or read fresh, and that value
-  // (ompt_tool.cc, value_of): read again from libomp's team structure, it cost a cache miss.
-  const void* known_parallel = nullptr;
-  uint64_t known_parallel_value = 0;
 
   uint64_t context_switches = 0;  // at the thread's end (collector/lifecycle.cc)
 

@@ -6,6 +6,7 @@
 #include "collector/handler/intervals.h"
 #include "collector/handler/region_ends.h"
 #include "collector/ompt/barrier_spans.h"
+#include "collector/ompt/ompt_thread.h"
 #include "collector/open_wait.h"
 #include "collector/openmp/wait_split.h"
 #include "collector/runtime.h"
@@ -137,31 +138,32 @@ void close_wait(ThreadState* ts, const OpenWait& w, uint64_t now) {
 
 // The outermost open wait, for a live reader (collector/open_wait.h): published when the stack
 // of open waits gets its first, withdrawn when it loses its last.
-void publish_outermost(ThreadState* ts) {
-  if (ts->open_wait_depth == 1)
-    open_wait::begin(*ts, ts->open_waits[0].ctx.omp_state, ts->open_waits[0].first_start_ns);
-  else if (ts->open_wait_depth == 0)
+void publish_outermost(ThreadState* ts, const OmptThread& o) {
+  if (o.open_wait_depth == 1)
+    open_wait::begin(*ts, o.open_waits[0].ctx.omp_state, o.open_waits[0].first_start_ns);
+  else if (o.open_wait_depth == 0)
     open_wait::end(*ts);
 }
 
 // A mutex wait never contains another wait; one still open was a test_lock that failed (no
 // "acquired" callback follows): it waited for nothing.
-void drop_failed_test_lock(ThreadState* ts) {
-  if (ts->open_wait_depth > 0 && ts->open_waits[ts->open_wait_depth - 1].is_mutex) {
-    --ts->open_wait_depth;
-    publish_outermost(ts);
+void drop_failed_test_lock(ThreadState* ts, OmptThread& o) {
+  if (o.open_wait_depth > 0 && o.open_waits[o.open_wait_depth - 1].is_mutex) {
+    --o.open_wait_depth;
+    publish_outermost(ts, o);
   }
 }
 
 // Starts filling the next open wait (committed by ++open_wait_depth, last, so that shutdown
 // never sees half of it); nullptr when the stack is full (counted).
-OpenWait* begin_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint32_t state) {
-  drop_failed_test_lock(ts);
-  if (ts->open_wait_depth >= handler::kMaxOpenWaits) {
+OpenWait* begin_wait(ThreadState* ts, OmptThread& o, uint64_t codeptr, const SampleContext& ctx,
+                     uint32_t state) {
+  drop_failed_test_lock(ts, o);
+  if (o.open_wait_depth >= kMaxOpenWaits) {
     ++ts->open_waits_overflow;
     return nullptr;
   }
-  OpenWait* w = &ts->open_waits[ts->open_wait_depth];
+  OpenWait* w = &o.open_waits[o.open_wait_depth];
   *w = OpenWait{};
   w->start_ns = w->first_start_ns = monotonic_ns();
   w->codeptr = codeptr;
@@ -174,18 +176,19 @@ OpenWait* begin_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx
 
 void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const void* task,
                      const SampleContext& ctx, uint32_t region_instance, BarrierRole role) {
-  OpenWait* w = begin_wait(ts, codeptr, ctx, state_of_sync(sync_kind, role));
+  OmptThread& o = own(ts);
+  OpenWait* w = begin_wait(ts, o, codeptr, ctx, state_of_sync(sync_kind, role));
   if (!w) return;
   w->task = task;
   w->region_instance = region_instance;
   w->role = role;
-  if (is_barrier(sync_kind) && ts->sync_point_ns && w->first_start_ns >= ts->sync_point_ns) {
-    w->barrier_key = barrier_spans::key(region_instance, ++ts->barrier_number);
-    w->span_ns = w->first_start_ns - ts->sync_point_ns;
+  if (is_barrier(sync_kind) && o.sync_point_ns && w->first_start_ns >= o.sync_point_ns) {
+    w->barrier_key = barrier_spans::key(region_instance, ++o.barrier_number);
+    w->span_ns = w->first_start_ns - o.sync_point_ns;
     barrier_spans::publish(w->barrier_key, ts->index, w->span_ns);
   }
-  ++ts->open_wait_depth;  // last: complete before shutdown may look at it
-  publish_outermost(ts);
+  ++o.open_wait_depth;  // last: complete before shutdown may look at it
+  publish_outermost(ts, o);
 }
 
 bool taskwait_exact() {
@@ -199,45 +202,49 @@ bool taskwait_exact() {
 }
 
 uint64_t wait_end_sync(ThreadState* ts) {
-  drop_failed_test_lock(ts);
-  if (ts->open_wait_depth == 0) return 0;  // its begin did not fit, or came before the tool
+  OmptThread& o = own(ts);
+  drop_failed_test_lock(ts, o);
+  if (o.open_wait_depth == 0) return 0;  // its begin did not fit, or came before the tool
   const uint64_t now = monotonic_ns();
-  const OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
+  const OpenWait& w = o.open_waits[o.open_wait_depth - 1];
   const bool worker_join = w.role == BarrierRole::kWorkerJoin;
-  if (worker_join) ts->overhead_since_ns = now;                // woken for the next region
-  if (w.barrier_key && !worker_join) ts->sync_point_ns = now;  // departed
-  if (w.role == BarrierRole::kMasterJoin) {                    // the join follows
-    ts->join_left_instance = w.region_instance;
-    ts->join_left_ns = now;
+  if (worker_join) o.overhead_since_ns = now;                // woken for the next region
+  if (w.barrier_key && !worker_join) o.sync_point_ns = now;  // departed
+  if (w.role == BarrierRole::kMasterJoin) {                  // the join follows
+    o.join_left_instance = w.region_instance;
+    o.join_left_ns = now;
   }
   close_wait(ts, w, now);
-  --ts->open_wait_depth;
-  publish_outermost(ts);
+  --o.open_wait_depth;
+  publish_outermost(ts, o);
   return now;
 }
 
 void wait_begin_mutex(ThreadState* ts, int mutex_kind, uint64_t wait_id, uint64_t codeptr,
                       const SampleContext& ctx) {
-  OpenWait* w = begin_wait(ts, codeptr, ctx, state_of_mutex(mutex_kind));
+  OmptThread& o = own(ts);
+  OpenWait* w = begin_wait(ts, o, codeptr, ctx, state_of_mutex(mutex_kind));
   if (!w) return;
   w->wait_id = wait_id;
   w->is_mutex = true;
-  ++ts->open_wait_depth;
-  publish_outermost(ts);
+  ++o.open_wait_depth;
+  publish_outermost(ts, o);
 }
 
 void wait_end_mutex(ThreadState* ts, uint64_t wait_id) {
-  if (ts->open_wait_depth == 0) return;
-  OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
+  OmptThread& o = own(ts);
+  if (o.open_wait_depth == 0) return;
+  OpenWait& w = o.open_waits[o.open_wait_depth - 1];
   if (!w.is_mutex || w.wait_id != wait_id) return;
   close_wait(ts, w, monotonic_ns());
-  --ts->open_wait_depth;
-  publish_outermost(ts);
+  --o.open_wait_depth;
+  publish_outermost(ts, o);
 }
 
 void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_task) {
-  if (ts->open_wait_depth == 0) return;
-  OpenWait& w = ts->open_waits[ts->open_wait_depth - 1];
+  OmptThread& o = own(ts);
+  if (o.open_wait_depth == 0) return;
+  OpenWait& w = o.open_waits[o.open_wait_depth - 1];
   if (w.is_mutex) return;
   // The clock is read only when the waiting task itself is switched out or back in: task
   // switches between other tasks (undeferred tasks inside a stolen one) cost no clock read.
@@ -264,19 +271,22 @@ void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx
 
 void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
                        const std::function<void(const SampleContext&, uint64_t)>& emit) {
-  const int depth = ts->open_wait_depth;
-  for (int d = 0; d < depth && d < handler::kMaxOpenWaits; ++d)
-    split_wait(ts->open_waits[d], now_ns,
+  const OmptThread* o = existing(ts);  // another thread's: never made here
+  if (!o) return;
+  const int depth = o->open_wait_depth;
+  for (int d = 0; d < depth && d < kMaxOpenWaits; ++d)
+    split_wait(o->open_waits[d], now_ns,
                [&](uint64_t, const SampleContext& ctx, uint64_t ns) { emit(ctx, ns); });
 }
 
 void close_open_waits(uint64_t now_ns) {
   for (uint32_t i = 0; i < thread_count(); ++i) {
     ThreadState* ts = thread_at(i);
-    if (!ts) continue;
+    OmptThread* o = ts ? existing(ts) : nullptr;  // another thread's: never made here
+    if (!o) continue;
     // The threads are parked in the runtime at exit (or gone): their open waits are stable.
-    for (int d = ts->open_wait_depth; d-- > 0;) close_wait(ts, ts->open_waits[d], now_ns);
-    ts->open_wait_depth = 0;
+    for (int d = o->open_wait_depth; d-- > 0;) close_wait(ts, o->open_waits[d], now_ns);
+    o->open_wait_depth = 0;
     open_wait::end(*ts);
   }
 }

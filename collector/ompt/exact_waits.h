@@ -14,6 +14,10 @@
 
 namespace omprof::ompt {
 
+// What a barrier wait is to its region: the region-end barrier, as a worker sees it (it lasts
+// until the next region wakes the worker) or as the region's master sees it (its join follows).
+enum class BarrierRole : uint8_t { kOther, kWorkerJoin, kMasterJoin };
+
 // OpenMP sync-region and mutex kinds as omp-tools.h numbers them, passed through as ints so
 // that this header does not need omp-tools.h.
 void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const void* task,

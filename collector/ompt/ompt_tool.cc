@@ -19,6 +19,7 @@
 #include "collector/ompt/fork_records.h"
 #include "collector/ompt/fork_walls.h"
 #include "collector/ompt/member_counters.h"
+#include "collector/ompt/ompt_thread.h"
 #include "collector/ompt/running_tasks.h"
 #include "collector/ompt/runtime_status.h"
 #include "collector/ompt/task_origins.h"
@@ -42,13 +43,15 @@ uint64_t construct_address(const void* codeptr_ra);
 // parallel_data lives in libomp's team structure, on a cache line the team's threads write at
 // their barriers; reading it at the join cost the master a cache miss per region.
 uint64_t value_of(const ThreadState* ts, const ompt_data_t* parallel_data) {
-  if (ts && ts->known_parallel == parallel_data) return ts->known_parallel_value;
+  const OmptThread* o = ts ? existing(ts) : nullptr;
+  if (o && o->known_parallel == parallel_data) return o->known_parallel_value;
   return parallel_data->value;
 }
 void remember_value(ThreadState* ts, const ompt_data_t* parallel_data, uint64_t value) {
   if (!ts) return;
-  ts->known_parallel = parallel_data;
-  ts->known_parallel_value = value;
+  OmptThread& o = own(ts);
+  o.known_parallel = parallel_data;
+  o.known_parallel_value = value;
 }
 
 void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
@@ -69,10 +72,11 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
   parallel_data->value = value;
   if (ThreadState* ts = current_thread()) {  // fork bookkeeping starts (omprof's own cost excluded)
     remember_value(ts, parallel_data, value);
-    ts->overhead_since_ns = monotonic_ns();
-    note_fork_time(ts, ts->overhead_since_ns);
-    ts->overhead_codeptr = construct_address(codeptr_ra);
-    ts->forked_construct = ts->overhead_codeptr;
+    OmptThread& o = own(ts);
+    o.overhead_since_ns = monotonic_ns();
+    note_fork_time(ts, o.overhead_since_ns);
+    o.overhead_codeptr = construct_address(codeptr_ra);
+    o.forked_construct = o.overhead_codeptr;
   }
 }
 
@@ -80,13 +84,15 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
 // time it read (0 if none was in progress).
 uint64_t end_overhead(const ompt_data_t* parallel_data) {
   ThreadState* ts = current_thread();
-  if (!ts || !ts->overhead_since_ns) return 0;
+  if (!ts) return 0;
+  OmptThread& o = own(ts);
+  if (!o.overhead_since_ns) return 0;
   const uint64_t now = monotonic_ns();
-  if (now > ts->overhead_since_ns)
-    record_overhead(ts, ts->overhead_codeptr, wait_context(ts, parallel_data),
-                    now - ts->overhead_since_ns, now);
-  ts->overhead_since_ns = 0;
-  ts->overhead_codeptr = 0;
+  if (now > o.overhead_since_ns)
+    record_overhead(ts, o.overhead_codeptr, wait_context(ts, parallel_data),
+                    now - o.overhead_since_ns, now);
+  o.overhead_since_ns = 0;
+  o.overhead_codeptr = 0;
   return now;
 }
 
@@ -110,11 +116,12 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     if (ThreadState* ts = current_thread()) {
       // The master's join bookkeeping started when it left the region's end barrier (libomp
       // passes no parallel_data here: the region is the one this thread last knew).
-      const uint32_t instance = pv::instance(ts->known_parallel_value);
-      const bool left = instance && ts->join_left_instance == instance && ts->join_left_ns;
-      ts->overhead_since_ns = left ? ts->join_left_ns : monotonic_ns();
-      ts->overhead_codeptr = 0;
-      ts->join_left_ns = 0;
+      OmptThread& o = own(ts);
+      const uint32_t instance = pv::instance(o.known_parallel_value);
+      const bool left = instance && o.join_left_instance == instance && o.join_left_ns;
+      o.overhead_since_ns = left ? o.join_left_ns : monotonic_ns();
+      o.overhead_codeptr = 0;
+      o.join_left_ns = 0;
     }
   }
   if (endpoint == ompt_scope_begin) {
@@ -124,18 +131,19 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     if (ts) {
       ts->omp_thread_num = index;
       remember_value(ts, parallel_data, value);
-      ts->running_depth = 0;  // the implicit task: no creation record
+      own(ts).running_depth = 0;  // the implicit task: no creation record
       if (ts->task_origin || ts->task_frame) set_running_task(ts, 0, nullptr);
     }
     const uint64_t now = end_overhead(parallel_data);  // fork, or a worker's since its wake-up
     if (ts) {  // the region's first synchronization point (ompt/barrier_spans.h)
-      ts->sync_point_ns = now ? now : monotonic_ns();
-      ts->barrier_number = 0;
+      OmptThread& o = own(ts);
+      o.sync_point_ns = now ? now : monotonic_ns();
+      o.barrier_number = 0;
     }
     begin_team_member(value, index, actual_parallelism);
     if (ts && member_counts::on())
       member_counts::begin(ts, pv::fork_id(value), pv::instance(value), index == 0,
-                           index == 0 ? ts->forked_construct : 0);
+                           index == 0 ? own(ts).forked_construct : 0);
   }
 }
 
@@ -194,7 +202,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   if (region_end && !codeptr_ra && ts->omp_thread_num != 0)
     role = BarrierRole::kWorkerJoin;
   else if (region_end && codeptr_ra && ts->omp_thread_num == 0 &&
-           construct_address(codeptr_ra) == ts->forked_construct)
+           construct_address(codeptr_ra) == own(ts).forked_construct)
     role = BarrierRole::kMasterJoin;
   const uint32_t instance =
       handler::plausible_pointer(parallel_data) ? pv::instance(value_of(ts, parallel_data)) : 0;

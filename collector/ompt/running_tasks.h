@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "collector/handler/task_children.h"
+#include "collector/ompt/ompt_thread.h"
 #include "collector/ompt/task_origins.h"
 #include "collector/thread_registry.h"
 
@@ -37,7 +38,7 @@ inline void set_running_task(ThreadState* ts, uint32_t origin, const ompt_frame_
 // `next` starts (or is switched to after a yield): a deferred task's origin was recorded at
 // its creation; an undeferred one runs inline in its creator, whose origin it keeps.
 inline void task_began(ThreadState* ts, const ompt_data_t* next) {
-  handler::RunningTask r;
+  RunningTask r;
   r.task = next;
   if (next && handler::task_children::linked(&next->value)) {
     r.origin = task_origins::find(next);
@@ -46,23 +47,25 @@ inline void task_began(ThreadState* ts, const ompt_data_t* next) {
     r.origin = ts->task_origin;
     r.frame = ts->task_frame;
   }
-  if (ts->running_depth < handler::kMaxRunningTasks) ts->running_tasks[ts->running_depth] = r;
-  ++ts->running_depth;
+  OmptThread& o = own(ts);
+  if (o.running_depth < kMaxRunningTasks) o.running_tasks[o.running_depth] = r;
+  ++o.running_depth;
   set_running_task(ts, r.origin, r.frame);
 }
 
 // The task that ran ended (completed, cancelled or detached): the thread resumes `next`, below
 // it on this thread's stack of running tasks (an implicit task is not on it).
 inline void task_ended(ThreadState* ts, const ompt_data_t* next) {
-  while (ts->running_depth > 0) {
-    const int top = ts->running_depth - 1;
-    if (top < handler::kMaxRunningTasks && ts->running_tasks[top].task == next) break;
-    --ts->running_depth;
-    if (top >= handler::kMaxRunningTasks) break;  // not kept: assume the innermost ended
+  OmptThread& o = own(ts);
+  while (o.running_depth > 0) {
+    const int top = o.running_depth - 1;
+    if (top < kMaxRunningTasks && o.running_tasks[top].task == next) break;
+    --o.running_depth;
+    if (top >= kMaxRunningTasks) break;  // not kept: assume the innermost ended
   }
-  const int top = ts->running_depth - 1;
-  if (top >= 0 && top < handler::kMaxRunningTasks)
-    set_running_task(ts, ts->running_tasks[top].origin, ts->running_tasks[top].frame);
+  const int top = o.running_depth - 1;
+  if (top >= 0 && top < kMaxRunningTasks)
+    set_running_task(ts, o.running_tasks[top].origin, o.running_tasks[top].frame);
   else
     set_running_task(ts, 0, nullptr);
 }

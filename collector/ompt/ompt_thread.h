@@ -1,0 +1,86 @@
+// What omprof's OMPT callbacks keep per thread for themselves: the waits open on the thread
+// (exact_waits.cc), its fork and join bookkeeping in progress, its last synchronization point
+// and the barriers it met in its region (barrier_spans.h), the tasks it runs (running_tasks.h)
+// and the last region value it read. The signal handler never reads any of it (what it reads is
+// published in handler/thread_state.h: the state, the region, the task origin and frame), so it
+// lives apart, as the libgomp wrappers' does (collector/gomp_thread.h): ThreadState holds only an
+// opaque pointer to it, made on the thread's first OMPT callback that needs it (the collector's
+// private heap, never the program's) and kept to the end (shutdown closes the waits still open).
+// Process context (OMPT callbacks; shutdown and the in-job summary read other threads').
+#pragma once
+
+#include <omp-tools.h>
+
+#include <cstdint>
+
+#include "collector/ompt/exact_waits.h"
+#include "collector/thread_registry.h"
+
+namespace omprof::ompt {
+
+// An OpenMP wait in progress on a thread (exact_waits.h).
+struct OpenWait {
+  uint64_t start_ns = 0;        // when it last started running; 0 while its task is switched out
+  uint64_t first_start_ns = 0;  // when it began
+  uint64_t done_ns = 0;         // waited before the last switch-out
+  uint64_t codeptr = 0;         // the construct's return address - 1 (0 if unknown)
+  uint64_t wait_id = 0;         // mutex waits: the lock
+  const void* task = nullptr;   // the waiting task
+  SampleContext ctx;
+  uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
+  BarrierRole role = BarrierRole::kOther;
+  bool is_mutex = false;
+  // Barriers: the slot where the team's longest span is (barrier_spans.h; 0: none), this
+  // thread's span, and whether the wait ran tasks (its split is then not known).
+  uint64_t barrier_key = 0;
+  uint64_t span_ns = 0;
+  bool ran_tasks = false;
+};
+constexpr int kMaxOpenWaits = 16;
+
+// An explicit task running on a thread, possibly suspended under tasks it runs inline (if(0)
+// ones) or in its waits (running_tasks.h): its creation record and OMPT frame, as for
+// ThreadState::task_origin. Undeferred tasks take their creator's.
+struct RunningTask {
+  const void* task = nullptr;
+  uint32_t origin = 0;
+  const ompt_frame_t* frame = nullptr;
+};
+constexpr int kMaxRunningTasks = 64;
+
+struct OmptThread {
+  OpenWait open_waits[kMaxOpenWaits];
+  int open_wait_depth = 0;
+  // Fork/join bookkeeping in progress (exact_waits.h, record_overhead): since when, and the
+  // construct it is the bookkeeping of.
+  uint64_t overhead_since_ns = 0;
+  uint64_t overhead_codeptr = 0;
+  // The thread's last synchronization point in its region (implicit task start, departure from
+  // a barrier) and the barriers it met there so far (barrier_spans.h).
+  uint64_t sync_point_ns = 0;
+  uint32_t barrier_number = 0;
+  // The construct this thread forked last (its return address - 1), which names the region-end
+  // barrier it is master of; the region instance whose end barrier it left last, and when: its
+  // join bookkeeping starts there (ompt_tool.cc, implicit task end).
+  uint64_t forked_construct = 0;
+  uint32_t join_left_instance = 0;
+  uint64_t join_left_ns = 0;
+  // The last region whose parallel_data value this thread wrote or read fresh, and that value
+  // (ompt_tool.cc, value_of): read again from libomp's team structure, it cost a cache miss.
+  const void* known_parallel = nullptr;
+  uint64_t known_parallel_value = 0;
+  RunningTask running_tasks[kMaxRunningTasks];  // innermost at running_depth - 1
+  int running_depth = 0;  // may exceed kMaxRunningTasks (deeper ones are not kept)
+};
+
+// The calling thread's (`ts`) part, made on first use. Never in the signal handler.
+inline OmptThread& own(ThreadState* ts) {
+  if (!ts->ompt_private) ts->ompt_private = new OmptThread;
+  return *static_cast<OmptThread*>(ts->ompt_private);
+}
+// Any thread's, if it has one (shutdown reads the others'); null otherwise.
+inline OmptThread* existing(const ThreadState* ts) {
+  return static_cast<OmptThread*>(ts->ompt_private);
+}
+
+}  // namespace omprof::ompt
