@@ -16,11 +16,11 @@ namespace omprof::format {
 using journal::FileHeader;
 using journal::ThreadRecord;
 
-namespace {
-
-[[noreturn]] void fail(const std::string& name, const std::string& what) {
-  throw ProfileError(name + ": " + what);
+void fail_journal(const std::string& path, const std::string& what) {
+  throw ProfileError(path + ": " + what);
 }
+
+namespace {
 
 // Copies the file's data (not its holes) into `dest`, which holds `size` zero bytes. Read, not
 // mapped: a mapping of the file faults with SIGBUS where another process truncates it while it
@@ -47,27 +47,27 @@ bool copy_data(int fd, char* dest, uint64_t size) {
 
 Mapped::Mapped(const std::string& path) : path_(path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0) fail_journal(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    fail(path, "not a regular file");
+    fail_journal(path, "not a regular file");
   }
   size_ = uint64_t(st.st_size);
   mtime_ns_ = uint64_t(st.st_mtim.tv_sec) * 1000000000ULL + uint64_t(st.st_mtim.tv_nsec);
   if (size_ < sizeof(FileHeader)) {
     ::close(fd);
-    fail(path, size_ == 0 ? "empty journal" : "truncated journal (no header)");
+    fail_journal(path, size_ == 0 ? "empty journal" : "truncated journal (no header)");
   }
   void* m = mmap(nullptr, size_, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   const bool read = m != MAP_FAILED && copy_data(fd, static_cast<char*>(m), size_);
   const int read_errno = errno;
   ::close(fd);
-  if (m == MAP_FAILED) fail(path, std::string("cannot map: ") + std::strerror(read_errno));
+  if (m == MAP_FAILED) fail_journal(path, std::string("cannot map: ") + std::strerror(read_errno));
   if (!read) {
     munmap(m, size_);
-    fail(path, std::string("cannot read: ") + std::strerror(read_errno));
+    fail_journal(path, std::string("cannot read: ") + std::strerror(read_errno));
   }
   base_ = static_cast<const char*>(m);
 }
@@ -91,17 +91,17 @@ uint32_t blocks_to_read(const Mapped& m, const FileHeader& h) {
 const FileHeader& checked_header(const Mapped& m) {
   const FileHeader& h = *m.at<FileHeader>(0);
   if (std::memcmp(h.magic, journal::kMagic, sizeof journal::kMagic) != 0)
-    fail(m.path(), "not an omprof journal (bad magic)");
+    fail_journal(m.path(), "not an omprof journal (bad magic)");
   if (h.version != journal::kVersion)
-    fail(m.path(), "journal version " + std::to_string(h.version) + " (this reader supports " +
-                       std::to_string(journal::kVersion) + ")");
+    fail_journal(m.path(), "journal version " + std::to_string(h.version) +
+                               " (this reader supports " + std::to_string(journal::kVersion) + ")");
   if (h.thread_record_bytes != sizeof(ThreadRecord) || h.block_bytes % journal::kPage != 0 ||
       h.block_bytes < sizeof(ThreadRecord) || h.entries_offset < sizeof(FileHeader) ||
       h.blocks_offset % journal::kPage != 0 ||
       h.blocks_offset < h.entries_offset + h.entries_capacity)
-    fail(m.path(), "corrupt journal header");
+    fail_journal(m.path(), "corrupt journal header");
   if (!m.holds(h.entries_offset, h.entries_capacity))
-    fail(m.path(), "truncated journal (the file ends before its entry area does)");
+    fail_journal(m.path(), "truncated journal (the file ends before its entry area does)");
   return h;
 }
 

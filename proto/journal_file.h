@@ -10,6 +10,9 @@
 
 namespace omprof::format {
 
+// Throws ProfileError("<path>: <what>"): every error about a journal file reads so.
+[[noreturn]] void fail_journal(const std::string& path, const std::string& what);
+
 // The journal's bytes in memory (holes stay untouched zero pages); every offset is checked
 // against its size before use.
 class Mapped {

@@ -14,9 +14,10 @@ ctest --test-dir "$build" --output-on-failure -j2 "$@"
 # That build differs only in the omprof command: its tests profile the main build's programs
 # with the main build's collector (OMPROF_PROGRAMS_FROM, tests/CMakeLists.txt). -O1 with line
 # tables, as usual under AddressSanitizer: it compiles faster than -O2 -g, with the same checks.
+# A unity build (several sources compiled as one): 251 s instead of 396 s on the 2-vCPU VM.
 cmake -S "$here" -B "$asan" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" \
   -DCMAKE_C_FLAGS="-O1 -g1" -DOMPROF_SANITIZE_TOOLS=ON -DOMPROF_SANITIZE=OFF \
-  -DOMPROF_PROGRAMS_FROM="$build" >/dev/null
+  -DOMPROF_PROGRAMS_FROM="$build" -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build "$asan" -j"$(nproc)" --target omprof_cli run_tests reliability_tests ending_tests \
   region_tests
 OMPROF_LIBRARY="$build/lib/libomprof.so" ctest --test-dir "$asan" --output-on-failure -j2 \
