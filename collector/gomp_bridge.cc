@@ -92,53 +92,16 @@ bool measured_off_cpu(uint32_t state) {
 // GOMP_task) pauses the wait it runs in instead (task_begin), so that only the wait's own time
 // off the CPU is the wait's; tasks that are not wrapped (taskloop) are not seen.
 
-// The cost guard. A thread measures its waits in windows of 1,024. A window that took under
-// 64 ms of wall time (over 16,000 waits a second: fine-grained tasks or regions, where two CPU
-// clock reads per wait cost more than the program: fib(38) on gcc ran 3x longer measuring
-// every wait) and whose waits spent under 10% of it off the CPU stops the measuring for the
-// next 16,384 waits (more after trips in a row, below), which are sampled only (counted in
-// Thread.unmeasured_waits, shown in the report's Lost line); then a new window measures again. Only
-// the time off the CPU that measuring records counts (waits inside which tasks waited are not
-// recorded). So at most about 10% of such a thread's time, asleep in unmeasured waits, is counted
-// as work (spread as <off-cpu>). Waits that mostly sleep (a passive wait policy: 60% and more of
-// the time) are measured at any rate: LULESH built by gcc, passive, showed 56% of its thread time
-// as <off-cpu> work when the first fast window stopped the measuring for good.
-using omprof::openmp::kGuardWindow;
-
-// Whether the thread reads the CPU clock for a wait it begins (counted in the window).
+// Whether the thread reads the CPU clock for a wait it begins (the cost guard,
+// collector/openmp/cost_guard.h).
 bool measures_off_cpu(ThreadState* ts) {
-  GompThread& g = own(ts);
-  if (!g.measure_off) {
-    ++g.measured_waits;
-    return true;
-  }
+  if (own(ts).guard.measure_next()) return true;
   ++ts->unmeasured_waits;
-  if (--g.guard_pause_left == 0) g.measure_off = false;  // the next wait measures
   return false;
 }
 
-// A measured wait ended at `now`; `off`: its time off the CPU, as recorded (0 when the wait is
-// not recorded: measuring it gained nothing).
 void note_measured(ThreadState* ts, uint64_t now, uint64_t off) {
-  GompThread& g = own(ts);
-  if (g.guard_start_ns == 0) {
-    g.guard_start_ns = now;
-    g.guard_off_ns = 0;
-  }
-  g.guard_off_ns += off;
-  if (g.measured_waits < kGuardWindow) return;
-  const uint64_t span = now - g.guard_start_ns;
-  g.measured_waits = 0;  // the next window
-  g.guard_start_ns = 0;
-  // Each trip in a row pauses twice as long, up to 64x: a measured wait costs about ten
-  // unmeasured ones, so a steady fine-grained program soon measures well under 1% of its waits.
-  const omprof::openmp::GuardDecision d =
-      omprof::openmp::guard_after_window(span, g.guard_off_ns, g.guard_trips);
-  g.guard_trips = d.trips;
-  if (d.stop) {
-    g.measure_off = true;
-    g.guard_pause_left = d.pause_waits;
-  }
+  own(ts).guard.note_measured(now, off);
 }
 
 using omprof::openmp::off_cpu_ns;

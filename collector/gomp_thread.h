@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "collector/openmp/cost_guard.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::gomp {
@@ -32,15 +33,8 @@ struct GompThread {
   uint32_t barriers_met = 0;
   // Waits begun by the thread: a wait inside which another began ran a task meanwhile.
   uint64_t wait_epoch = 0;
-  // The cost guard on off-CPU measurement: the current window's measured waits, since when and
-  // the time off the CPU they recorded; whether the thread stopped measuring, for how many more
-  // waits (the waits it left unmeasured: ThreadRecord::unmeasured_waits), the trips in a row.
-  uint64_t measured_waits = 0;
-  uint64_t guard_start_ns = 0;  // when the window's first measured wait ended
-  uint64_t guard_off_ns = 0;
-  bool measure_off = false;
-  uint32_t guard_pause_left = 0;
-  uint32_t guard_trips = 0;
+  // Whether the thread measures its waits' time off the CPU now.
+  openmp::CostGuard guard;
 };
 
 // The calling thread's (`ts`) private part, made on first use.
