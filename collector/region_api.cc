@@ -9,8 +9,6 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iostream>
 #include <map>
 #include <mutex>
 #include <new>
@@ -290,29 +288,9 @@ int write_summary(const char* path, bool csv, const void* site) {
   h.window_ns = now().wall_ns - data.window_start_ns;
   h.threads = data.threads.size();
   h.cpu_measured = region_cpu_measured();
-  const std::vector<regions::SummaryRow> rows = summary_rows(data);
-  if (path && !*path) {
-    diagnose(regions::kIo, site, "region summary", "the path is empty (NULL or \"-\" is stdout)");
-    return regions::kIo;
-  }
-  const bool to_stdout = !path || std::string(path) == "-";
-  std::ofstream file;
-  if (!to_stdout) {
-    file.open(path, std::ios::out | std::ios::trunc);
-    if (!file) {
-      diagnose(regions::kIo, site, "region summary",
-               (std::string("cannot write '") + path + "'").c_str());
-      return regions::kIo;
-    }
-  }
-  std::ostream& out = to_stdout ? std::cout : file;
-  if (csv)
-    regions::write_csv(out, h, rows);
-  else
-    regions::write_text(out, h, rows);
-  out.flush();
-  if (!out) {
-    diagnose(regions::kIo, site, "region summary", "write failed");
+  std::string why;
+  if (!regions::write_summary_to(path, csv, h, summary_rows(data), &why)) {
+    diagnose(regions::kIo, site, "region summary", why.c_str());
     return regions::kIo;
   }
   return regions::kSuccess;

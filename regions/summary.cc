@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <iostream>
 #include <map>
 
 #include "proto/text.h"
@@ -147,6 +149,34 @@ void write_csv(std::ostream& out, const SummaryHeader& h, const std::vector<Summ
         << (h.cpu_measured ? secs(double(r.self_cpu_sum_ns)) : "") << "," << nums << ","
         << (r.active ? "true" : "false") << "\n";
   }
+}
+
+bool write_summary_to(const char* path, bool csv, const SummaryHeader& h,
+                      const std::vector<SummaryRow>& rows, std::string* why) {
+  if (path && !*path) {
+    *why = "the path is empty (NULL or \"-\" is stdout)";
+    return false;
+  }
+  const bool to_stdout = !path || std::string(path) == "-";
+  std::ofstream file;
+  if (!to_stdout) {
+    file.open(path, std::ios::out | std::ios::trunc);
+    if (!file) {
+      *why = std::string("cannot write '") + path + "'";
+      return false;
+    }
+  }
+  std::ostream& out = to_stdout ? std::cout : file;
+  if (csv)
+    write_csv(out, h, rows);
+  else
+    write_text(out, h, rows);
+  out.flush();
+  if (!out) {
+    *why = "write failed";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace omprof::regions

@@ -58,5 +58,9 @@ struct SummaryHeader {
 // not measured is "-" in text and an empty field in CSV, never a zero.
 void write_text(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows);
 void write_csv(std::ostream& out, const SummaryHeader& h, const std::vector<SummaryRow>& rows);
+// Writes the summary (`csv` or text) to `path`, or to standard output for null or "-".
+// Returns false with `*why` (a sentence's end) when the path is empty or cannot be written.
+bool write_summary_to(const char* path, bool csv, const SummaryHeader& h,
+                      const std::vector<SummaryRow>& rows, std::string* why);
 
 }  // namespace omprof::regions

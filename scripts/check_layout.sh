@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Checks the dependency rules of docs/architecture.md from the #include lines and, in the
-# signal-handler folder, calls that are not async-signal-safe. Prints each violation; exit 1 if
+# Checks the dependency rules of docs/architecture.md from the #include lines, in the
+# signal-handler folder calls that are not async-signal-safe, and the size of every file. Prints each violation; exit 1 if
 # any. Run by ctest (layout.dependencies).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -56,6 +56,13 @@ done
 for f in $(git ls-files mpi gomp | grep -E '\.(c|cc|h)$'); do
   grep -nE '^#include "(viewer|launcher|ranks)/' "$f" \
     | sed "s|^|layout: $f:|; s|$|: a wrapper includes offline code|" | grep . && status=1
+done
+# 6. No product source file over 500 lines (docs/architecture.md): past that, a file holds more
+#    than one job.
+for f in $(git ls-files collector unwind omp ranks regions proto viewer launcher mpi gomp api include \
+  | grep -E '\.(c|cc|h)$'); do
+  n=$(wc -l <"$f")
+  [ "$n" -gt 500 ] && fail "$f has $n lines, over 500: split it by job"
 done
 [ $status -eq 0 ] && echo "layout: ok"
 exit $status

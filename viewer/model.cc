@@ -12,6 +12,7 @@
 #include "proto/mpi_calls.h"
 #include "proto/text.h"
 #include "regions/off_cpu.h"
+#include "viewer/state_measurement.h"
 
 namespace omprof::viewer {
 
@@ -37,24 +38,6 @@ const omp::Frame* mpi_caller(const omp::FrameStack& raw, uint32_t state) {
 }
 
 namespace {
-
-// A state range's measurement as the format says it; false for a value this reader does not
-// know (a newer writer's): the range is left out, its states sampled.
-bool measure_of(v1::StateMeasurement::How how, omp::Measure* out) {
-  switch (how) {
-    case v1::StateMeasurement::SAMPLED:
-      *out = omp::Measure::kSampled;
-      return true;
-    case v1::StateMeasurement::EXACT:
-      *out = omp::Measure::kExact;
-      return true;
-    case v1::StateMeasurement::OFF_CPU:
-      *out = omp::Measure::kOffCpu;
-      return true;
-    default:
-      return false;
-  }
-}
 
 // The thread's exact self wall time per explicit region node.
 std::map<uint64_t, uint64_t> self_wall_of(const format::Profile& p, uint32_t thread) {
@@ -470,23 +453,6 @@ const ViewSample* Model::view_of(uint32_t thread, uint32_t sample) const {
 Model build_model(const format::Profile& p, omp::View view) {
   Model m;
   ModelBuilder(m, p, view).add_threads();
-  return m;
-}
-
-omp::Measurement measurement_of(const v1::Header& h) {
-  omp::Measurement m;
-  if (h.state_measurement_size() > 0) {
-    omp::Measure how;
-    for (const v1::StateMeasurement& r : h.state_measurement())
-      if (measure_of(r.how(), &how) && how != omp::Measure::kSampled)
-        m.states.push_back({r.first_state(), r.last_state(), how});
-    m.wrapper_states = h.wrapper_states();
-  } else if (h.exact_waits()) {  // before 1.20: what the runtime that wrote it measured
-    m = omp::ompt_measurement(!h.taskwait_sampled());
-  } else if (h.off_cpu_waits()) {
-    m = omp::libgomp_measurement();
-  }
-  m.cpu_clock = h.clock() != v1::CLOCK_WALL;
   return m;
 }
 

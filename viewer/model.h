@@ -99,8 +99,6 @@ constexpr uint32_t kNoView = ~uint32_t(0);
 constexpr uint32_t kReplacedView = uint32_t(1) << 31;
 
 Model build_model(const format::Profile& profile, omp::View view);
-// How the profile measured its threads' time, as the accounting rules take it.
-omp::Measurement measurement_of(const v1::Header& h);
 
 // The model's samples merged per distinct view stack: what the call-path views need (time per
 // path, split into work and wait), in a fraction of the samples' number. In first-seen order.

@@ -8,6 +8,7 @@
 #include "proto/state_codes.h"
 #include "viewer/model.h"
 #include "viewer/regions_view.h"
+#include "viewer/state_measurement.h"
 
 namespace omprof::viewer {
 

@@ -56,6 +56,8 @@ Table thread_table(const Model& m, Format format);
 // Text leaves out the rows that print as 0.000 s (a thread's trace of a state).
 Table state_table(const Model& m, Format format = Format::kCsv);
 Table parallel_region_table(const Model& m, Format format);
+// How many parallel constructs rest on fewer than kFewSamples samples, of `*all` constructs.
+size_t rough_parallel_regions(const Model& m, size_t* all);
 // A parallel construct's totals (its call paths merged): what `omprof diff` compares.
 struct ParallelRegionTotals {
   std::string function, place;

@@ -12,6 +12,7 @@
 #include "proto/text.h"
 #include "proto/timeline.h"
 #include "viewer/export.h"
+#include "viewer/state_measurement.h"
 
 namespace omprof::viewer {
 
