@@ -68,6 +68,13 @@ ClassTimes& ClassTimes::operator+=(const ClassTimes& o) {
   return *this;
 }
 
+// One rank's totals, for its unused capacity (outside the anonymous namespace: ScalingRunBuilder
+// keeps them).
+struct ScalingRankTotals {
+  double elapsed_ns, thread_ns, mpi_ns;
+  std::map<std::string, double> alone;  // where the rank's unused capacity goes (by weight)
+};
+
 namespace {
 
 // "main;solve;<solve: omp parallel @ solve.c:42>;kernel": the stack root first.
@@ -243,10 +250,7 @@ class RankReader {
   }
 
  public:
-  struct Totals {
-    double elapsed_ns, thread_ns, mpi_ns;
-    std::map<std::string, double> alone;  // where the rank's unused capacity goes (by weight)
-  };
+  using Totals = ScalingRankTotals;
   Totals totals_{};
 
  private:
