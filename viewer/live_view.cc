@@ -139,8 +139,9 @@ bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot,
   // Each file read once (a journal of a running process is the costly part of a snapshot).
   for_each_profile(files, symbols, status, [&](const format::Profile& p) {
     if (p.header.ending().kind() == v1::Ending::ENDING_RUNNING) ++running;
-    add_to_timeline(t, p, build_model(p, omp::View::kUser));
-    if (added) added = builder.add(p, error);
+    const Model m = build_model(p, omp::View::kUser);  // the costly part after reading
+    add_to_timeline(t, p, m);
+    if (added) added = builder.add(m, error);
   });
   finish_timeline(t);
   if (!added || !builder.finish(error)) return false;

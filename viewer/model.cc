@@ -53,12 +53,11 @@ std::map<uint64_t, uint64_t> self_wall_of(const format::Profile& p, uint32_t thr
 // omp/accounting.h (place_thread_off_cpu), as the MPI rank numbers do: a part on a sample
 // goes under an <off-cpu> leaf of its stack (or stays its sampled wait, a taskwait), a part
 // without one at the root.
-void add_off_cpu_time(Model& m, uint32_t thread, const v1::ThreadProfile& t, uint64_t duration_ns,
-                      uint64_t accounted_ns) {
+void add_off_cpu_time(Model& m, const omp::Measurement& measured, uint32_t thread,
+                      const v1::ThreadProfile& t, uint64_t duration_ns, uint64_t accounted_ns) {
   const uint64_t end = t.end_ns() ? t.end_ns() : duration_ns;
   const uint64_t life = end > t.start_ns() ? end - t.start_ns() : 0;
   if (life <= accounted_ns) return;
-  const omp::Measurement measured = measurement_of(m.profile->header);
   std::map<uint64_t, uint64_t> accounted_by_node;
   std::vector<omp::OffCpuDonor> donors;
   std::vector<size_t> donor_samples;  // indices into m.samples (which grows below)
@@ -163,10 +162,9 @@ std::vector<v1::Sample> spread_mpi_wait(ProfileFrames& frames, const v1::Sample&
 // One thread's samples and exact waits, through `add` (thread, sample, exact, the sample's
 // index in the thread's list or -1) -> time added; returns the thread time they account for.
 template <typename Add>
-uint64_t add_thread(ProfileFrames& frames, uint32_t index, const v1::ThreadProfile& t,
-                    bool mpi_exact, std::unordered_map<uint64_t, omp::FrameStack>& raw_cache,
-                    Add& add) {
-  const omp::Measurement measured = measurement_of(frames.profile().header);
+uint64_t add_thread(ProfileFrames& frames, const omp::Measurement& measured, uint32_t index,
+                    const v1::ThreadProfile& t, bool mpi_exact,
+                    std::unordered_map<uint64_t, omp::FrameStack>& raw_cache, Add& add) {
   std::vector<const v1::Sample*> mpi_samples;
   uint64_t accounted = 0;
   for (int k = 0; k < t.sample_size(); ++k) {
@@ -349,9 +347,10 @@ class ModelBuilder {
       if (t.mpi_library_thread()) continue;  // not the program's thread (the header counts it)
       m_.sample_views[index].assign(size_t(t.sample_size()), kNoView);
       const bool mpi_exact = has_mpi_waits(t);
-      const uint64_t accounted = add_thread(frames_, index, t, mpi_exact, raw_cache_, add);
+      const uint64_t accounted =
+          add_thread(frames_, measured_, index, t, mpi_exact, raw_cache_, add);
       if (omp::places_off_cpu_time(measured_, mpi_exact))
-        add_off_cpu_time(m_, index, t, p_.header.duration_ns(), accounted);
+        add_off_cpu_time(m_, measured_, index, t, p_.header.duration_ns(), accounted);
     }
   }
 

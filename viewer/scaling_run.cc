@@ -134,9 +134,9 @@ class RankReader {
  public:
   RankReader(const format::Profile& p, const std::string& region) : p_(p), region_(region) {}
 
-  // The rank's elapsed time (the POP window, or the region's time) and its class times.
-  void read(ScalingRun& run) {
-    const Model m = build_model(p_, omp::View::kUser);
+  // The rank's elapsed time (the POP window, or the region's time) and its class times, from
+  // the profile's user-model view `m`.
+  void read(ScalingRun& run, const Model& m) {
     double elapsed = window_ns();
     RegionScope scope;
     if (!region_.empty()) {
@@ -329,6 +329,11 @@ ScalingRunBuilder::ScalingRunBuilder(const std::string& input, const std::string
 ScalingRunBuilder::~ScalingRunBuilder() = default;
 
 bool ScalingRunBuilder::add(const format::Profile& p, std::string& error) {
+  return add(build_model(p, omp::View::kUser), error);
+}
+
+bool ScalingRunBuilder::add(const Model& user_model, std::string& error) {
+  const format::Profile& p = *user_model.profile;
   const RunConfiguration c = configuration_of(p);
   if (run_.program.empty()) run_.program = c.program;
   if (c.program != run_.program) {
@@ -352,7 +357,7 @@ bool ScalingRunBuilder::add(const format::Profile& p, std::string& error) {
     run_.counters[e.name] += double(e.total);
   }
   RankReader reader(p, region_);
-  reader.read(run_);
+  reader.read(run_, user_model);
   ranks_->totals.push_back(reader.totals_);
   return true;
 }

@@ -108,6 +108,9 @@ class ScalingRunBuilder {
   ScalingRunBuilder(const std::string& input, const std::string& region, ScalingRun& run);
   ~ScalingRunBuilder();
   bool add(const format::Profile& p, std::string& error);
+  // The same, from the profile's user-model view (build_model(p, omp::View::kUser)) when the
+  // caller has it already (omprof top builds it once for the timeline and the run).
+  bool add(const Model& user_model, std::string& error);
   bool finish(std::string& error);
 
  private:

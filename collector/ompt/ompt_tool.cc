@@ -128,22 +128,22 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     if (!parallel_data) return;
     const uint64_t value = parallel_data->value;  // read fresh: the region is new to this thread
     ThreadState* ts = current_thread();
+    OmptThread* o = ts ? &own(ts) : nullptr;
     if (ts) {
       ts->omp_thread_num = index;
       remember_value(ts, parallel_data, value);
-      own(ts).running_depth = 0;  // the implicit task: no creation record
+      o->running_depth = 0;  // the implicit task: no creation record
       if (ts->task_origin || ts->task_frame) set_running_task(ts, 0, nullptr);
     }
     const uint64_t now = end_overhead(parallel_data);  // fork, or a worker's since its wake-up
-    if (ts) {  // the region's first synchronization point (ompt/barrier_spans.h)
-      OmptThread& o = own(ts);
-      o.sync_point_ns = now ? now : monotonic_ns();
-      o.barrier_number = 0;
+    if (o) {  // the region's first synchronization point (ompt/barrier_spans.h)
+      o->sync_point_ns = now ? now : monotonic_ns();
+      o->barrier_number = 0;
     }
     begin_team_member(value, index, actual_parallelism);
-    if (ts && member_counts::on())
+    if (o && member_counts::on())
       member_counts::begin(ts, pv::fork_id(value), pv::instance(value), index == 0,
-                           index == 0 ? own(ts).forked_construct : 0);
+                           index == 0 ? o->forked_construct : 0);
   }
 }
 
