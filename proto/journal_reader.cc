@@ -33,8 +33,6 @@ namespace omprof::format {
 namespace {
 
 using journal::FileHeader;
-using journal::SampleEntry;
-using journal::TableHeader;
 using journal::ThreadRecord;
 
 struct Entries {
