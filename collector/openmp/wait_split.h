@@ -61,11 +61,11 @@ AfterRegionEnd split_after_region_end(uint64_t off_ns, uint64_t end_ns, uint64_t
 uint64_t join_overhead_ns(uint64_t off_ns, uint64_t start_ns, uint64_t barrier_end_ns,
                           uint64_t all_begun_ns, uint64_t body_ns, uint64_t all_ended_ns);
 
-// libgomp's cost guard (collector/gomp_bridge.cc): a thread measures its waits' time off the CPU
-// in windows of kGuardWindow waits. A window that took under kGuardMinSpanNs of wall time (over
-// 16,000 waits a second, where two CPU clock reads per wait cost more than the program's waits)
-// and whose waits were under 10% of it off the CPU stops the measuring for the next
-// kGuardPause waits, twice as many after each such window in a row (up to 64 times); a window
+// libgomp's cost guard's decision (collector/openmp/cost_guard.h): a thread measures its waits'
+// time off the CPU in windows of kGuardWindow waits. A window that took under kGuardMinSpanNs of
+// wall time (over 16,000 waits a second, where two CPU clock reads per wait cost more than the
+// program's waits) and whose waits were under 10% of it off the CPU stops the measuring for the
+// next kGuardPause waits, twice as many after each such window in a row (up to 64 times); a window
 // that does not trip the guard resets the count.
 constexpr uint64_t kGuardWindow = 1024;
 constexpr uint64_t kGuardMinSpanNs = 64000000;
