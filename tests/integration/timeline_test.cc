@@ -25,7 +25,7 @@ namespace omprof::test {
 namespace {
 
 struct Phases {
-  double switch_s = -1, serial_s = -1, end_s = -1, alone_s = -1;
+  double switch_s = -1, serial_s = -1, end_s = -1, alone_s = -1, balanced_wait_s = -1;
 };
 
 Phases phases_of(const std::string& out) {
@@ -37,6 +37,7 @@ Phases phases_of(const std::string& out) {
     if (word == "serial_s") in >> p.serial_s;
     if (word == "end_s") in >> p.end_s;
     if (word == "alone_s") in >> p.alone_s;
+    if (word == "balanced_wait_s") in >> p.balanced_wait_s;
   }
   return p;
 }
@@ -421,6 +422,9 @@ TEST_P(Timeline, TopShowsAThreadWaitingNow) {
   job.join();
   ASSERT_EQ(r.status, 0) << r.err;
   const Phases ph = phases_of(r.out);
+  ASSERT_GE(ph.balanced_wait_s, 0) << r.out;
+  std::printf("  switch at %.2f s; the balanced phase's longest wait %.3f s\n", ph.switch_s,
+              ph.balanced_wait_s);
   double longest = 0;
   for (size_t k = 0; k < waiting.size(); ++k) {
     const std::string state = waiting[k].value("state", "");
@@ -428,9 +432,11 @@ TEST_P(Timeline, TopShowsAThreadWaitingNow) {
     std::printf("  at %.2f s: main thread in %s for %.2f s\n", taken[k], state.c_str(), for_s);
     EXPECT_NE(state.find("barrier"), std::string::npos) << state;
     // No wait of the main thread lasts longer than the designed one (0.8 s), nor than the
-    // snapshot's time since the imbalanced phase began.
+    // snapshot's time since the imbalanced phase began, or than the longest wait the program
+    // measured in the balanced phase (a busy machine, `omprof top` itself included, can hold
+    // one of the balanced threads back).
     EXPECT_LT(for_s, 0.8 + 0.2) << state;
-    EXPECT_LT(for_s, taken[k] - ph.switch_s + 0.1) << state;
+    EXPECT_LT(for_s, std::max(taken[k] - ph.switch_s, ph.balanced_wait_s) + 0.1) << state;
     longest = std::max(longest, for_s);
   }
   EXPECT_GT(longest, 0.3) << "a snapshot inside the 0.8 s wait";
