@@ -9,7 +9,19 @@ asan=${OMPROF_ASAN_BUILD_DIR:-$here/build-asan}
 OMPROF_SETUP_TESTS=1 bash "$here/scripts/setup.sh"
 # A third-party leak LeakSanitizer would otherwise report (tests/lsan_suppressions.txt).
 export LSAN_OPTIONS="suppressions=$here/tests/lsan_suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ctest --test-dir "$build" --output-on-failure -j2 "$@"
+# Many integration tests check measured numbers against bounds of about three standard errors,
+# on a shared machine: among ~440 tests a run sees an unlucky draw now and then, while a defect
+# fails both attempts. Each failing test gets one more attempt; the first failure stays in the
+# log, and the end of this script lists every test that needed it.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+retried() {
+  local failed
+  failed=$(grep -E '^ *([0-9]+/[0-9]+ )?Test +#[0-9]+: .*\*\*\*(Failed|Timeout|Exception)' "$log" |
+    sed -E 's/^.*Test +#[0-9]+: ([^ ]+) .*$/\1/' | sort -u || true)
+  [ -z "$failed" ] || printf 'tests that failed once and passed on their second attempt:\n%s\n' "$failed"
+}
+ctest --test-dir "$build" --output-on-failure -j2 --repeat until-pass:2 "$@" | tee "$log"
 
 # That build differs only in the omprof command: its tests profile the main build's programs
 # with the main build's collector (OMPROF_PROGRAMS_FROM, tests/CMakeLists.txt). -O1 with line
@@ -21,4 +33,7 @@ cmake -S "$here" -B "$asan" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" 
 cmake --build "$asan" -j"$(nproc)" --target omprof_cli run_tests reliability_tests ending_tests \
   region_tests
 OMPROF_LIBRARY="$build/lib/libomprof.so" ctest --test-dir "$asan" --output-on-failure -j2 \
-  -R '^(Run/Endings|Run|Children|OmpRuntime|TaskClock|Hostile|ManyThreads|Regions|golden|Journal)\.' "$@"
+  --repeat until-pass:2 \
+  -R '^(Run/Endings|Run|Children|OmpRuntime|TaskClock|Hostile|ManyThreads|Regions|golden|Journal)\.' \
+  "$@" | tee -a "$log"
+retried
