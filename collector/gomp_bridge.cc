@@ -106,64 +106,48 @@ void note_measured(ThreadState* ts, uint64_t now, uint64_t off) {
 
 using omprof::openmp::off_cpu_ns;
 
-// Of a worker's time off the CPU since its last region ended (at `end`): idle until the next
-// fork, then woken for it, the fork's overhead (the thread sleeps last, so its time off the CPU
-// is counted from the end). `next`: the context and instance of the region it now starts (null:
-// none). Returns what is left of `off`.
-uint64_t record_after_region_end(ThreadState* ts, uint64_t end, uint64_t now, uint64_t off,
-                                 const SampleContext* next, uint32_t next_instance) {
-  const uint64_t next_fork = next ? omprof::handler::region_fork_ns(next_instance) : 0;
-  const omprof::openmp::AfterRegionEnd split =
-      omprof::openmp::split_after_region_end(off, end, now, next_fork);
-  if (split.woken_ns && next) omprof::ompt::record_wait(ts, 0, *next, split.woken_ns, now);
-  SampleContext idle_ctx;
-  idle_ctx.omp_state = fmt::kIdleDerived;
-  if (split.idle_ns)
-    omprof::ompt::record_wait(ts, 0, idle_ctx, split.idle_ns, now - split.woken_ns);
-  return split.rest_ns;
-}
-
-// Of a thread's time off the CPU at its region's end barrier, from `start` to `barrier_end`:
-// until every member had started the body and been in it as long as this one, it waited for
-// the fork; after every member had ended it (and if the thread ran no task there), for the
-// barrier's release and the join: both overhead, as the handler says of its samples
-// (omp_inquiry.cc); in between, for the others' work. The time off the CPU is split in
-// proportion to the wall time of each part.
-void record_at_barrier(ThreadState* ts, uint64_t start, uint64_t barrier_end, uint64_t off) {
-  bool known = false;
+// What the team's tables say, at `now`, of the region whose end-of-region wait the thread
+// closes (and of the region it starts next: `next_instance`, when `has_next`).
+omprof::openmp::JoinFacts join_facts(const ThreadState* ts, uint64_t now, bool has_next,
+                                     uint32_t next_instance) {
+  omprof::openmp::JoinFacts f;
   const uint32_t instance = pv::instance(ts->gomp_parallel_value);
-  const uint64_t all_begun = omprof::handler::all_members_begun_ns(instance, &known);
-  GompThread& g = own(ts);
-  if (known && barrier_end > start) {
-    const uint64_t all_ended =
-        ts->gomp_join_ran_task ? 0 : omprof::handler::all_members_ended_ns(instance);
-    const uint64_t overhead_off = omprof::openmp::join_overhead_ns(
-        off, start, barrier_end, all_begun, ts->gomp_body_ns, all_ended);
-    SampleContext fork_ctx = g.join_ctx;
-    fork_ctx.omp_state = fmt::kOverhead;
-    if (overhead_off) omprof::ompt::record_wait(ts, 0, fork_ctx, overhead_off, barrier_end);
-    off -= overhead_off;
-  }
-  if (off) omprof::ompt::record_wait(ts, 0, g.join_ctx, off, barrier_end);
+  uint64_t end = 0;
+  f.region_ended =
+      ts->omp_thread_num != 0 && omprof::handler::region_ended(instance, &end) && end < now;
+  f.region_end_ns = end;
+  f.next_fork_ns = has_next ? omprof::handler::region_fork_ns(next_instance) : 0;
+  f.all_begun_ns = omprof::handler::all_members_begun_ns(instance, &f.all_begun_known);
+  f.body_ns = ts->gomp_body_ns;
+  f.all_ended_ns = ts->gomp_join_ran_task ? 0 : omprof::handler::all_members_ended_ns(instance);
+  return f;
 }
 
 // A thread's end-of-region wait ends at `now` (its CPU time `cpu_now`): the master's join, a
-// worker's wake-up for its next region (`next`, `next_instance`: that region's), or shutdown.
+// worker's wake-up for its next region (`next`, `next_instance`: that region's), a task it
+// runs there, or shutdown. Its time off the CPU, split (openmp/join_close.h): woken for the
+// next region in that region's context, idle in none, the fork's and release's overhead and
+// the waiting at the barrier in the context the wait began in.
 void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
                 uint32_t next_instance) {
-  const uint64_t start = own(ts).join_start_ns;
-  if (start == 0) return;
-  uint64_t off = off_cpu_ns(start, own(ts).join_cpu_ns, now, cpu_now);
-  own(ts).join_start_ns = 0;
-  const bool known = own(ts).wait_epoch == own(ts).join_epoch;  // else ran tasks (below)
-  note_measured(ts, now, known ? off : 0);
-  if (!known) return;
-  uint64_t end = 0;
-  const bool ended = ts->omp_thread_num != 0 &&
-                     omprof::handler::region_ended(pv::instance(ts->gomp_parallel_value), &end) &&
-                     end < now;
-  if (off && ended) off = record_after_region_end(ts, end, now, off, next, next_instance);
-  if (off) record_at_barrier(ts, start, ended ? end : now, off);
+  GompThread& g = own(ts);
+  if (!g.join.is_open()) return;
+  const omprof::openmp::JoinSpan::Closed span = g.join.close(now, cpu_now, g.wait_epoch);
+  note_measured(ts, now, span.recorded ? span.off_ns : 0);
+  if (!span.recorded || !span.off_ns) return;
+  const omprof::openmp::JoinParts parts = omprof::openmp::split_join(
+      span.off_ns, span.start_ns, now, join_facts(ts, now, next != nullptr, next_instance));
+  if (parts.woken_ns && next) omprof::ompt::record_wait(ts, 0, *next, parts.woken_ns, now);
+  SampleContext idle_ctx;
+  idle_ctx.omp_state = fmt::kIdleDerived;
+  if (parts.idle_ns)
+    omprof::ompt::record_wait(ts, 0, idle_ctx, parts.idle_ns, now - parts.woken_ns);
+  SampleContext overhead_ctx = g.join_ctx;
+  overhead_ctx.omp_state = fmt::kOverhead;
+  if (parts.overhead_ns)
+    omprof::ompt::record_wait(ts, 0, overhead_ctx, parts.overhead_ns, parts.barrier_end_ns);
+  if (parts.waiting_ns)
+    omprof::ompt::record_wait(ts, 0, g.join_ctx, parts.waiting_ns, parts.barrier_end_ns);
 }
 
 // A wait measured off the CPU (`state`: barrier or taskwait), from its saved start to `now`
@@ -237,7 +221,7 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   if (!ts) return;
   omprof::ompt::note_join_time(ts, pv::fork_id(value), now);
   omprof::open_wait::end(*ts);
-  if (own(ts).join_start_ns) close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
+  if (own(ts).join.is_open()) close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
   ts->omp_thread_num = saved->thread_num;
   set_task(ts, saved->task_origin, saved->task_cut);
   set_context(ts, saved->parallel_value, saved->state);
@@ -251,7 +235,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   omprof::open_wait::end(*ts);  // a worker's wait for this region is over
   omprof::handler::note_member_begun(pv::instance(value), team_size, now);
   GompThread& g = own(ts);
-  if (g.join_start_ns) {
+  if (g.join.is_open()) {
     SampleContext next;  // the woken worker's fork overhead, in the region it starts
     next.omp_state = fmt::kOverhead;
     next.fork_id = pv::fork_id(value);
@@ -301,9 +285,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   omprof::open_wait::begin(*ts, fmt::kWaitBarrierImplicitParallel, now);
   if (!measures_off_cpu(ts)) return;
   g.join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
-  g.join_epoch = g.wait_epoch;
-  g.join_cpu_ns = omprof::handler::thread_cpu_ns();
-  g.join_start_ns = now;
+  g.join.open(now, omprof::handler::thread_cpu_ns(), g.wait_epoch);
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
@@ -383,8 +365,8 @@ void close_open_joins(uint64_t now_ns) {
   for (uint32_t i = 0; i < thread_count(); ++i) {
     ThreadState* ts = thread_at(i);
     const GompThread* state = ts ? existing(ts) : nullptr;  // another thread's: never made here
-    if (!state || state->join_start_ns == 0) continue;
-    const uint64_t cpu = ts->end_ns.load() != 0 ? state->join_cpu_ns : ts->cpu_ns_at_exit.load();
+    if (!state || !state->join.is_open()) continue;
+    const uint64_t cpu = ts->end_ns.load() != 0 ? state->join.cpu_ns() : ts->cpu_ns_at_exit.load();
     close_join(ts, now_ns, cpu, nullptr, 0);
   }
 }
@@ -419,10 +401,10 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   GompThread& g = own(ts);
   auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
   const bool wait_open = wait && wait->cpu_start_ns && wait->epoch == g.wait_epoch;
-  if (g.join_start_ns || wait_open) {
+  if (g.join.is_open() || wait_open) {
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t cpu = omprof::handler::thread_cpu_ns();
-    if (g.join_start_ns) {
+    if (g.join.is_open()) {
       close_join(ts, now, cpu, nullptr, 0);
       saved->paused |= kPausedJoin;
     }
@@ -453,11 +435,7 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   const uint64_t now = omprof::monotonic_ns();
   const uint64_t cpu = omprof::handler::thread_cpu_ns();
   GompThread& g = own(ts);
-  if (saved->paused & kPausedJoin) {
-    g.join_start_ns = now;
-    g.join_cpu_ns = cpu;
-    g.join_epoch = g.wait_epoch;
-  }
+  if (saved->paused & kPausedJoin) g.join.open(now, cpu, g.wait_epoch);
   // A barrier or taskwait goes on being measured only if the task began no wait itself (the
   // rule for waits inside waits, above): in a recursion of taskwaits (fib) the thread's time off
   // the CPU there is as likely its tasks' preemption as waiting. The region-end wait goes on

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "collector/openmp/cost_guard.h"
+#include "collector/openmp/join_close.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::gomp {
@@ -20,11 +21,9 @@ struct GompThread {
   // The innermost wait the thread is in (an omprof_gomp_context on the wrapper's stack, valid
   // while that wait lasts), so that a task run inside it can pause its off-CPU measurement.
   void* open_wait = nullptr;
-  // Since the end of the thread's last region body: the clocks then (0: none open) and the
-  // context its end-of-region wait is attributed to.
-  uint64_t join_start_ns = 0;
-  uint64_t join_cpu_ns = 0;
-  uint64_t join_epoch = 0;
+  // Since the end of the thread's last region body: its end-of-region wait's clocks and the
+  // context that wait is attributed to.
+  openmp::JoinSpan join;
   SampleContext join_ctx;
   uint64_t fork_start_ns = 0;  // a fork in progress: the clocks then (0: none)
   uint64_t fork_cpu_ns = 0;

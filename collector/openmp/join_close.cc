@@ -1,0 +1,42 @@
+#include "collector/openmp/join_close.h"
+
+#include "collector/openmp/wait_split.h"
+
+namespace omprof::openmp {
+
+void JoinSpan::open(uint64_t now_ns, uint64_t cpu_ns, uint64_t wait_epoch) {
+  start_ns_ = now_ns;
+  cpu_ns_ = cpu_ns;
+  epoch_ = wait_epoch;
+}
+
+JoinSpan::Closed JoinSpan::close(uint64_t now_ns, uint64_t cpu_ns, uint64_t wait_epoch) {
+  Closed c;
+  c.start_ns = start_ns_;
+  c.off_ns = off_cpu_ns(start_ns_, cpu_ns_, now_ns, cpu_ns);
+  c.recorded = wait_epoch == epoch_;
+  start_ns_ = 0;
+  return c;
+}
+
+JoinParts split_join(uint64_t off_ns, uint64_t start_ns, uint64_t now_ns, const JoinFacts& facts) {
+  JoinParts p;
+  p.barrier_end_ns = now_ns;
+  if (facts.region_ended && off_ns) {
+    const AfterRegionEnd after =
+        split_after_region_end(off_ns, facts.region_end_ns, now_ns, facts.next_fork_ns);
+    p.woken_ns = after.woken_ns;
+    p.idle_ns = after.idle_ns;
+    off_ns = after.rest_ns;
+  }
+  if (facts.region_ended) p.barrier_end_ns = facts.region_end_ns;
+  if (off_ns && facts.all_begun_known && p.barrier_end_ns > start_ns) {
+    p.overhead_ns = join_overhead_ns(off_ns, start_ns, p.barrier_end_ns, facts.all_begun_ns,
+                                     facts.body_ns, facts.all_ended_ns);
+    off_ns -= p.overhead_ns;
+  }
+  p.waiting_ns = off_ns;
+  return p;
+}
+
+}  // namespace omprof::openmp
