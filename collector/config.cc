@@ -26,9 +26,16 @@ bool read_number(const options::Number& opt, uint32_t& out, std::string& error) 
   return true;
 }
 
-bool read_clock(ClockKind& clock, std::string& error) {
+// The clock, and why it is this one: the launcher says why it chose it; a process preloaded
+// without `omprof run` says what it was given.
+bool read_clock(ClockKind& clock, std::string& choice, std::string& error) {
   const char* v = get(options::kClockEnv);
-  if (!v) return true;
+  const char* why = get(options::env::kClockChoice);
+  if (!v) {
+    choice = std::string(options::kClockEnv) + " unset: the collector's default, the cpu clock";
+    return true;
+  }
+  choice = why && *why ? why : std::string(options::kClockEnv) + "=" + v;
   static const ClockKind kinds[] = {ClockKind::kCpu, ClockKind::kWall, ClockKind::kTask};
   for (size_t i = 0; i < 3; ++i)
     if (!std::strcmp(v, options::kClockChoices[i])) {
@@ -89,8 +96,9 @@ static bool read_counters(Config& cfg, std::string& error) {
 }
 
 bool parse_config(Config& cfg, std::string& error) {
-  if (!read_number(options::kRate, cfg.rate_hz, error) || !read_clock(cfg.clock, error) ||
-      !read_signal(cfg.signo, error) || !read_number(options::kMaxDepth, cfg.max_depth, error) ||
+  if (!read_number(options::kRate, cfg.rate_hz, error) ||
+      !read_clock(cfg.clock, cfg.clock_choice, error) || !read_signal(cfg.signo, error) ||
+      !read_number(options::kMaxDepth, cfg.max_depth, error) ||
       !read_number(options::kMaxContexts, cfg.max_contexts, error) ||
       !read_number(options::kMaxThreads, cfg.max_threads, error))
     return false;

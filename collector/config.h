@@ -17,6 +17,7 @@ enum class ClockKind { kCpu, kWall, kTask };
 
 struct Config {
   ClockKind clock = ClockKind::kCpu;
+  std::string clock_choice;  // why this clock (Header.clock_choice)
   uint32_t rate_hz = uint32_t(options::kRate.default_value);
   uint64_t period_ns = 1000000000ULL / options::kRate.default_value;
   int signo = 27;  // SIGPROF

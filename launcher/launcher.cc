@@ -190,11 +190,17 @@ int prepare_output_dir(const std::string& dir, std::string& absolute) {
 // the cpu clock by itself (collector/handler/clock_fallback.h). The cpu clock is not chosen up
 // front for such programs: its samples fall on kernel ticks, which alias with a program whose
 // steps last a whole number of ticks. Returns 0, or the exit status.
-int choose_clock(const std::string& asked, std::string& clock) {
+// `choice`: why, one line for the profile's header (Header.clock_choice).
+int choose_clock(const std::string& asked, std::string& clock, std::string& choice) {
   clock = asked;
+  choice = "asked for (--clock " + asked + ")";
   if (!clock.empty() && clock != "task") return 0;
   std::string why;
   if (task_clock_available(why)) {
+    if (clock.empty())
+      choice =
+          "omprof run's default where perf_event_open is permitted (CPU time between kernel "
+          "ticks; a thread that switches too often moves to the cpu clock)";
     clock = "task";
   } else if (clock == "task") {
     std::fprintf(stderr, "omprof: --clock task is not available here: %s\n", why.c_str());
@@ -205,6 +211,7 @@ int choose_clock(const std::string& asked, std::string& clock) {
                  "whole ticks can be misread): the task clock is not available here: %s\n",
                  why.c_str());
     clock = "cpu";
+    choice = "the task clock is not available here (" + why + ")";
   }
   return 0;
 }
@@ -254,6 +261,7 @@ struct Launch {
   std::string collector;
   std::string output_dir;  // absolute
   std::string clock;
+  std::string clock_choice;  // why (choose_clock)
   std::string manifest;
   std::string library_path;       // "" or the libomp stand-in's directory
   std::string mpi_wrappers;       // "" or libomprof_mpi.so, preloaded after the collector
@@ -276,6 +284,7 @@ void set_collector_environment(const RunOptions& opt, const Launch& l) {
   setenv(env::kOutput, l.output_dir.c_str(), 1);
   setenv(options::kRate.env, std::to_string(opt.rate_hz).c_str(), 1);
   setenv(options::kClockEnv, l.clock.c_str(), 1);
+  setenv(env::kClockChoice, l.clock_choice.c_str(), 1);
   // The task clock omprof chose itself: a thread that switches too often leaves it for the cpu
   // clock (a limit already in the environment stands). One asked for stays.
   if (!opt.clock.empty())
@@ -419,7 +428,7 @@ int prepare_launch(const RunOptions& opt, const std::string& self_path, Launch& 
     return fail_status;
   }
   if (int rc = prepare_output_dir(opt.output_dir, l.output_dir)) return rc;
-  if (int rc = choose_clock(opt.clock, l.clock)) return rc;
+  if (int rc = choose_clock(opt.clock, l.clock, l.clock_choice)) return rc;
   if (opt.counters_given || !opt.counters.empty())
     if (int rc = check_counters(opt.counters, l.counters, l.counter_encodings)) return rc;
   if (opt.region_counters && l.counters.empty()) {

@@ -70,6 +70,7 @@ constexpr uint32_t kCounterPeriod = 45;
 constexpr uint32_t kRegionCountersExact = 46;
 constexpr uint32_t kStateMeasurement = 47;
 constexpr uint32_t kWrapperStates = 48;
+constexpr uint32_t kClockChoice = 49;
 }  // namespace Header
 
 namespace StateMeasurement {

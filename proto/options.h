@@ -83,6 +83,8 @@ inline constexpr const char* kTsc = "OMPROF_TSC";
 // by `omprof run` when it chose the task clock itself (kClockFallbackDefault).
 inline constexpr const char* kClockFallback = "OMPROF_CLOCK_FALLBACK";
 inline constexpr const char* kClockFallbackDefault = "4000";
+// Why the launcher chose OMPROF_CLOCK (Header.clock_choice): one line for the profile's header.
+inline constexpr const char* kClockChoice = "OMPROF_CLOCK_CHOICE";
 // Counter events per thread ("page-faults,context-switches"; proto/counter_events.h), checked by
 // the launcher; unset or "": none.
 inline constexpr const char* kCounters = "OMPROF_COUNTERS";

@@ -149,8 +149,8 @@ std::string ending_text(const v1::Header& h) {
       s = "unknown";
   }
   if (h.recovered())
-    s += "; incomplete: recovered from the journal (samples and waits up to the end; no exact "
-         "region statistics or fork counts)";
+    s += "; recovered from the journal (all up to the end but explicit-region instances still "
+         "open)";
   return s;
 }
 
@@ -267,6 +267,7 @@ void print_clock_lines(std::ostream& out, const format::Profile& p) {
                      : h.clock() == v1::CLOCK_TASK ? "thread CPU (perf task-clock)"
                                                    : "thread CPU",
                      h.rate_hz(), fmt::format("{:.3f}", h.period_ns() / 1e6), h.max_depth());
+  if (!h.clock_choice().empty()) out << fmt::format("           chosen: {}\n", h.clock_choice());
   print_clock_cost(out, p);
   if (h.wall_clock() == "tsc")
     out << fmt::format(
@@ -386,6 +387,7 @@ nlohmann::json header_json(const Model& m, const HeaderFacts& f, const FilterOpt
   j["idle_blamed_s"] = double(f.idle.blamed_ns) * 1e-9;
   j["clock"] = f.clock;
   j["rate_hz"] = h.rate_hz();
+  if (!h.clock_choice().empty()) j["clock_choice"] = h.clock_choice();
   j["samples"] = m.total_samples;
   j["sampled_s"] = double(m.total_weight_ns) * 1e-9;
   j["threads"] = p.threads.size();

@@ -189,6 +189,17 @@ void thread_facts(wire::Encoder& th, const ThreadState* ts) {
   thread_events(th, ts);
 }
 
+// The sampling clock, why it is this one, its rate, the stack depth and the signal.
+void add_sampling_settings(wire::Encoder& h, const Config& cfg) {
+  namespace H = fields::Header;
+  h.u64(H::kClock, clock_code(cfg.clock));
+  h.str_nonempty(H::kClockChoice, cfg.clock_choice);
+  h.u64(H::kRateHz, cfg.rate_hz);
+  h.u64(H::kPeriodNs, cfg.period_ns);
+  h.u64(H::kMaxDepth, cfg.max_depth);
+  h.u64(H::kSignal, uint64_t(cfg.signo));
+}
+
 }  // namespace
 
 wire::Encoder header_record(const HeaderFacts& facts) {
@@ -207,11 +218,7 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.str(H::kHostname, host);
   h.u64(H::kStartTimeUnixNs, rt.start_unix_ns);
   h.u64(H::kDurationNs, facts.duration_ns);
-  h.u64(H::kClock, clock_code(cfg.clock));
-  h.u64(H::kRateHz, cfg.rate_hz);
-  h.u64(H::kPeriodNs, cfg.period_ns);
-  h.u64(H::kMaxDepth, cfg.max_depth);
-  h.u64(H::kSignal, uint64_t(cfg.signo));
+  add_sampling_settings(h, cfg);
   h.str_nonempty(H::kOmpRuntime, facts.omp.runtime);
   h.boolean(H::kOmptActive, facts.omp.ompt_active);
   h.str_nonempty(H::kOmpNote, facts.omp.note);

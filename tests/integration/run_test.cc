@@ -528,6 +528,41 @@ TEST(TaskClock, SamplesEveryPeriodAboveTheTickRate) {
   EXPECT_NEAR(double(total_ns(m, "heavy")) / double(m.total_weight_ns), 0.70, 0.05);
 }
 
+// The header says why the clock is the one it is (Header.clock_choice): omprof run's default
+// (or why the task clock was not available), a clock asked for, or a collector preloaded
+// without omprof run.
+TEST(TaskClock, TheHeaderSaysWhyTheClockWasChosen) {
+  const std::string chosen = fresh_dir("clock_chosen"), asked = fresh_dir("clock_asked"),
+                    preloaded = fresh_dir("clock_preloaded");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", chosen, "--", program("heavy_light")}).status, 0);
+  const format::Profile d = only_profile(chosen);
+  if (task_clock_usable()) {
+    EXPECT_EQ(d.header.clock(), v1::CLOCK_TASK);
+    EXPECT_NE(d.header.clock_choice().find("omprof run's default"), std::string::npos)
+        << d.header.clock_choice();
+  } else {
+    EXPECT_NE(d.header.clock_choice().find("the task clock is not available here ("),
+              std::string::npos)
+        << d.header.clock_choice();
+  }
+  ASSERT_EQ(
+      run({OMPROF_BIN, "run", "--clock", "cpu", "-o", asked, "--", program("heavy_light")}).status,
+      0);
+  EXPECT_EQ(only_profile(asked).header.clock_choice(), "asked for (--clock cpu)");
+  ASSERT_EQ(
+      run({program("heavy_light")}, {{"LD_PRELOAD", OMPROF_LIB}, {"OMPROF_OUTPUT", preloaded}})
+          .status,
+      0);
+  const format::Profile pre = only_profile(preloaded);
+  EXPECT_EQ(pre.header.clock(), v1::CLOCK_CPU);
+  EXPECT_NE(pre.header.clock_choice().find("OMPROF_CLOCK unset"), std::string::npos)
+      << pre.header.clock_choice();
+  // The report prints it under its Sampling line.
+  const RunResult rep = run({OMPROF_BIN, "report", asked});
+  EXPECT_NE(rep.out.find("\n           chosen: asked for (--clock cpu)\n"), std::string::npos)
+      << rep.out;
+}
+
 // OpenMP threads told to sleep at every barrier (OMP_WAIT_POLICY=passive, KMP_BLOCKTIME=0)
 // keep the task clock where it is permitted: a thread that then switches too often leaves it by
 // itself (clock_fallback.h). The cpu clock is not chosen for them up front (it was until this
