@@ -473,9 +473,12 @@ TEST(CountersPlain, AnUnprivilegedUserIsToldWhatTheParanoidLevelAllows) {
 }
 
 // Exact counts per explicit region (--region-counters): each thread reads its counter group at
-// every begin and end of "three" and "one", so their page faults are the pages the program
-// touched in them plus the few the region calls themselves fault (nothing is sampled: each
-// region's count is exact, the same on both compilers), self equal to inclusive (no nesting);
+// every begin and end of "three" and "one", so their page faults are at least the pages the
+// program touched in them, and at most every fault the program's threads took from just before
+// each begin to just after each end (getrusage, measured in the program: the pages plus the
+// profiler's own first touches and code paged back in, 148 extra faults in "one" once under a
+// fresh clone's memory pressure) (nothing is sampled: each region's count is exact, the same on
+// both compilers), self equal to inclusive (no nesting);
 // the sampled columns stay beside them. Without the flag there are no exact columns; without
 // --counters the flag is refused.
 TEST_P(Counters, ExactCountsPerExplicitRegionWithRegionCounters) {
@@ -485,23 +488,33 @@ TEST_P(Counters, ExactCountsPerExplicitRegionWithRegionCounters) {
                            "-o", dir, "--", program("omp_page_faults_" + GetParam()), "2048", "10"},
                           {{"OMP_NUM_THREADS", "2"}});
   ASSERT_EQ(r.status, 0) << r.err;
-  double pages_three = 0, pages_one = 0;
-  ASSERT_EQ(std::sscanf(r.out.c_str() + r.out.find("pages_three="), "pages_three=%lf pages_one=%lf",
-                        &pages_three, &pages_one),
-            2)
+  double pages_three = 0, pages_one = 0, faults_three = 0, faults_one = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + r.out.find("pages_three="),
+                        "pages_three=%lf pages_one=%lf faults_three=%lf faults_one=%lf",
+                        &pages_three, &pages_one, &faults_three, &faults_one),
+            4)
       << r.out;
   const format::Profile p = only_profile(dir);
   EXPECT_TRUE(p.header.region_counters_exact());
   const viewer::Model user = viewer::build_model(p, omp::View::kUser);
   std::map<std::string, viewer::RegionRow> rows;
   for (const viewer::RegionRow& row : viewer::region_rows(user)) rows[row.timing.name] = row;
-  for (const auto& [name, pages] : {std::pair{"three", pages_three}, {"one", pages_one}}) {
+  struct Truth {
+    const char* name;
+    double pages, faults;
+  };
+  for (const Truth& t :
+       {Truth{"three", pages_three, faults_three}, {"one", pages_one, faults_one}}) {
+    const std::string name = t.name;
     SCOPED_TRACE(name);
     ASSERT_TRUE(rows.count(name));
     const double exact = double(rows[name].exact_incl[0]);
-    std::printf("region %s: %.0f faults read exactly for %.0f pages touched\n", name, exact, pages);
-    EXPECT_GE(exact, pages);
-    EXPECT_LE(exact, pages + 0.002 * pages + 64);
+    std::printf("region %s: %.0f faults read exactly for %.0f pages touched, %.0f faults around\n",
+                t.name, exact, t.pages, t.faults);
+    EXPECT_GE(exact, t.pages);
+    // The perf event counts a fault where it enters the kernel's handler, getrusage where it
+    // completes: the same faults, but for the rare one that ends in a signal or a fixup.
+    EXPECT_LE(exact, t.faults + 8);
     EXPECT_EQ(rows[name].exact_self[0], rows[name].exact_incl[0]);
   }
   // The parallel region: each member from its start to its arrival at the region's end, which
