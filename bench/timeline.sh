@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # What the timeline costs to read (issue 42), not a test:
-#  1. `omprof top --once` on a job of RANKS MPI ranks (tests/programs/mpi_ranks), while it runs
-#     (the ranks busy on this machine's cores) and after it ended: median wall seconds of 3;
+#  1. `omprof top` on a job of RANKS MPI ranks (tests/programs/mpi_ranks), while it runs (the
+#     ranks busy on this machine's cores) and after it ended: median wall seconds of 3 of
+#     `--once`, started in the job's own session (one process among the ranks) and in a session of
+#     its own (`setsid`: as from another terminal or an ssh login to the node, where the kernel's
+#     autogroup scheduling gives the session its share of the CPUs), and the median time between
+#     the snapshots of `--every 0.05` in its own session (the symbol cache warm), with its CPU;
 #  2. the HTML page of a run with a long timeline (--interval 1 over about 6 s: 3,000 intervals
 #     of 2 threads, as many as a 5-minute run at the default 100 ms) opened in headless Chromium
 #     (--dump-dom: parsed, scripts run, timeline drawn): median of 3, against a page without it.
@@ -25,10 +29,25 @@ mpirun --allow-run-as-root --oversubscribe -np "$ranks" "$omprof" run -o "$out/j
 job=$!
 while [ "$(ls "$out/job" 2>/dev/null | wc -l)" -lt "$ranks" ]; do sleep 0.5; done
 sleep 2
-running=$(for i in 1 2 3; do seconds "$omprof" top --once --format json "$out/job"; done | median)
+echo "kernel.sched_autogroup_enabled: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo '?')"
+once() { for i in 1 2 3; do seconds "$@" "$omprof" top --once --format json "$out/job"; done | median; }
+# The median gap between snapshots 3 to 8 of `top --every 0.05` in a session of its own.
+refresh() {
+  timeout 60 setsid -w "$omprof" top --every 0.05 --format json "$out/job" | python3 -c '
+import sys, time
+t, gaps = time.time(), []
+for line in sys.stdin:
+    now = time.time(); gaps.append(now - t); t = now
+    if len(gaps) == 8: break
+gaps = sorted(gaps[2:]); print("%.3f" % gaps[len(gaps) // 2])' || true  # (top: SIGPIPE)
+}
+same=$(once) own=$(once setsid -w) every=$(refresh)
+cpu=$( { /usr/bin/time -f %U+%S setsid -w "$omprof" top --once --format json "$out/job" >/dev/null; } 2>&1 | bc)
 wait $job || true
-ended=$(for i in 1 2 3; do seconds "$omprof" top --once --format json "$out/job"; done | median)
-echo "top --once, $ranks ranks: $running s while they run, $ended s after they ended"
+ended=$(once setsid -w)
+echo "top --once, $ranks ranks while they run: $same s in the job's session, $own s in its own;"
+echo "  --every 0.05 in its own session: $every s between snapshots; one --once used $cpu s of CPU"
+echo "top --once after they ended: $ended s"
 
 OMP_NUM_THREADS=2 "$omprof" run --interval 1 -o "$out/long" -- \
   "$build/tests/bin/omp_timeline_clang" 100 20 >/dev/null 2>&1

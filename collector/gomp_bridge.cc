@@ -86,11 +86,8 @@ bool measured_off_cpu(uint32_t state) {
          state == fmt::kInTaskwait;
 }
 
-// A barrier or taskwait inside which another wait began ran a task meanwhile (the task waited):
-// its time off the CPU may be the task's (preempted while it ran), so it is not recorded; the
-// samples still see its CPU time. A task that runs through omprof's trampoline (gomp_wrappers.cc,
-// GOMP_task) pauses the wait it runs in instead (task_begin), so that only the wait's own time
-// off the CPU is the wait's; tasks that are not wrapped (taskloop) are not seen.
+// A task run inside a barrier or taskwait pauses it, and a wait inside which another began is
+// not recorded (openmp/wait_clocks.h); the samples still see the wait's CPU time.
 
 // Whether the thread reads the CPU clock for a wait it begins (the cost guard,
 // collector/openmp/cost_guard.h).
@@ -131,8 +128,8 @@ omprof::openmp::JoinFacts join_facts(const ThreadState* ts, uint64_t now, bool h
 void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
                 uint32_t next_instance) {
   GompThread& g = own(ts);
-  if (!g.join.is_open()) return;
-  const omprof::openmp::JoinSpan::Closed span = g.join.close(now, cpu_now, g.wait_epoch);
+  if (!g.waits.join().is_open()) return;
+  const omprof::openmp::JoinSpan::Closed span = g.waits.close_join(now, cpu_now);
   note_measured(ts, now, span.recorded ? span.off_ns : 0);
   if (!span.recorded || !span.off_ns) return;
   const omprof::openmp::JoinParts parts = omprof::openmp::split_join(
@@ -156,14 +153,14 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
 // to the wall time before and after the last arrival.
 void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t state,
                          uint64_t now, uint64_t cpu_now) {
-  uint64_t off = off_cpu_ns(w.start_ns, w.cpu_start_ns, now, cpu_now);
+  uint64_t off = off_cpu_ns(w.clock.start_ns, w.clock.cpu_start_ns, now, cpu_now);
   note_measured(ts, now, off);
   namespace arrivals = omprof::handler::barrier_arrivals;
   const uint64_t last = ts->gomp_barrier_tag && !ts->gomp_barrier_ran_task
                             ? arrivals::all_arrived_ns(ts->gomp_barrier_tag)
                             : 0;
   const omprof::openmp::BarrierSplit split =
-      omprof::openmp::split_at_last_arrival(off, w.start_ns, now, last);
+      omprof::openmp::split_at_last_arrival(off, w.clock.start_ns, now, last);
   if (split.sync_ns)
     omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, fmt::kOverheadBarrier), split.sync_ns,
                               now);
@@ -172,9 +169,6 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
   const uint32_t as = state == fmt::kInTaskwait ? uint32_t(fmt::kWaitTaskwait) : state;
   if (off) omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, as), off, now);
 }
-
-// What task_begin paused (omprof_gomp_context::paused).
-constexpr uint32_t kPausedJoin = 1, kPausedWait = 2;
 
 }  // namespace
 
@@ -221,7 +215,8 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   if (!ts) return;
   omprof::ompt::note_join_time(ts, pv::fork_id(value), now);
   omprof::open_wait::end(*ts);
-  if (own(ts).join.is_open()) close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
+  if (own(ts).waits.join().is_open())
+    close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
   ts->omp_thread_num = saved->thread_num;
   set_task(ts, saved->task_origin, saved->task_cut);
   set_context(ts, saved->parallel_value, saved->state);
@@ -235,7 +230,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   omprof::open_wait::end(*ts);  // a worker's wait for this region is over
   omprof::handler::note_member_begun(pv::instance(value), team_size, now);
   GompThread& g = own(ts);
-  if (g.join.is_open()) {
+  if (g.waits.join().is_open()) {
     SampleContext next;  // the woken worker's fork overhead, in the region it starts
     next.omp_state = fmt::kOverhead;
     next.fork_id = pv::fork_id(value);
@@ -285,7 +280,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   omprof::open_wait::begin(*ts, fmt::kWaitBarrierImplicitParallel, now);
   if (!measures_off_cpu(ts)) return;
   g.join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
-  g.join.open(now, omprof::handler::thread_cpu_ns(), g.wait_epoch);
+  g.waits.open_join(now, omprof::handler::thread_cpu_ns());
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
@@ -300,15 +295,13 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   saved->barrier_tag = ts->gomp_barrier_tag;
   saved->barrier_ran_task = ts->gomp_barrier_ran_task;
   saved->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
-  saved->cpu_start_ns = 0;
   GompThread& g = own(ts);
-  saved->epoch = ++g.wait_epoch;
   if (state == fmt::kInTaskwait) ts->gomp_taskwait_strata = ts->strata_sampled;
-  if (measured_off_cpu(state) && measures_off_cpu(ts))
-    saved->cpu_start_ns = omprof::handler::thread_cpu_ns();
-  saved->start_ns = 0;  // read only for a wait that is measured
-  if (saved->cpu_start_ns || omprof::omp::is_measured_whole_on_libgomp(state))
-    saved->start_ns = omprof::monotonic_ns();
+  const uint64_t cpu =
+      measured_off_cpu(state) && measures_off_cpu(ts) ? omprof::handler::thread_cpu_ns() : 0;
+  // The monotonic clock is read only for a wait that is measured.
+  saved->clock = g.waits.begin(
+      cpu || omprof::omp::is_measured_whole_on_libgomp(state) ? omprof::monotonic_ns() : 0, cpu);
   uint64_t tag = 0;
   // Before the state: a sample in the wait sees its barrier. Counted only while the thread
   // measures its waits (the cost guard, above): the count is a cache line the team's threads
@@ -318,9 +311,9 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   if (team_barrier && ts->gomp_team_size > 1 && ts->gomp_parallel_value) {
     namespace arrivals = omprof::handler::barrier_arrivals;
     const uint32_t number = ++g.barriers_met;
-    if (saved->cpu_start_ns) {
+    if (saved->clock.cpu_start_ns) {
       tag = arrivals::tag(pv::instance(ts->gomp_parallel_value), number);
-      arrivals::arrive(tag, ts->gomp_team_size, saved->start_ns);
+      arrivals::arrive(tag, ts->gomp_team_size, saved->clock.start_ns);
     }
   }
   ts->gomp_barrier_ran_task = false;
@@ -329,8 +322,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   g.open_wait = saved;
   ts->gomp_state = state;
   if (!saved->outer)  // the outermost wait, for a live reader
-    omprof::open_wait::begin(*ts, state,
-                             saved->start_ns ? saved->start_ns : omprof::monotonic_ns());
+    omprof::open_wait::begin(
+        *ts, state, saved->clock.start_ns ? saved->clock.start_ns : omprof::monotonic_ns());
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* saved) {
@@ -347,10 +340,10 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
   ts->gomp_taskwait_strata = ts->strata_sampled;
   if (omprof::omp::is_measured_whole_on_libgomp(state)) {
     const uint64_t now = omprof::monotonic_ns();
-    if (now > saved->start_ns)
-      omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state), now - saved->start_ns,
-                                now);
-  } else if (saved->cpu_start_ns && g.wait_epoch == saved->epoch) {
+    if (now > saved->clock.start_ns)
+      omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state),
+                                now - saved->clock.start_ns, now);
+  } else if (g.waits.recorded(saved->clock)) {
     record_off_cpu_wait(ts, *saved, state, omprof::monotonic_ns(),
                         omprof::handler::thread_cpu_ns());
   }
@@ -365,8 +358,9 @@ void close_open_joins(uint64_t now_ns) {
   for (uint32_t i = 0; i < thread_count(); ++i) {
     ThreadState* ts = thread_at(i);
     const GompThread* state = ts ? existing(ts) : nullptr;  // another thread's: never made here
-    if (!state || !state->join.is_open()) continue;
-    const uint64_t cpu = ts->end_ns.load() != 0 ? state->join.cpu_ns() : ts->cpu_ns_at_exit.load();
+    if (!state || !state->waits.join().is_open()) continue;
+    const uint64_t cpu =
+        ts->end_ns.load() != 0 ? state->waits.join().cpu_ns() : ts->cpu_ns_at_exit.load();
     close_join(ts, now_ns, cpu, nullptr, 0);
   }
 }
@@ -395,23 +389,16 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   saved->task_origin = ts->gomp_task_origin;
   const GompThread* mine = existing(ts);
   saved->task_cut = mine ? mine->task_cut : 0;
-  saved->paused = 0;
   // The wait the task runs in is measured up to here: time the task spends off the CPU
   // (preempted) is the task's, spread over its samples like any thread's (omp/states.h).
   GompThread& g = own(ts);
   auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
-  const bool wait_open = wait && wait->cpu_start_ns && wait->epoch == g.wait_epoch;
-  if (g.join.is_open() || wait_open) {
+  saved->paused = g.waits.pause_for_task(wait ? &wait->clock : nullptr);
+  if (saved->paused.join || saved->paused.wait) {
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t cpu = omprof::handler::thread_cpu_ns();
-    if (g.join.is_open()) {
-      close_join(ts, now, cpu, nullptr, 0);
-      saved->paused |= kPausedJoin;
-    }
-    if (wait_open) {
-      record_off_cpu_wait(ts, *wait, ts->gomp_state, now, cpu);
-      saved->paused |= kPausedWait;
-    }
+    if (saved->paused.join) close_join(ts, now, cpu, nullptr, 0);
+    if (saved->paused.wait) record_off_cpu_wait(ts, *wait, ts->gomp_state, now, cpu);
   }
   if (ts->gomp_state == fmt::kWaitBarrierImplicitParallel) ts->gomp_join_ran_task = true;
   if (ts->gomp_barrier_tag) ts->gomp_barrier_ran_task = true;
@@ -430,21 +417,13 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   ts->gomp_state = saved->state;
   // An enclosing taskwait was busy until now: waiting again only from its next sample on.
   ts->gomp_taskwait_strata = ts->strata_sampled;
-  if (!saved->paused) return;
-  // The paused waits go on from here (the task's own waits, if any, are over).
-  const uint64_t now = omprof::monotonic_ns();
-  const uint64_t cpu = omprof::handler::thread_cpu_ns();
+  if (!saved->paused.join && !saved->paused.wait) return;
+  // The paused waits go on from here (the task's own waits, if any, are over). A barrier or
+  // taskwait only if the task began no wait itself (openmp/wait_clocks.h): in a recursion of
+  // taskwaits (fib) the thread's time off the CPU there is as likely its tasks' preemption as
+  // waiting.
   GompThread& g = own(ts);
-  if (saved->paused & kPausedJoin) g.join.open(now, cpu, g.wait_epoch);
-  // A barrier or taskwait goes on being measured only if the task began no wait itself (the
-  // rule for waits inside waits, above): in a recursion of taskwaits (fib) the thread's time off
-  // the CPU there is as likely its tasks' preemption as waiting. The region-end wait goes on
-  // in any case: after it, the thread idles until its next region.
-  if (saved->paused & kPausedWait) {
-    auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
-    if (wait && wait->epoch == g.wait_epoch) {
-      wait->start_ns = now;
-      wait->cpu_start_ns = cpu;
-    }
-  }
+  auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
+  g.waits.resume_after_task(saved->paused, wait ? &wait->clock : nullptr, omprof::monotonic_ns(),
+                            omprof::handler::thread_cpu_ns());
 }

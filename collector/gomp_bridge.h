@@ -3,28 +3,29 @@
 // parallel region, each team member's start and end, and the waits the wrapped entry points
 // are. The collector keeps the thread's state and region where the signal handler reads them
 // (handler/omp_inquiry.h), and records each construct's call path as the OMPT tool does. C
-// linkage; exported from libomprof.so. Ordinary context (never in a signal handler).
+// linkage (both sides are C++: the context the wrappers keep on their stack holds the
+// collector's wait clocks); exported from libomprof.so. Ordinary context (never in a signal
+// handler).
 #pragma once
 
 #include <stdint.h>
 
-#ifdef __cplusplus
+#include "collector/openmp/wait_clocks.h"
+
 extern "C" {
-#endif
 
 // A thread's OpenMP context, saved across a region it forks or a wait it enters.
 struct omprof_gomp_context {
   uint64_t parallel_value;
   uint32_t state;
   uint32_t thread_num;
-  uint64_t start_ns, cpu_start_ns;    // a wait's start on the monotonic and thread CPU clocks
+  omprof::openmp::WaitClock clock;    // a wait's clocks (openmp/wait_clocks.h)
   uint64_t codeptr;                   // a wait's call site (the program's return address)
-  uint64_t epoch;                     // GompThread::wait_epoch (gomp_thread.h) after the wait began
   uint32_t begun;                     // a wait: whether wait_begin recorded it
   uint32_t task_origin;               // the running task's creation record (0: an implicit task)
   uint64_t task_cut;                  // the frame of omprof's call of the running task's code
   struct omprof_gomp_context* outer;  // a wait: the wait it began in (GompThread::open_wait)
-  uint32_t paused;                    // a task: the waits it paused (gomp_bridge.cc, task_begin)
+  omprof::openmp::TaskPause paused;   // a task: the waits it paused (gomp_bridge.cc, task_begin)
   uint64_t barrier_tag;               // a wait: the thread's team barrier before it began
   uint32_t barrier_ran_task;          // and whether the thread had run a task there
 };
@@ -70,12 +71,10 @@ void omprof_internal_gomp_task_begin(uint32_t record, const void* frame,
                                      struct omprof_gomp_context* saved);
 void omprof_internal_gomp_task_end(const struct omprof_gomp_context* saved);
 
-#ifdef __cplusplus
-}
+}  // extern "C"
 
 namespace omprof::gomp {
 // Shutdown: the end-of-region waits still open (workers idle since their last region) end at
 // `now_ns` (the threads are parked; their CPU time is ThreadState::cpu_ns_at_exit).
 void close_open_joins(uint64_t now_ns);
 }  // namespace omprof::gomp
-#endif

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "collector/openmp/cost_guard.h"
-#include "collector/openmp/join_close.h"
+#include "collector/openmp/wait_clocks.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::gomp {
@@ -21,17 +21,15 @@ struct GompThread {
   // The innermost wait the thread is in (an omprof_gomp_context on the wrapper's stack, valid
   // while that wait lasts), so that a task run inside it can pause its off-CPU measurement.
   void* open_wait = nullptr;
-  // Since the end of the thread's last region body: its end-of-region wait's clocks and the
-  // context that wait is attributed to.
-  openmp::JoinSpan join;
+  // The clocks of its waits and of its end-of-region wait (since the end of its last region
+  // body), and the context that wait is attributed to.
+  openmp::ThreadWaits waits;
   SampleContext join_ctx;
   uint64_t fork_start_ns = 0;  // a fork in progress: the clocks then (0: none)
   uint64_t fork_cpu_ns = 0;
   uint64_t body_start_ns = 0;  // the thread's last region body: when it started
   // The team barriers (explicit, worksharing) the thread met in its current region.
   uint32_t barriers_met = 0;
-  // Waits begun by the thread: a wait inside which another began ran a task meanwhile.
-  uint64_t wait_epoch = 0;
   // Whether the thread measures its waits' time off the CPU now.
   openmp::CostGuard guard;
 };

@@ -1,0 +1,112 @@
+// libgomp's wait clocks (collector/openmp/wait_clocks.h), replaying the wrappers' event
+// sequences with designed clocks: a barrier measured whole, a task run inside it through the
+// trampoline (paused, then measured again), a taskwait recursion (fib: the inner waits make the
+// outer ones unrecorded), a task at the region's end, waits the cost guard leaves unmeasured.
+#include "collector/openmp/wait_clocks.h"
+
+#include <gtest/gtest.h>
+
+#include "collector/openmp/wait_split.h"
+
+namespace omprof::openmp {
+namespace {
+
+uint64_t off(const WaitClock& w, uint64_t now, uint64_t cpu) {
+  return off_cpu_ns(w.start_ns, w.cpu_start_ns, now, cpu);
+}
+
+TEST(WaitClocks, ABarrierWithNoTaskIsRecordedWhole) {
+  ThreadWaits t;
+  const WaitClock w = t.begin(1000, 50);
+  EXPECT_TRUE(t.recorded(w));
+  EXPECT_EQ(off(w, 1600, 150), 500u);  // 600 wall, 100 on the CPU
+}
+
+TEST(WaitClocks, ATaskRunInsideABarrierPausesItAndItGoesOnAfter) {
+  // Barrier 1,000 to 3,000; a task runs in it 1,400 to 2,400 (through the trampoline). The
+  // barrier's pieces: 1,000-1,400 (recorded at the task's start) and 2,400-3,000.
+  ThreadWaits t;
+  WaitClock w = t.begin(1000, 100);
+  const TaskPause p = t.pause_for_task(&w);
+  EXPECT_FALSE(p.join);
+  ASSERT_TRUE(p.wait);
+  EXPECT_EQ(off(w, 1400, 200), 300u);  // the piece before the task
+  t.resume_after_task(p, &w, 2400, 1150);
+  EXPECT_EQ(w.start_ns, 2400u);
+  EXPECT_EQ(w.cpu_start_ns, 1150u);
+  EXPECT_TRUE(t.recorded(w));
+  EXPECT_EQ(off(w, 3000, 1250), 500u);  // the piece after: the task's 1,000 are in neither
+}
+
+TEST(WaitClocks, ATaskThatWaitsItselfLeavesTheRestOfTheWaitUnrecorded) {
+  // fib: a taskwait runs a child task that takes its own taskwait. The inner wait is recorded;
+  // the outer one's piece before the task is, its rest is not (its time off the CPU may be the
+  // child's preemption).
+  ThreadWaits t;
+  WaitClock outer = t.begin(1000, 10);
+  const TaskPause p = t.pause_for_task(&outer);
+  ASSERT_TRUE(p.wait);
+  const WaitClock inner = t.begin(1200, 60);
+  EXPECT_TRUE(t.recorded(inner));
+  EXPECT_FALSE(t.recorded(outer));
+  t.resume_after_task(p, &outer, 1500, 200);
+  EXPECT_EQ(outer.start_ns, 1000u);  // not restarted
+  EXPECT_FALSE(t.recorded(outer));
+}
+
+TEST(WaitClocks, AWaitBegunInsideWithoutTheTrampolineMakesTheOuterUnrecorded) {
+  // A taskloop's task is not run through the trampoline: no pause; its barrier begins a wait.
+  ThreadWaits t;
+  const WaitClock outer = t.begin(1000, 10);
+  const WaitClock inner = t.begin(1100, 20);
+  EXPECT_TRUE(t.recorded(inner));
+  EXPECT_FALSE(t.recorded(outer));
+  EXPECT_FALSE(t.pause_for_task(&outer).wait);  // nothing left of it to pause
+}
+
+TEST(WaitClocks, ATaskAtTheRegionsEndPausesTheJoinEvenIfItWaits) {
+  // The end-of-region wait opens at 1,000; a task runs there 1,300 to 1,800 and takes a taskwait
+  // (1,500); the join closes at 2,500. Both of the join's pieces are recorded: after the task
+  // the span opens again with the waits begun so far.
+  ThreadWaits t;
+  t.open_join(1000, 100);
+  const TaskPause p = t.pause_for_task(nullptr);
+  ASSERT_TRUE(p.join);
+  EXPECT_FALSE(p.wait);
+  const JoinSpan::Closed before = t.close_join(1300, 150);
+  EXPECT_TRUE(before.recorded);
+  EXPECT_EQ(before.off_ns, 250u);
+  EXPECT_FALSE(t.join().is_open());
+  (void)t.begin(1500, 300);  // the task's taskwait
+  t.resume_after_task(p, nullptr, 1800, 500);
+  ASSERT_TRUE(t.join().is_open());
+  const JoinSpan::Closed after = t.close_join(2500, 600);
+  EXPECT_TRUE(after.recorded);
+  EXPECT_EQ(after.start_ns, 1800u);
+  EXPECT_EQ(after.off_ns, 600u);
+}
+
+TEST(WaitClocks, AJoinInsideWhichAWaitBeganUnpausedIsNotRecorded) {
+  ThreadWaits t;
+  t.open_join(1000, 100);
+  (void)t.begin(1200, 150);  // a wait of a task the trampoline did not see
+  EXPECT_FALSE(t.close_join(2000, 300).recorded);
+}
+
+TEST(WaitClocks, WaitsTheCostGuardLeavesUnmeasuredAreNeverRecordedButCount) {
+  // A wait not measured off the CPU (cpu 0) is not recorded and is not paused by a task; it
+  // still counts as begun, so a measured wait around it is not recorded after it.
+  ThreadWaits t;
+  const WaitClock outer = t.begin(1000, 10);
+  const WaitClock unmeasured = t.begin(0, 0);
+  EXPECT_FALSE(t.recorded(unmeasured));
+  EXPECT_FALSE(t.pause_for_task(&unmeasured).wait);
+  EXPECT_FALSE(t.recorded(outer));
+  // A lock is measured whole on the monotonic clock (start read, no CPU clock): not this rule's.
+  const WaitClock lock = t.begin(2000, 0);
+  EXPECT_EQ(lock.start_ns, 2000u);
+  EXPECT_FALSE(t.recorded(lock));
+}
+
+}  // namespace
+}  // namespace omprof::openmp
