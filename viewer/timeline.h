@@ -6,6 +6,7 @@
 // measured wait covered it (preempted, blocked or sleeping outside OpenMP and MPI waits).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -37,7 +38,12 @@ struct TimelineLane {
     ClassNs ns{};  // sampled and measured
     uint32_t samples = 0, measured_waits = 0;
     std::array<double, journal::kMaxCounters> counters{};  // the samples' counter events
-    bool holds_data() const { return samples || measured_waits; }
+    // Samples, or measured time: an interval inside a long wait that sleeps has neither
+    // samples nor the wait's count (counted where it ended), only its time.
+    bool holds_data() const {
+      return samples || measured_waits ||
+             std::any_of(ns.begin(), ns.end(), [](double x) { return x > 0; });
+    }
     std::string parallel_region, region;  // the latest sample's
     // Its leads (format 1.19): samples picked at random in it, their user-model paths and how
     // many picks each is (Interval.lead_sample; those without a view sample are left out).

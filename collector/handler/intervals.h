@@ -30,7 +30,8 @@ void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t tim
                      const uint64_t* counters = nullptr, uint32_t slot = kNoSlot);
 
 // Adds a measured wait of `ns` in context `ctx` that ended at `end_mono_ns` to the measured
-// ring, over the intervals it spans (it is placed as one piece ending then).
+// ring, over the intervals it spans (it is placed as one piece ending then; a wait left for
+// tasks calls this once per piece).
 void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns, uint64_t ns,
                                const journal::SampleContext& ctx);
 

@@ -127,12 +127,19 @@ void split_wait(const OpenWait& w, uint64_t now, Emit&& emit) {
   }
 }
 
+// The parts come in the order they happened, and end at `now` together. The wait's pieces
+// before the tasks it ran are on the timeline already, where they were (wait_task_switch): the
+// timeline gets only the rest, which ran without a break up to `now`.
 void close_wait(ThreadState* ts, const OpenWait& w, uint64_t now) {
-  // The parts come in the order they happened, and end at `now` together.
   uint64_t at = now - std::min(now, waited_ns(w, now));
+  uint64_t placed = w.placed_ns;
   split_wait(w, now, [&](uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
     at += ns;
-    record(ts, codeptr, ctx, ns, std::min(at, now));
+    ts->waits.add_site(codeptr, ctx, 1, ns);
+    const uint64_t before = std::min(placed, ns);
+    placed -= before;
+    if (ns > before)
+      handler::add_measured_to_intervals(ts->measured, std::min(at, now), ns - before, ctx);
   });
 }
 
@@ -249,7 +256,13 @@ void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_
   // The clock is read only when the waiting task itself is switched out or back in: task
   // switches between other tasks (undeferred tasks inside a stolen one) cost no clock read.
   if (w.start_ns && prior_task == w.task && next_task != w.task) {
-    w.done_ns += monotonic_ns() - w.start_ns;  // its thread runs another task: work
+    // Its thread runs another task: work. The piece of the wait before it goes on the
+    // timeline now, where it was, in the wait's own class (a wait that ran tasks is not split).
+    const uint64_t now = monotonic_ns();
+    const uint64_t piece = now > w.start_ns ? now - w.start_ns : 0;
+    w.done_ns += piece;
+    handler::add_measured_to_intervals(ts->measured, now, piece, w.ctx);
+    w.placed_ns += piece;
     w.start_ns = 0;
     w.ran_tasks = true;
   } else if (!w.start_ns && next_task == w.task) {

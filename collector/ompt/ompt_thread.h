@@ -23,6 +23,7 @@ struct OpenWait {
   uint64_t start_ns = 0;        // when it last started running; 0 while its task is switched out
   uint64_t first_start_ns = 0;  // when it began
   uint64_t done_ns = 0;         // waited before the last switch-out
+  uint64_t placed_ns = 0;       // of it, on the timeline already (exact_waits.cc, close_wait)
   uint64_t codeptr = 0;         // the construct's return address - 1 (0 if unknown)
   uint64_t wait_id = 0;         // mutex waits: the lock
   const void* task = nullptr;   // the waiting task

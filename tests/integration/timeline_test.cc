@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
@@ -476,6 +477,65 @@ TEST(TimelineLive, AKilledProcessKeepsItsLastNumbers) {
   const nlohmann::json j =
       nlohmann::json::parse(run({OMPROF_BIN, "timeline", "--format", "json", dir}).out);
   EXPECT_GE(j["intervals"].get<double>() * j["interval_s"].get<double>(), 1.4) << j.dump();
+}
+
+// A wait its thread interrupts to run tasks lies where it was (tests/programs/omp_late_tasks.c):
+// thread 1 waits at the region's end barrier for about 0.5 s, then runs tasks there for about
+// 0.6 s. Its intervals inside the first span are that wait (measured, or on libgomp its samples
+// and its time off the CPU), those inside the second are work: not the wait placed as one piece
+// ending at the barrier's end, over the tasks.
+TEST_P(Timeline, AWaitThatRanTasksLiesWhereItWas) {
+  const std::string dir = fresh_dir("timeline_late_tasks_" + GetParam());
+  const RunResult r = run({OMPROF_BIN, "run", "--rate", "1000", "-o", dir, "--",
+                           program("omp_late_tasks_" + GetParam()), "2", "500", "150"},
+                          {{"OMP_NUM_THREADS", "2"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const RunResult t = run({OMPROF_BIN, "timeline", "--format", "json", dir});
+  ASSERT_EQ(t.status, 0) << t.err;
+  const nlohmann::json j = nlohmann::json::parse(t.out);
+  const double dt = j["interval_s"].get<double>();
+  ASSERT_EQ(j["threads"].size(), 2u) << t.out;
+  const nlohmann::json& worker = j["threads"][1];
+  const size_t intervals = j["intervals"].get<size_t>();
+  // The barrier class's share of a worker interval, with the error of the samples behind it.
+  auto barrier_share = [&](size_t i, double& err) {
+    const Cell c = cell(worker, i);
+    const double share = c.present > 0 ? worker["class_s"][i][1].get<double>() / c.present : 0;
+    err = std::sqrt(std::max(share * (1 - share), 0.01) / std::max(double(c.samples), 1.0));
+    return share;
+  };
+  std::istringstream out(r.out);
+  std::string line;
+  int rounds = 0;
+  size_t waiting = 0, working = 0;
+  while (std::getline(out, line)) {
+    double from = 0, tasks_from = 0, tasks_to = 0;
+    int round = 0, ran = 0;
+    if (std::sscanf(line.c_str(), "round %d wait_from %lf tasks_from %lf tasks_to %lf ran %d",
+                    &round, &from, &tasks_from, &tasks_to, &ran) != 5)
+      continue;
+    ++rounds;
+    ASSERT_GT(ran, 0) << line;  // thread 1 ran tasks at the barrier
+    // Whole intervals inside each span, one interval from its ends (the run's clock starts a
+    // few milliseconds before main's).
+    for (size_t i = size_t(from / dt) + 2; double(i + 2) * dt <= tasks_from && i < intervals;
+         ++i, ++waiting) {
+      double err = 0;
+      const double share = barrier_share(i, err);
+      EXPECT_GT(share, 0.8 - 3 * err) << GetParam() << " interval " << i << " in " << line;
+    }
+    for (size_t i = size_t(tasks_from / dt) + 2; double(i + 2) * dt <= tasks_to && i < intervals;
+         ++i, ++working) {
+      double err = 0;
+      const double share = barrier_share(i, err);
+      EXPECT_LT(share, 0.2 + 3 * err) << GetParam() << " interval " << i << " in " << line;
+    }
+  }
+  EXPECT_EQ(rounds, 2) << r.out;
+  std::printf("%s: %zu waiting and %zu working intervals checked\n", GetParam().c_str(), waiting,
+              working);
+  EXPECT_GT(waiting, 0u);
+  EXPECT_GT(working, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, Timeline, ::testing::Values("clang", "gcc"));
