@@ -44,17 +44,17 @@ ThreadState* tracked_thread() {
 
 // The handler reads the state first, then the value (omp_inquiry.cc, read_gomp_state).
 void set_context(ThreadState* ts, uint64_t value, uint32_t state) {
-  ts->gomp_parallel_value = value;
+  ts->gomp.parallel_value = value;
   std::atomic_signal_fence(std::memory_order_release);
-  ts->gomp_state = state;
-  ts->gomp_thread = true;
+  ts->gomp.state = state;
+  ts->gomp.thread = true;
 }
 
 void save(const ThreadState* ts, omprof_gomp_context* saved) {
-  saved->parallel_value = ts->gomp_parallel_value;
-  saved->state = ts->gomp_state;
+  saved->parallel_value = ts->gomp.parallel_value;
+  saved->state = ts->gomp.state;
   saved->thread_num = ts->omp_thread_num;
-  saved->task_origin = ts->gomp_task_origin;
+  saved->task_origin = ts->gomp.task_origin;
   const GompThread* mine = existing(ts);
   saved->task_cut = mine ? mine->task_cut : 0;
 }
@@ -64,13 +64,13 @@ void save(const ThreadState* ts, omprof_gomp_context* saved) {
 void set_task(ThreadState* ts, uint32_t origin, uint64_t cut) {
   own(ts).task_cut = cut;
   std::atomic_signal_fence(std::memory_order_release);
-  ts->gomp_task_origin = origin;
+  ts->gomp.task_origin = origin;
 }
 
 // What a sample taken now would be attributed to, in `state`.
 SampleContext context_now(const ThreadState* ts, uint32_t state) {
   SampleContext ctx;
-  ctx.fork_id = pv::fork_id(ts->gomp_parallel_value);
+  ctx.fork_id = pv::fork_id(ts->gomp.parallel_value);
   if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
   ctx.region_node = omprof::current_region_node();
   ctx.omp_state = state;
@@ -108,15 +108,15 @@ using omprof::openmp::off_cpu_ns;
 omprof::openmp::JoinFacts join_facts(const ThreadState* ts, uint64_t now, bool has_next,
                                      uint32_t next_instance) {
   omprof::openmp::JoinFacts f;
-  const uint32_t instance = pv::instance(ts->gomp_parallel_value);
+  const uint32_t instance = pv::instance(ts->gomp.parallel_value);
   uint64_t end = 0;
   f.region_ended =
       ts->omp_thread_num != 0 && omprof::handler::region_ended(instance, &end) && end < now;
   f.region_end_ns = end;
   f.next_fork_ns = has_next ? omprof::handler::region_fork_ns(next_instance) : 0;
   f.all_begun_ns = omprof::handler::all_members_begun_ns(instance, &f.all_begun_known);
-  f.body_ns = ts->gomp_body_ns;
-  f.all_ended_ns = ts->gomp_join_ran_task ? 0 : omprof::handler::all_members_ended_ns(instance);
+  f.body_ns = ts->gomp.body_ns;
+  f.all_ended_ns = ts->gomp.join_ran_task ? 0 : omprof::handler::all_members_ended_ns(instance);
   return f;
 }
 
@@ -156,8 +156,8 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
   uint64_t off = off_cpu_ns(w.clock.start_ns, w.clock.cpu_start_ns, now, cpu_now);
   note_measured(ts, now, off);
   namespace arrivals = omprof::handler::barrier_arrivals;
-  const uint64_t last = ts->gomp_barrier_tag && !ts->gomp_barrier_ran_task
-                            ? arrivals::all_arrived_ns(ts->gomp_barrier_tag)
+  const uint64_t last = ts->gomp.barrier_tag && !ts->gomp.barrier_ran_task
+                            ? arrivals::all_arrived_ns(ts->gomp.barrier_tag)
                             : 0;
   const omprof::openmp::BarrierSplit split =
       omprof::openmp::split_at_last_arrival(off, w.clock.start_ns, now, last);
@@ -180,7 +180,7 @@ OMPROF_EXPORT int omprof_internal_gomp_attach(void) {
   omprof::handler::set_gomp_inquiry();
   if (ThreadState* ts = omprof::handler::current_thread()) {
     ts->is_omp_thread = true;
-    if (!ts->gomp_thread) set_context(ts, 0, fmt::kWorkSerial);
+    if (!ts->gomp.thread) set_context(ts, 0, fmt::kWorkSerial);
   }
   omprof::ompt::note_gomp_wrappers();
   return 1;
@@ -191,7 +191,7 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
   ThreadState* ts = tracked_thread();
   if (!ts) return 0;
   // A thread of the program's own that forks a region is an OpenMP initial thread.
-  if (!ts->gomp_thread) set_context(ts, 0, fmt::kWorkSerial);
+  if (!ts->gomp.thread) set_context(ts, 0, fmt::kWorkSerial);
   save(ts, saved);
   ts->is_omp_thread = true;
   const uint64_t value = omprof::ompt::begin_parallel_region(codeptr_ra, enter_frame);
@@ -256,9 +256,9 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   if (omprof::ompt::member_counts::on())
     omprof::ompt::member_counts::begin(ts, pv::fork_id(value), pv::instance(value), thread_num == 0,
                                        0);
-  ts->gomp_team_size = team_size;
+  ts->gomp.team_size = team_size;
   g.barriers_met = 0;
-  ts->gomp_barrier_tag = 0;
+  ts->gomp.barrier_tag = 0;
   g.body_start_ns = now;
   set_task(ts, 0, reinterpret_cast<uint64_t>(body_frame));
   set_context(ts, value, fmt::kWorkParallel);
@@ -266,16 +266,16 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
 
 OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   ThreadState* ts = tracked_thread();
-  if (!ts || ts->gomp_parallel_value == 0) return;
+  if (!ts || ts->gomp.parallel_value == 0) return;
   // A worker stays in this state through the team's end barrier and, once the region has
   // joined, while it idles for the next one (the handler tells them apart: region_ends.h).
   const uint64_t now = omprof::monotonic_ns();
   GompThread& g = own(ts);
-  ts->gomp_body_ns = now > g.body_start_ns ? now - g.body_start_ns : 0;
-  ts->gomp_join_ran_task = false;
-  omprof::handler::note_member_ended(pv::instance(ts->gomp_parallel_value), now);
-  if (ts->member_depth) omprof::ompt::member_counts::end(ts, pv::instance(ts->gomp_parallel_value));
-  ts->gomp_state = fmt::kWaitBarrierImplicitParallel;
+  ts->gomp.body_ns = now > g.body_start_ns ? now - g.body_start_ns : 0;
+  ts->gomp.join_ran_task = false;
+  omprof::handler::note_member_ended(pv::instance(ts->gomp.parallel_value), now);
+  if (ts->member_depth) omprof::ompt::member_counts::end(ts, pv::instance(ts->gomp.parallel_value));
+  ts->gomp.state = fmt::kWaitBarrierImplicitParallel;
   // At the region's end until the join (the master) or the next region (a worker, idle then).
   omprof::open_wait::begin(*ts, fmt::kWaitBarrierImplicitParallel, now);
   if (!measures_off_cpu(ts)) return;
@@ -289,14 +289,14 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   const bool team_barrier = state & OMPROF_GOMP_TEAM_BARRIER;
   state &= ~OMPROF_GOMP_TEAM_BARRIER;
   ThreadState* ts = tracked_thread();
-  if (!ts || !ts->gomp_thread) return;  // a thread outside OpenMP: left alone
+  if (!ts || !ts->gomp.thread) return;  // a thread outside OpenMP: left alone
   saved->begun = 1;
   save(ts, saved);
-  saved->barrier_tag = ts->gomp_barrier_tag;
-  saved->barrier_ran_task = ts->gomp_barrier_ran_task;
+  saved->barrier_tag = ts->gomp.barrier_tag;
+  saved->barrier_ran_task = ts->gomp.barrier_ran_task;
   saved->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
   GompThread& g = own(ts);
-  if (state == fmt::kInTaskwait) ts->gomp_taskwait_strata = ts->strata_sampled;
+  if (state == fmt::kInTaskwait) ts->gomp.taskwait_strata = ts->strata_sampled;
   const uint64_t cpu =
       measured_off_cpu(state) && measures_off_cpu(ts) ? omprof::handler::thread_cpu_ns() : 0;
   // The monotonic clock is read only for a wait that is measured.
@@ -308,19 +308,19 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   // all write (about 50 ns a barrier on 2 vCPUs), and a thread that makes over 16,000 waits a
   // second leaves its barrier waits unsplit, sampled only, as it leaves their time off the CPU.
   // Every member numbers every team barrier, counted or not, so that the numbers agree.
-  if (team_barrier && ts->gomp_team_size > 1 && ts->gomp_parallel_value) {
+  if (team_barrier && ts->gomp.team_size > 1 && ts->gomp.parallel_value) {
     namespace arrivals = omprof::handler::barrier_arrivals;
     const uint32_t number = ++g.barriers_met;
     if (saved->clock.cpu_start_ns) {
-      tag = arrivals::tag(pv::instance(ts->gomp_parallel_value), number);
-      arrivals::arrive(tag, ts->gomp_team_size, saved->clock.start_ns);
+      tag = arrivals::tag(pv::instance(ts->gomp.parallel_value), number);
+      arrivals::arrive(tag, ts->gomp.team_size, saved->clock.start_ns);
     }
   }
-  ts->gomp_barrier_ran_task = false;
-  ts->gomp_barrier_tag = tag;
+  ts->gomp.barrier_ran_task = false;
+  ts->gomp.barrier_tag = tag;
   saved->outer = static_cast<omprof_gomp_context*>(g.open_wait);
   g.open_wait = saved;
-  ts->gomp_state = state;
+  ts->gomp.state = state;
   if (!saved->outer)  // the outermost wait, for a live reader
     omprof::open_wait::begin(
         *ts, state, saved->clock.start_ns ? saved->clock.start_ns : omprof::monotonic_ns());
@@ -330,14 +330,14 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
   if (!saved->begun) return;
   ThreadState* ts = tracked_thread();
   if (!ts) return;
-  const uint32_t state = ts->gomp_state;
-  ts->gomp_state = saved->state;
+  const uint32_t state = ts->gomp.state;
+  ts->gomp.state = saved->state;
   GompThread& g = own(ts);
   g.open_wait = saved->outer;
   if (!g.open_wait) omprof::open_wait::end(*ts);
   // An enclosing taskwait that ran this (a task's wait) was busy until now: it counts as
   // waiting again only from its next sample on.
-  ts->gomp_taskwait_strata = ts->strata_sampled;
+  ts->gomp.taskwait_strata = ts->strata_sampled;
   if (omprof::omp::is_measured_whole_on_libgomp(state)) {
     const uint64_t now = omprof::monotonic_ns();
     if (now > saved->clock.start_ns)
@@ -347,8 +347,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
     record_off_cpu_wait(ts, *saved, state, omprof::monotonic_ns(),
                         omprof::handler::thread_cpu_ns());
   }
-  ts->gomp_barrier_tag = saved->barrier_tag;  // the enclosing wait's (none, usually)
-  ts->gomp_barrier_ran_task = saved->barrier_ran_task;
+  ts->gomp.barrier_tag = saved->barrier_tag;  // the enclosing wait's (none, usually)
+  ts->gomp.barrier_ran_task = saved->barrier_ran_task;
 }
 
 namespace omprof::gomp {
@@ -370,12 +370,12 @@ void close_open_joins(uint64_t now_ns) {
 OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
                                                         const void* enter_frame) {
   ThreadState* ts = tracked_thread();
-  if (!ts || !ts->gomp_thread) return 0;
+  if (!ts || !ts->gomp.thread) return 0;
   const uint64_t cut = own(ts).task_cut;
   if (cut == 0) return 0;
   // The creating context: the running task's record, else the innermost region.
-  uint64_t parent = ts->gomp_task_origin;
-  if (!parent) parent = pv::fork_id(ts->gomp_parallel_value);
+  uint64_t parent = ts->gomp.task_origin;
+  if (!parent) parent = pv::fork_id(ts->gomp.parallel_value);
   if (!parent) return 0;
   return omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);
 }
@@ -386,7 +386,7 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   saved->begun = 1;
-  saved->task_origin = ts->gomp_task_origin;
+  saved->task_origin = ts->gomp.task_origin;
   const GompThread* mine = existing(ts);
   saved->task_cut = mine ? mine->task_cut : 0;
   // The wait the task runs in is measured up to here: time the task spends off the CPU
@@ -398,15 +398,15 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t cpu = omprof::handler::thread_cpu_ns();
     if (saved->paused.join) close_join(ts, now, cpu, nullptr, 0);
-    if (saved->paused.wait) record_off_cpu_wait(ts, *wait, ts->gomp_state, now, cpu);
+    if (saved->paused.wait) record_off_cpu_wait(ts, *wait, ts->gomp.state, now, cpu);
   }
-  if (ts->gomp_state == fmt::kWaitBarrierImplicitParallel) ts->gomp_join_ran_task = true;
-  if (ts->gomp_barrier_tag) ts->gomp_barrier_ran_task = true;
+  if (ts->gomp.state == fmt::kWaitBarrierImplicitParallel) ts->gomp.join_ran_task = true;
+  if (ts->gomp.barrier_tag) ts->gomp.barrier_ran_task = true;
   set_task(ts, record, reinterpret_cast<uint64_t>(frame));
   // The thread runs a task, whatever it waited in: work (a sample then needs no stack rule, and
   // no fork-wait rule of the region-end barrier applies to it).
-  saved->state = ts->gomp_state;
-  ts->gomp_state = fmt::kWorkParallel;
+  saved->state = ts->gomp.state;
+  ts->gomp.state = fmt::kWorkParallel;
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* saved) {
@@ -414,9 +414,9 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   set_task(ts, saved->task_origin, saved->task_cut);
-  ts->gomp_state = saved->state;
+  ts->gomp.state = saved->state;
   // An enclosing taskwait was busy until now: waiting again only from its next sample on.
-  ts->gomp_taskwait_strata = ts->strata_sampled;
+  ts->gomp.taskwait_strata = ts->strata_sampled;
   if (!saved->paused.join && !saved->paused.wait) return;
   // The paused waits go on from here (the task's own waits, if any, are over). A barrier or
   // taskwait only if the task began no wait itself (openmp/wait_clocks.h): in a recursion of

@@ -37,7 +37,7 @@ void set_gomp_inquiry() {
 uint64_t innermost_parallel_value() {
   if (g_gomp.load(std::memory_order_relaxed) && !g_get_state.load(std::memory_order_relaxed)) {
     const ThreadState* ts = current_thread();
-    return ts ? ts->gomp_parallel_value : 0;
+    return ts ? ts->gomp.parallel_value : 0;
   }
   const ompt_get_parallel_info_t info = g_get_parallel_info.load(std::memory_order_relaxed);
   ompt_data_t* pd = nullptr;
@@ -63,7 +63,7 @@ bool taskwait_can_wait(const ThreadState* ts) {
 }  // namespace
 
 uint32_t running_task_origin(const ThreadState* ts) {
-  if (ts->gomp_thread) return ts->gomp_task_origin;  // libgomp: set by omprof's trampoline
+  if (ts->gomp.thread) return ts->gomp.task_origin;  // libgomp: set by omprof's trampoline
   const ompt_frame_t* frame = ts->task_frame;
   std::atomic_signal_fence(std::memory_order_acquire);
   if (!frame || !plausible_pointer(frame) || !frame->exit_frame.ptr) return 0;
@@ -82,11 +82,11 @@ bool fork_not_done(const ThreadState* ts, uint32_t instance, uint64_t now) {
   bool known = false;
   const uint64_t all_begun = all_members_begun_ns(instance, &known);
   if (!known) return false;
-  return all_begun == 0 || now < all_begun + ts->gomp_body_ns;
+  return all_begun == 0 || now < all_begun + ts->gomp.body_ns;
 }
 
 bool join_in_progress(const ThreadState* ts, uint32_t instance, uint64_t now) {
-  if (ts->gomp_join_ran_task) return false;
+  if (ts->gomp.join_ran_task) return false;
   const uint64_t all_ended = all_members_ended_ns(instance);
   return all_ended != 0 && now >= all_ended;
 }
@@ -97,8 +97,8 @@ bool barrier_released(const ThreadState* ts, uint32_t state) {
   if (state == format::kWaitBarrierImplicitParallel || state < format::kWaitBarrier ||
       state > format::kWaitBarrierTeams)
     return false;
-  return ts->gomp_barrier_tag && !ts->gomp_barrier_ran_task &&
-         barrier_arrivals::all_arrived(ts->gomp_barrier_tag, ts->gomp_team_size);
+  return ts->gomp.barrier_tag && !ts->gomp.barrier_ran_task &&
+         barrier_arrivals::all_arrived(ts->gomp.barrier_tag, ts->gomp.team_size);
 }
 
 // A worker whose region (`instance`) has ended, while a newer region has been forked and not
@@ -114,18 +114,18 @@ bool being_woken(uint32_t instance) {
 // never saw.
 bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
   if (!g_gomp.load(std::memory_order_relaxed) || !ts) return false;
-  if (!ts->gomp_thread) {
+  if (!ts->gomp.thread) {
     state = format::kWorkSerial;  // the initial thread before its first region
     return ts->is_main;
   }
-  state = ts->gomp_state;
+  state = ts->gomp.state;
   std::atomic_signal_fence(std::memory_order_acquire);
-  region = ts->gomp_parallel_value;
+  region = ts->gomp.parallel_value;
   // libgomp gives no count of a taskwait's outstanding children (OMPT mode: taskwait_can_wait).
   // A taskwait's first sample is taken as its bookkeeping (a program of fine-grained tasks makes
   // millions of taskwaits, almost all with nothing to wait for), later ones as waiting: a long
   // taskwait loses at most one sample to overhead.
-  if (state == format::kInTaskwait && ts->strata_sampled <= ts->gomp_taskwait_strata)
+  if (state == format::kInTaskwait && ts->strata_sampled <= ts->gomp.taskwait_strata)
     state = format::kWorkParallel;
   // At the region's end barrier: before every member has started the body, the fork; after
   // every member has ended it, the join; once the region has ended, idle unless being woken.

@@ -22,7 +22,8 @@ void set_ompt_inquiry(ompt_get_state_t get_state, ompt_get_thread_data_t get_thr
                       ompt_get_parallel_info_t get_parallel_info);
 void clear_ompt_inquiry();
 // The program runs on GNU libgomp under omprof's wrappers: without OMPT, the handler reads the
-// thread's state and region from what the wrappers wrote (ThreadState::gomp_state).
+// thread's state and region from what the wrappers wrote (ThreadState::gomp, handler/thread_state.h
+// GompPublished).
 void set_gomp_inquiry();
 
 // The calling thread's innermost parallel region's value (parallel_value.h), 0 if none.

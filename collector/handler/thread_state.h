@@ -29,6 +29,31 @@ constexpr int kMaxTaskwaitBrackets = 32;
 constexpr uint32_t kMaxForkNesting = 8;
 constexpr uint32_t kWaitTableCapacity = 1024;
 
+// On GNU libgomp (no OMPT), what omprof's wrappers of its entry points publish for the
+// thread's signal handler (omp_inquiry.cc): written only by the thread itself, in ordinary
+// context (collector/gomp_bridge.cc), with plain stores, a region's value before its state
+// (a signal fence between); what the wrappers keep for themselves lives apart
+// (collector/gomp_thread.h), out of the handler's reach.
+struct GompPublished {
+  // Whether the wrappers saw the thread fork or join a team (the rest is valid once set).
+  bool thread = false;
+  uint32_t state = 0;           // proto/state_codes.h
+  uint64_t parallel_value = 0;  // its innermost region (parallel_value.h)
+  uint32_t task_origin = 0;     // the running explicit task's creation record (0: implicit)
+  // The thread's strata_sampled when its innermost taskwait began: a taskwait that already had
+  // a sample is one that waits.
+  uint64_t taskwait_strata = 0;
+  // How long the thread's last region body lasted, and whether it ran a task at its region's
+  // end barrier since (that wait is then not split at the last member's arrival).
+  uint64_t body_ns = 0;
+  bool join_ran_task = false;
+  // The team barrier the thread waits in now (barrier_arrivals.h; 0: none), whether it ran a
+  // task there (its wait is then not split), and its team's size.
+  uint64_t barrier_tag = 0;
+  bool barrier_ran_task = false;
+  uint32_t team_size = 0;
+};
+
 // Starts with the journal's record of the thread (proto/journal.h: tid, times, counters), so
 // that the state lives in the thread's journal block and survives the process.
 struct ThreadState : journal::ThreadRecord {
@@ -79,27 +104,8 @@ struct ThreadState : journal::ThreadRecord {
   const ompt_frame_t* task_frame = nullptr;
   uint64_t task_paths_skipped = 0;  // creation paths not recorded (ompt_tool.cc, cost guard)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
-  // On GNU libgomp (no OMPT), what omprof's wrappers of its entry points publish for the
-  // handler: the thread's state (proto/state_codes.h; valid once gomp_thread is set: the
-  // wrappers saw the thread fork or join a team) and its innermost region's value
-  // (parallel_value.h). Written by the thread itself (collector/gomp_bridge.cc), value first.
-  bool gomp_thread = false;
-  uint32_t gomp_state = 0;
-  uint64_t gomp_parallel_value = 0;
-  // The running explicit task's creation record (0: the implicit task, or not recorded).
-  uint32_t gomp_task_origin = 0;
-  // The thread's strata_sampled when its innermost taskwait began: a taskwait that already had
-  // a sample is one that waits (omp_inquiry.cc).
-  uint64_t gomp_taskwait_strata = 0;
-  // How long the thread's last region body lasted, and whether it ran a task at its region's
-  // end barrier since (that wait is then not split at the last member's arrival).
-  uint64_t gomp_body_ns = 0;
-  bool gomp_join_ran_task = false;
-  // The team barrier the thread waits in now (barrier_arrivals.h; 0: none), whether it ran a
-  // task there (its wait is then not split), and its team's size.
-  uint64_t gomp_barrier_tag = 0;
-  bool gomp_barrier_ran_task = false;
-  uint32_t gomp_team_size = 0;
+  // On GNU libgomp (no OMPT), what omprof's wrappers publish for the handler.
+  GompPublished gomp;
   // The wrappers' own state, which the handler never reads (collector/gomp_thread.h).
   void* gomp_private = nullptr;
 
