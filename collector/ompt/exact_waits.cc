@@ -248,14 +248,18 @@ void wait_end_mutex(ThreadState* ts, uint64_t wait_id) {
   publish_outermost(ts, o);
 }
 
-void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_task) {
+void wait_task_switch(ThreadState* ts, const void* next_task) {
   OmptThread& o = own(ts);
   if (o.open_wait_depth == 0) return;
   OpenWait& w = o.open_waits[o.open_wait_depth - 1];
   if (w.is_mutex) return;
   // The clock is read only when the waiting task itself is switched out or back in: task
   // switches between other tasks (undeferred tasks inside a stolen one) cost no clock read.
-  if (w.start_ns && prior_task == w.task && next_task != w.task) {
+  // Switched out is "the wait runs and the next task is another", not the prior task's word:
+  // libomp 14 gets that wrong when a thread back in its barrier resumes an untied task (it
+  // names the untied task as the prior one; BOTS sparselu_single's untied producer counted the
+  // whole region as barrier wait on the thread that ran it).
+  if (w.start_ns && next_task != w.task) {
     // Its thread runs another task: work. The piece of the wait before it goes on the
     // timeline now, where it was, in the wait's own class (a wait that ran tasks is not split).
     const uint64_t now = monotonic_ns();

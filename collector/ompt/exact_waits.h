@@ -32,7 +32,7 @@ void wait_begin_mutex(ThreadState* ts, int mutex_kind, uint64_t wait_id, uint64_
 void wait_end_mutex(ThreadState* ts, uint64_t wait_id);
 // A task switch on this thread: a wait whose task stops running pauses (the thread runs other
 // tasks meanwhile: work, not waiting), and resumes when its task runs again.
-void wait_task_switch(ThreadState* ts, const void* prior_task, const void* next_task);
+void wait_task_switch(ThreadState* ts, const void* next_task);
 
 // Fork and join bookkeeping measured like a wait (state overhead): the master from the end of
 // its parallel_begin callback to its implicit task, and from its implicit task's end to

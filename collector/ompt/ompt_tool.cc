@@ -242,7 +242,7 @@ void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t status, ompt_d
       task_ended(ts, next_task);
     else
       task_began(ts, next_task);
-    wait_task_switch(ts, prior_task, next_task);
+    wait_task_switch(ts, next_task);
   }
 }
 
