@@ -381,12 +381,22 @@ void expect_final_extends_live(const LiveAndFinal& w) {
   const double grown = end["run_thread_s"].get<double>() - live["run_thread_s"].get<double>();
   EXPECT_GE(grown, -0.01);
   const double error = 3 * std::sqrt(live["run_thread_s"].get<double>() * 1e-3) + 0.01;
+  auto seconds = [](const nlohmann::json& s, const std::string& name) {
+    return s["run"][name].get<double>() * s["run_thread_s"].get<double>();
+  };
+  // A wait still open at the last snapshot is not measured yet: a live view has its time as
+  // off the CPU (its thread present, without samples), the end as the wait it was (a fresh-clone
+  // CI run here: off_cpu 0.480 -> 0.286, imbalance 0 -> 0.250 thread-s). So off_cpu may lose
+  // what the waiting classes gained.
+  double waits_gained = 0;
+  for (const auto& [name, share] : end["run"].items())
+    if (name != "work" && name != "off_cpu")
+      waits_gained += std::max(0.0, seconds(end, name) - seconds(live, name));
   for (const auto& [name, share] : end["run"].items()) {
-    const double at_end = share.get<double>() * end["run_thread_s"].get<double>();
-    const double then = live["run"][name].get<double>() * live["run_thread_s"].get<double>();
+    const double at_end = seconds(end, name), then = seconds(live, name);
     std::printf("  %s: %.3f thread-s live at %.2f s, %.3f at the end (%.2f s)\n", name.c_str(),
                 then, live_s, at_end, end_s);
-    EXPECT_GE(at_end, then - error) << name;
+    EXPECT_GE(at_end, then - error - (name == "off_cpu" ? waits_gained : 0.0)) << name;
     EXPECT_LE(at_end, then + std::max(grown, 0.0) + error) << name;
   }
 }
