@@ -10,13 +10,12 @@
 #include <cstdint>
 #include <functional>
 
+#include "collector/openmp/open_waits.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::ompt {
 
-// What a barrier wait is to its region: the region-end barrier, as a worker sees it (it lasts
-// until the next region wakes the worker) or as the region's master sees it (its join follows).
-enum class BarrierRole : uint8_t { kOther, kWorkerJoin, kMasterJoin };
+using openmp::BarrierRole;
 
 // OpenMP sync-region and mutex kinds as omp-tools.h numbers them, passed through as ints so
 // that this header does not need omp-tools.h.

@@ -14,30 +14,10 @@
 #include <cstdint>
 
 #include "collector/ompt/exact_waits.h"
+#include "collector/openmp/open_waits.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::ompt {
-
-// An OpenMP wait in progress on a thread (exact_waits.h).
-struct OpenWait {
-  uint64_t start_ns = 0;        // when it last started running; 0 while its task is switched out
-  uint64_t first_start_ns = 0;  // when it began
-  uint64_t done_ns = 0;         // waited before the last switch-out
-  uint64_t placed_ns = 0;       // of it, on the timeline already (exact_waits.cc, close_wait)
-  uint64_t codeptr = 0;         // the construct's return address - 1 (0 if unknown)
-  uint64_t wait_id = 0;         // mutex waits: the lock
-  const void* task = nullptr;   // the waiting task
-  SampleContext ctx;
-  uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
-  BarrierRole role = BarrierRole::kOther;
-  bool is_mutex = false;
-  // Barriers: the slot where the team's longest span is (barrier_spans.h; 0: none), this
-  // thread's span, and whether the wait ran tasks (its split is then not known).
-  uint64_t barrier_key = 0;
-  uint64_t span_ns = 0;
-  bool ran_tasks = false;
-};
-constexpr int kMaxOpenWaits = 16;
 
 // An explicit task running on a thread, possibly suspended under tasks it runs inline (if(0)
 // ones) or in its waits (running_tasks.h): its creation record and OMPT frame, as for
@@ -50,16 +30,11 @@ struct RunningTask {
 constexpr int kMaxRunningTasks = 64;
 
 struct OmptThread {
-  OpenWait open_waits[kMaxOpenWaits];
-  int open_wait_depth = 0;
+  openmp::OpenWaits waits;  // open on the thread (exact_waits.cc), its barrier spans
   // Fork/join bookkeeping in progress (exact_waits.h, record_overhead): since when, and the
   // construct it is the bookkeeping of.
   uint64_t overhead_since_ns = 0;
   uint64_t overhead_codeptr = 0;
-  // The thread's last synchronization point in its region (implicit task start, departure from
-  // a barrier) and the barriers it met there so far (barrier_spans.h).
-  uint64_t sync_point_ns = 0;
-  uint32_t barrier_number = 0;
   // The construct this thread forked last (its return address - 1), which names the region-end
   // barrier it is master of; the region instance whose end barrier it left last, and when: its
   // join bookkeeping starts there (ompt_tool.cc, implicit task end).

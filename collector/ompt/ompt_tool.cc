@@ -137,8 +137,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     }
     const uint64_t now = end_overhead(parallel_data);  // fork, or a worker's since its wake-up
     if (o) {  // the region's first synchronization point (ompt/barrier_spans.h)
-      o->sync_point_ns = now ? now : monotonic_ns();
-      o->barrier_number = 0;
+      o->waits.region_began(now ? now : monotonic_ns());
     }
     begin_team_member(value, index, actual_parallelism);
     if (o && member_counts::on())

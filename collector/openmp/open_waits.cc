@@ -1,0 +1,183 @@
+#include "collector/openmp/open_waits.h"
+
+#include <algorithm>
+
+#include "collector/openmp/wait_split.h"
+#include "proto/state_codes.h"
+
+namespace omprof::openmp {
+
+namespace {
+
+// The time a wait has run so far (it does not run while its thread runs other tasks).
+uint64_t waited_ns(const OpenWait& w, uint64_t now_ns) {
+  return w.done_ns + (w.start_ns && now_ns > w.start_ns ? now_ns - w.start_ns : 0);
+}
+
+// A barrier's `ns` of wait: waiting for as long as the team's longest span exceeds this
+// thread's, the runtime's synchronization beyond: the join's for the region-end barrier, the
+// barrier's own otherwise.
+void emit_barrier(const OpenWait& w, uint64_t ns, const TeamFacts& team, WaitParts& parts) {
+  if (!w.barrier_key || w.ran_tasks) {
+    parts.part(w.codeptr, w.ctx, ns);
+    return;
+  }
+  const BarrierSplit split =
+      split_by_longest_span(ns, w.span_ns, team.longest_span(w.barrier_key, w.span_ns));
+  if (split.waiting_ns) parts.part(w.codeptr, w.ctx, split.waiting_ns);
+  if (split.sync_ns) {
+    SampleContext sync = w.ctx;
+    const bool join = w.role == BarrierRole::kWorkerJoin ||
+                      w.ctx.omp_state == format::kWaitBarrierImplicitParallel ||
+                      w.ctx.omp_state == format::kWaitBarrierImplicit;
+    sync.omp_state = join ? format::kOverhead : format::kOverheadBarrier;
+    parts.part(w.codeptr, sync, split.sync_ns);
+  }
+}
+
+// The parts go to the wait table, and to the timeline, which already has the wait's pieces before
+// the tasks it ran (task_switch): it gets only the rest, which ran without a break up to `now`.
+class ClosingParts final : public WaitParts {
+ public:
+  ClosingParts(const OpenWait& w, uint64_t now_ns, WaitSink& sink)
+      : now_(now_ns),
+        at_(now_ns - std::min(now_ns, waited_ns(w, now_ns))),
+        placed_(w.placed_ns),
+        sink_(sink) {}
+  void part(uint64_t codeptr, const SampleContext& ctx, uint64_t ns) override {
+    at_ += ns;
+    sink_.record(codeptr, ctx, ns);
+    const uint64_t before = std::min(placed_, ns);
+    placed_ -= before;
+    if (ns > before) sink_.place(std::min(at_, now_), ns - before, ctx);
+  }
+
+ private:
+  uint64_t now_, at_, placed_;
+  WaitSink& sink_;
+};
+
+}  // namespace
+
+void split_open_wait(const OpenWait& w, uint64_t now_ns, const TeamFacts& team, WaitParts& parts) {
+  const uint64_t total = waited_ns(w, now_ns);
+  if (w.role != BarrierRole::kWorkerJoin) {
+    if (w.barrier_key)
+      emit_barrier(w, total, team, parts);
+    else
+      parts.part(w.codeptr, w.ctx, total);
+    return;
+  }
+  // A worker's join wait: at the barrier until the region ended, idle after (in no region).
+  // A worker looks its region up when its wait ends: at its team's next fork at the latest.
+  uint64_t end = 0;
+  const bool ended = team.region_ended(w.region_instance, &end);
+  const JoinSplit split = split_worker_join(total, w.first_start_ns, ended, end);
+  if (split.barrier_ns) emit_barrier(w, split.barrier_ns, team, parts);
+  if (split.idle_ns) {
+    SampleContext idle{};
+    idle.omp_state = format::kIdleDerived;
+    parts.part(0, idle, split.idle_ns);
+  }
+}
+
+void OpenWaits::region_began(uint64_t now_ns) {
+  sync_point_ns_ = now_ns;
+  barrier_number_ = 0;
+}
+
+// A mutex wait never contains another wait; one still open was a test_lock that failed (no
+// "acquired" event follows): it waited for nothing.
+void OpenWaits::drop_failed_test_lock() {
+  if (depth_ > 0 && waits_[depth_ - 1].is_mutex) --depth_;
+}
+
+bool OpenWaits::begin(const WaitStart& start, uint64_t now_ns, TeamFacts& team) {
+  drop_failed_test_lock();
+  if (depth_ >= kMaxOpenWaits) return false;
+  OpenWait& w = waits_[depth_];
+  w = OpenWait{};
+  w.start_ns = w.first_start_ns = now_ns;
+  w.codeptr = start.codeptr;
+  w.ctx = start.ctx;
+  w.task = start.task;
+  w.region_instance = start.region_instance;
+  w.role = start.role;
+  w.is_mutex = start.is_mutex;
+  w.wait_id = start.wait_id;
+  if (start.is_barrier && sync_point_ns_ && now_ns >= sync_point_ns_) {
+    w.barrier_key = team.barrier_key(start.region_instance, ++barrier_number_);
+    w.span_ns = now_ns - sync_point_ns_;
+    if (w.barrier_key) team.publish_span(w.barrier_key, w.span_ns);
+  }
+  ++depth_;  // last: complete before another thread may look at it
+  return true;
+}
+
+void OpenWaits::close(const OpenWait& w, uint64_t now_ns, const TeamFacts& team,
+                      WaitSink& sink) const {
+  ClosingParts parts(w, now_ns, sink);
+  split_open_wait(w, now_ns, team, parts);
+}
+
+EndedWait OpenWaits::end(uint64_t now_ns, const TeamFacts& team, WaitSink& sink) {
+  drop_failed_test_lock();
+  if (depth_ == 0) return {};
+  const OpenWait& w = waits_[depth_ - 1];
+  // Departed from a barrier: the next span starts here (a worker's join ends in the next region).
+  if (w.barrier_key && w.role != BarrierRole::kWorkerJoin) sync_point_ns_ = now_ns;
+  close(w, now_ns, team, sink);
+  --depth_;
+  return {true, w.role, w.region_instance};
+}
+
+bool OpenWaits::end_mutex(uint64_t wait_id, uint64_t now_ns, const TeamFacts& team,
+                          WaitSink& sink) {
+  if (depth_ == 0) return false;
+  const OpenWait& w = waits_[depth_ - 1];
+  if (!w.is_mutex || w.wait_id != wait_id) return false;
+  close(w, now_ns, team, sink);
+  --depth_;
+  return true;
+}
+
+// Switched out is "the wait runs and the next task is another", not the prior task's word:
+// libomp 14 gets that wrong when a thread back in its barrier resumes an untied task (it names the
+// untied task as the prior one; BOTS sparselu_single's untied producer counted the whole region
+// as barrier wait on the thread that ran it).
+bool OpenWaits::switch_moves_wait(const void* next_task) const {
+  if (depth_ == 0) return false;
+  const OpenWait& w = waits_[depth_ - 1];
+  if (w.is_mutex) return false;
+  return w.start_ns ? next_task != w.task : next_task == w.task;
+}
+
+void OpenWaits::task_switch(const void* next_task, uint64_t now_ns, WaitSink& sink) {
+  if (!switch_moves_wait(next_task)) return;
+  OpenWait& w = waits_[depth_ - 1];
+  if (!w.start_ns) {
+    w.start_ns = now_ns;  // back to the waiting task
+    return;
+  }
+  // Its thread runs another task: work. The piece of the wait before it goes on the timeline
+  // now, where it was, in the wait's own class (a wait that ran tasks is not split).
+  const uint64_t piece = now_ns > w.start_ns ? now_ns - w.start_ns : 0;
+  w.done_ns += piece;
+  sink.place(now_ns, piece, w.ctx);
+  w.placed_ns += piece;
+  w.start_ns = 0;
+  w.ran_tasks = true;
+}
+
+void OpenWaits::close_all(uint64_t now_ns, const TeamFacts& team, WaitSink& sink) {
+  for (int d = depth_; d-- > 0;) close(waits_[d], now_ns, team, sink);
+  depth_ = 0;
+}
+
+void OpenWaits::so_far(uint64_t now_ns, const TeamFacts& team, WaitParts& parts) const {
+  const int depth = depth_;
+  for (int d = 0; d < depth && d < kMaxOpenWaits; ++d)
+    split_open_wait(waits_[d], now_ns, team, parts);
+}
+
+}  // namespace omprof::openmp
