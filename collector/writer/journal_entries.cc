@@ -41,15 +41,21 @@ std::string executable_path() {
 
 }  // namespace
 
-std::vector<std::string> command_line() {
-  std::vector<std::string> argv;
-  const std::string raw = read_file("/proc/self/cmdline");
-  size_t start = 0;
-  for (size_t i = 0; i < raw.size(); ++i)
-    if (raw[i] == 0) {
-      argv.push_back(raw.substr(start, i - start));
-      start = i + 1;
-    }
+const std::vector<std::string>& command_line() {
+  // Read once, at start-up (journal_header, in omprof's constructor): a program may overwrite
+  // its arguments in place (BOTS marks the options it parsed), and /proc/self/cmdline shows
+  // those bytes by the end.
+  static const std::vector<std::string> argv = [] {
+    std::vector<std::string> args;
+    const std::string raw = read_file("/proc/self/cmdline");
+    size_t start = 0;
+    for (size_t i = 0; i < raw.size(); ++i)
+      if (raw[i] == 0) {
+        args.push_back(raw.substr(start, i - start));
+        start = i + 1;
+      }
+    return args;
+  }();
   return argv;
 }
 

@@ -11,9 +11,10 @@
 
 namespace omprof::writer {
 
-// The process's arguments (/proc/self/cmdline), its MPI rank from the launcher's environment
-// (-1), and the name profiles and journals share: <program>.<pid>[.rank<RRRR>].
-std::vector<std::string> command_line();
+// The process's arguments as it was started (/proc/self/cmdline, read at the first call: at
+// start-up), its MPI rank from the launcher's environment (-1), and the name profiles and
+// journals share: <program>.<pid>[.rank<RRRR>].
+const std::vector<std::string>& command_line();
 int mpi_rank_from_env();  // -1 when not launched as an MPI rank
 int mpi_size_from_env();
 std::string file_stem(const std::string& program, int mpi_rank);

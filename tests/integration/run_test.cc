@@ -785,6 +785,19 @@ TEST(Children, AreLeftAloneWithoutTheOption) {
 namespace omprof::test {
 namespace {
 
+// A program that overwrites its arguments in place (BOTS marks each option it parsed: "-n" becomes
+// "-*"): the profile names the command it was started with, also after a crash (the journal).
+TEST(Run, AProgramThatRewritesItsArgumentsKeepsItsCommandLine) {
+  const std::string dir = fresh_dir("rewrites_argv");
+  RunResult r =
+      run({OMPROF_BIN, "run", "-o", dir, "--", program("rewrites_argv"), "-n", "30", "-c"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  format::Profile p = only_profile(dir);
+  ASSERT_EQ(p.header.argv_size(), 4);
+  EXPECT_EQ(p.header.argv(1), "-n");
+  EXPECT_EQ(p.header.argv(3), "-c");
+}
+
 // Arguments are bytes: a Latin-1 file name, a space, a newline. The profile stays readable and
 // the report's command line shows each argument unambiguously.
 TEST(Run, ArgumentsThatAreNotUtf8KeepTheProfileReadable) {
