@@ -77,10 +77,16 @@ SampleContext context_now(const ThreadState* ts, uint32_t state) {
   return ctx;
 }
 
+// The calling thread's CPU time at `now` (clocks/switch_watch.h: a system call only after the
+// thread was switched out).
+uint64_t cpu_at(ThreadState* ts, uint64_t now) {
+  return own(ts).cpu_clock.cpu_ns(now);
+}
+
 // Barriers and taskwaits, where the runtime may run tasks, are measured by their time off the
-// CPU (two thread CPU clock reads: a system call each, 0.2 to 0.7 us); their CPU time is
-// sampled. Locks, critical, atomic and ordered run no tasks: they are measured whole, with two
-// monotonic clock reads (omp/states.h, is_measured_whole_on_libgomp).
+// CPU (wall time minus the thread's CPU time); their CPU time is sampled. Locks, critical, atomic
+// and ordered run no tasks: they are measured whole, with two monotonic clock reads (omp/states.h,
+// is_measured_whole_on_libgomp).
 bool measured_off_cpu(uint32_t state) {
   return (state >= fmt::kWaitBarrier && state <= fmt::kWaitBarrierTeams) ||
          state == fmt::kInTaskwait;
@@ -89,10 +95,15 @@ bool measured_off_cpu(uint32_t state) {
 // A task run inside a barrier or taskwait pauses it, and a wait inside which another began is
 // not recorded (openmp/wait_clocks.h); the samples still see the wait's CPU time.
 
-// Whether the thread reads the CPU clock for a wait it begins (the cost guard,
-// collector/openmp/cost_guard.h).
-bool measures_off_cpu(ThreadState* ts) {
-  if (own(ts).guard.measure_next()) return true;
+// Whether the thread measures the wait it begins by its time off the CPU: always where its CPU
+// clock reads without a system call (clocks/switch_watch.h), else as the cost guard says
+// (collector/openmp/cost_guard.h). `counted`: whether the guard counts the wait in its window;
+// only those count their team barrier's arrival (a cache line the team shares).
+bool measures_off_cpu(ThreadState* ts, bool* counted = nullptr) {
+  GompThread& g = own(ts);
+  const bool guarded = g.guard.measure_next();
+  if (counted) *counted = guarded;
+  if (guarded || g.cpu_clock.cheap()) return true;
   ++ts->unmeasured_waits;
   return false;
 }
@@ -153,7 +164,10 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
 // to the wall time before and after the last arrival.
 void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t state,
                          uint64_t now, uint64_t cpu_now) {
-  uint64_t off = off_cpu_ns(w.clock.start_ns, w.clock.cpu_start_ns, now, cpu_now);
+  // (After a task that waited, only what the thread slept, out of the run queue.)
+  uint64_t off = omprof::openmp::sleep_part(
+      w.clock, off_cpu_ns(w.clock.start_ns, w.clock.cpu_start_ns, now, cpu_now),
+      own(ts).cpu_clock.run_delay_ns());
   note_measured(ts, now, off);
   namespace arrivals = omprof::handler::barrier_arrivals;
   const uint64_t last = ts->gomp.barrier_tag && !ts->gomp.barrier_ran_task
@@ -199,8 +213,8 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
   // for a CPU meanwhile). Its time off the CPU there is fork overhead (member_begin).
   GompThread& g = own(ts);
   g.fork_start_ns = 0;
-  g.fork_cpu_ns = measures_off_cpu(ts) ? omprof::handler::thread_cpu_ns() : 0;
   const uint64_t now = omprof::monotonic_ns();
+  g.fork_cpu_ns = measures_off_cpu(ts) ? cpu_at(ts, now) : 0;
   if (g.fork_cpu_ns) g.fork_start_ns = now;
   omprof::handler::note_region_fork(pv::instance(value), now);
   omprof::ompt::note_fork_time(ts, now);
@@ -215,8 +229,7 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   if (!ts) return;
   omprof::ompt::note_join_time(ts, pv::fork_id(value), now);
   omprof::open_wait::end(*ts);
-  if (own(ts).waits.join().is_open())
-    close_join(ts, now, omprof::handler::thread_cpu_ns(), nullptr, 0);
+  if (own(ts).waits.join().is_open()) close_join(ts, now, cpu_at(ts, now), nullptr, 0);
   ts->omp_thread_num = saved->thread_num;
   set_task(ts, saved->task_origin, saved->task_cut);
   set_context(ts, saved->parallel_value, saved->state);
@@ -236,14 +249,13 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
     next.fork_id = pv::fork_id(value);
     next.omp_thread_num = thread_num;
     next.region_node = omprof::current_region_node();
-    close_join(ts, now, omprof::handler::thread_cpu_ns(), &next, pv::instance(value));
+    close_join(ts, now, cpu_at(ts, now), &next, pv::instance(value));
   }
   ts->is_omp_thread = true;
   ts->omp_thread_num = thread_num;
   if (thread_num != 0 && !ts->counted_worker) omprof::handler::count_omp_worker(ts);
   if (thread_num == 0 && g.fork_start_ns) {
-    const uint64_t off =
-        off_cpu_ns(g.fork_start_ns, g.fork_cpu_ns, now, omprof::handler::thread_cpu_ns());
+    const uint64_t off = off_cpu_ns(g.fork_start_ns, g.fork_cpu_ns, now, cpu_at(ts, now));
     note_measured(ts, now, off);
     g.fork_start_ns = 0;
     SampleContext fork_ctx;
@@ -280,7 +292,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   omprof::open_wait::begin(*ts, fmt::kWaitBarrierImplicitParallel, now);
   if (!measures_off_cpu(ts)) return;
   g.join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
-  g.waits.open_join(now, omprof::handler::thread_cpu_ns());
+  g.waits.open_join(now, cpu_at(ts, now));
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
@@ -297,11 +309,21 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   saved->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
   GompThread& g = own(ts);
   if (state == fmt::kInTaskwait) ts->gomp.taskwait_strata = ts->strata_sampled;
-  const uint64_t cpu =
-      measured_off_cpu(state) && measures_off_cpu(ts) ? omprof::handler::thread_cpu_ns() : 0;
-  // The monotonic clock is read only for a wait that is measured.
-  saved->clock = g.waits.begin(
-      cpu || omprof::omp::is_measured_whole_on_libgomp(state) ? omprof::monotonic_ns() : 0, cpu);
+  // The clocks are read only for a wait that is measured; one the guard does not count starts
+  // from the cheap clock's last exact reading, and reads no clock at all unless the thread is
+  // switched out meanwhile.
+  bool counted = false;
+  const bool off_cpu = measured_off_cpu(state) && measures_off_cpu(ts, &counted);
+  saved->clock_marked = off_cpu && !counted;
+  if (saved->clock_marked) {
+    const omprof::clocks::SwitchWatch::Mark m = g.cpu_clock.mark();
+    saved->clock = g.waits.begin(m.wall_ns, m.cpu_ns);
+    saved->switch_seq = m.seq;
+  } else {
+    const uint64_t now =
+        off_cpu || omprof::omp::is_measured_whole_on_libgomp(state) ? omprof::monotonic_ns() : 0;
+    saved->clock = g.waits.begin(now, off_cpu ? cpu_at(ts, now) : 0);
+  }
   uint64_t tag = 0;
   // Before the state: a sample in the wait sees its barrier. Counted only while the thread
   // measures its waits (the cost guard, above): the count is a cache line the team's threads
@@ -311,7 +333,7 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   if (team_barrier && ts->gomp.team_size > 1 && ts->gomp.parallel_value) {
     namespace arrivals = omprof::handler::barrier_arrivals;
     const uint32_t number = ++g.barriers_met;
-    if (saved->clock.cpu_start_ns) {
+    if (saved->clock.cpu_start_ns && counted) {
       tag = arrivals::tag(pv::instance(ts->gomp.parallel_value), number);
       arrivals::arrive(tag, ts->gomp.team_size, saved->clock.start_ns);
     }
@@ -322,8 +344,10 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   g.open_wait = saved;
   ts->gomp.state = state;
   if (!saved->outer)  // the outermost wait, for a live reader
-    omprof::open_wait::begin(
-        *ts, state, saved->clock.start_ns ? saved->clock.start_ns : omprof::monotonic_ns());
+    omprof::open_wait::begin(*ts, state,
+                             saved->clock.start_ns && !saved->clock_marked
+                                 ? saved->clock.start_ns
+                                 : omprof::monotonic_ns());
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* saved) {
@@ -343,9 +367,10 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
     if (now > saved->clock.start_ns)
       omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state),
                                 now - saved->clock.start_ns, now);
-  } else if (g.waits.recorded(saved->clock)) {
-    record_off_cpu_wait(ts, *saved, state, omprof::monotonic_ns(),
-                        omprof::handler::thread_cpu_ns());
+  } else if (g.waits.recorded(saved->clock) &&
+             !(saved->clock_marked && !g.cpu_clock.switched_since(saved->switch_seq))) {
+    const uint64_t now = omprof::monotonic_ns();
+    record_off_cpu_wait(ts, *saved, state, now, cpu_at(ts, now));
   }
   ts->gomp.barrier_tag = saved->barrier_tag;  // the enclosing wait's (none, usually)
   ts->gomp.barrier_ran_task = saved->barrier_ran_task;
@@ -363,6 +388,10 @@ void close_open_joins(uint64_t now_ns) {
         ts->end_ns.load() != 0 ? state->waits.join().cpu_ns() : ts->cpu_ns_at_exit.load();
     close_join(ts, now_ns, cpu, nullptr, 0);
   }
+}
+
+void thread_exits(ThreadState* ts) {
+  if (GompThread* g = existing(ts)) g->cpu_clock.release();
 }
 
 }  // namespace omprof::gomp
@@ -396,7 +425,7 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   saved->paused = g.waits.pause_for_task(wait ? &wait->clock : nullptr);
   if (saved->paused.join || saved->paused.wait) {
     const uint64_t now = omprof::monotonic_ns();
-    const uint64_t cpu = omprof::handler::thread_cpu_ns();
+    const uint64_t cpu = cpu_at(ts, now);
     if (saved->paused.join) close_join(ts, now, cpu, nullptr, 0);
     if (saved->paused.wait) record_off_cpu_wait(ts, *wait, ts->gomp.state, now, cpu);
   }
@@ -419,11 +448,14 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   ts->gomp.taskwait_strata = ts->strata_sampled;
   if (!saved->paused.join && !saved->paused.wait) return;
   // The paused waits go on from here (the task's own waits, if any, are over). A barrier or
-  // taskwait only if the task began no wait itself (openmp/wait_clocks.h): in a recursion of
-  // taskwaits (fib) the thread's time off the CPU there is as likely its tasks' preemption as
-  // waiting.
+  // taskwait after a task that began a wait itself (a recursion of taskwaits, as fib's) records
+  // only what the thread slept, out of the run queue (openmp/wait_clocks.h), where that is read
+  // cheaply; else it is not recorded from then on.
   GompThread& g = own(ts);
   auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
-  g.waits.resume_after_task(saved->paused, wait ? &wait->clock : nullptr, omprof::monotonic_ns(),
-                            omprof::handler::thread_cpu_ns());
+  const uint64_t now = omprof::monotonic_ns();
+  const uint64_t cpu = cpu_at(ts, now);
+  g.waits.resume_after_task(saved->paused, wait ? &wait->clock : nullptr, now, cpu,
+                            g.cpu_clock.watching() && g.cpu_clock.run_delay_known(),
+                            g.cpu_clock.run_delay_ns());
 }

@@ -28,6 +28,8 @@ struct omprof_gomp_context {
   omprof::openmp::TaskPause paused;   // a task: the waits it paused (gomp_bridge.cc, task_begin)
   uint64_t barrier_tag;               // a wait: the thread's team barrier before it began
   uint32_t barrier_ran_task;          // and whether the thread had run a task there
+  uint32_t clock_marked;              // a wait: its clock is a mark (clocks/switch_watch.h)
+  uint32_t switch_seq;                // and the thread's switch word then
 };
 
 // The wrappers are loaded (their constructor, on the initial thread). Returns 0 when omprof
@@ -73,8 +75,13 @@ void omprof_internal_gomp_task_end(const struct omprof_gomp_context* saved);
 
 }  // extern "C"
 
+namespace omprof::handler {
+struct ThreadState;
+}
 namespace omprof::gomp {
 // Shutdown: the end-of-region waits still open (workers idle since their last region) end at
 // `now_ns` (the threads are parked; their CPU time is ThreadState::cpu_ns_at_exit).
 void close_open_joins(uint64_t now_ns);
+// The calling thread ends: its CPU clock's page goes (clocks/switch_watch.h).
+void thread_exits(omprof::handler::ThreadState* ts);
 }  // namespace omprof::gomp

@@ -1,13 +1,14 @@
 // What omprof's libgomp wrappers (gomp_bridge.cc) keep per thread for themselves: the clocks of
 // the waits and joins they measure off the CPU, the barriers met in the current region, the
-// cost guard. The handler never reads any of it (what it reads is published in
-// handler/thread_state.h GompPublished: the state, region value, task origin, barrier tag),
-// so it lives apart: ThreadState holds only an opaque pointer to it, made on the thread's first
-// use of a wrapper and kept to the end (shutdown closes the joins still open). Process context.
+// cost guard, the thread's CPU clock. The handler never reads any of it (what it reads is published
+// in handler/thread_state.h GompPublished: the state, region value, task origin, barrier tag), so
+// it lives apart: ThreadState holds only an opaque pointer to it, made on the thread's first use of
+// a wrapper and kept to the end (shutdown closes the joins still open). Process context.
 #pragma once
 
 #include <cstdint>
 
+#include "collector/clocks/switch_watch.h"
 #include "collector/openmp/cost_guard.h"
 #include "collector/openmp/wait_clocks.h"
 #include "collector/thread_registry.h"
@@ -32,6 +33,8 @@ struct GompThread {
   uint32_t barriers_met = 0;
   // Whether the thread measures its waits' time off the CPU now.
   openmp::CostGuard guard;
+  // Its CPU time, read without a system call while it is not switched out.
+  clocks::SwitchWatch cpu_clock;
 };
 
 // The calling thread's (`ts`) private part, made on first use.

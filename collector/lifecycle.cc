@@ -66,6 +66,7 @@ void on_thread_exit(void* p) {
   ts->cpu_ns_at_exit.store(cpu);
   ts->end_ns.store(now - runtime().start_mono_ns);
   handler::uncount_omp_worker(ts);  // no longer idles while the main thread runs serially
+  gomp::thread_exits(ts);
 }
 
 void start_thread_sampling(bool is_main, StackBounds stack) {

@@ -14,6 +14,7 @@ bool CostGuard::measure_next() {
 }
 
 void CostGuard::note_measured(uint64_t now_ns, uint64_t off_ns) {
+  if (paused_) return;  // measured all the same (a cheap clock): not the window's
   if (window_start_ns_ == 0) {
     window_start_ns_ = now_ns;
     window_off_ns_ = 0;

@@ -18,12 +18,24 @@ TaskPause ThreadWaits::pause_for_task(const WaitClock* innermost) const {
 }
 
 void ThreadWaits::resume_after_task(TaskPause paused, WaitClock* innermost, uint64_t now_ns,
-                                    uint64_t cpu_ns) {
+                                    uint64_t cpu_ns, bool run_delay_known, uint64_t run_delay_ns) {
   if (paused.join) open_join(now_ns, cpu_ns);
-  if (paused.wait && innermost != nullptr && innermost->epoch == epoch_) {
-    innermost->start_ns = now_ns;
-    innermost->cpu_start_ns = cpu_ns;
+  if (!paused.wait || innermost == nullptr) return;
+  if (innermost->epoch != epoch_) {
+    if (!run_delay_known) return;  // not recorded from now on
+    innermost->epoch = epoch_;
+    innermost->sleep_only = true;
   }
+  innermost->start_ns = now_ns;
+  innermost->cpu_start_ns = cpu_ns;
+  innermost->run_delay_start_ns = run_delay_ns;
+}
+
+uint64_t sleep_part(const WaitClock& w, uint64_t off_ns, uint64_t run_delay_now_ns) {
+  if (!w.sleep_only) return off_ns;
+  const uint64_t queued =
+      run_delay_now_ns > w.run_delay_start_ns ? run_delay_now_ns - w.run_delay_start_ns : 0;
+  return off_ns > queued ? off_ns - queued : 0;
 }
 
 }  // namespace omprof::openmp

@@ -24,6 +24,10 @@ struct WaitClock {
   uint64_t start_ns = 0;      // its (re)start (0: not read, the wait is not measured)
   uint64_t cpu_start_ns = 0;  // the thread's CPU clock then (0: not measured off the CPU)
   uint64_t epoch = 0;         // the thread's count of begun waits, this one included
+  // Resumed after a task that waited itself: from then on only its time off the CPU out of the
+  // run queue is recorded (sleep_part), and the thread's time in the run queue then.
+  bool sleep_only = false;
+  uint64_t run_delay_start_ns = 0;
 };
 
 // What a task that begins pauses.
@@ -53,12 +57,22 @@ class ThreadWaits {
   // adapter then closes the join and records the wait's piece up to now).
   TaskPause pause_for_task(const WaitClock* innermost) const;
   // The task ended: the end-of-region wait goes on from now in any case (after it the thread
-  // idles until its next region); a barrier or taskwait only if the task began no wait.
-  void resume_after_task(TaskPause paused, WaitClock* innermost, uint64_t now_ns, uint64_t cpu_ns);
+  // idles until its next region). A barrier or taskwait goes on if the task began no wait; if
+  // it did (a recursion of taskwaits, as fib's), the thread's time off the CPU there may be its
+  // preemption in the runtime's task dispatch as much as its sleep waiting for children run
+  // elsewhere: it goes on as sleep_only when the thread's time in the run queue is known
+  // (`run_delay_ns`, known: `run_delay_known`), else it is not recorded from then on.
+  void resume_after_task(TaskPause paused, WaitClock* innermost, uint64_t now_ns, uint64_t cpu_ns,
+                         bool run_delay_known = false, uint64_t run_delay_ns = 0);
 
  private:
   JoinSpan join_;
   uint64_t epoch_ = 0;
 };
+
+// Of `off_ns`, the time off the CPU of a piece of wait `w` that ended when the thread's time in
+// the run queue was `run_delay_now_ns`, what is recorded: all of it, but for a sleep_only wait
+// only what was not in the run queue (its sleep).
+uint64_t sleep_part(const WaitClock& w, uint64_t off_ns, uint64_t run_delay_now_ns);
 
 }  // namespace omprof::openmp

@@ -484,8 +484,11 @@ TEST(TimelineLive, AKilledProcessKeepsItsLastNumbers) {
       w.final["run"]["work"].get<double>() * w.final["run_thread_s"].get<double>();
   std::printf("  work %.3f thread-s, designed 3.0\n", work_s);
   EXPECT_NEAR(work_s, 3.0, 0.03 * 3.0 + 0.05) << w.final.dump();
-  const nlohmann::json j =
-      nlohmann::json::parse(run({OMPROF_BIN, "timeline", "--format", "json", dir}).out);
+  const RunResult tl = run({OMPROF_BIN, "timeline", "--format", "json", dir});
+  std::string files;
+  for (const std::string& f : profiles_in(dir)) files += f + "\n";
+  ASSERT_EQ(tl.status, 0) << tl.err << "\nprofiles:\n" << files;  // once empty in a full ctest
+  const nlohmann::json j = nlohmann::json::parse(tl.out);
   EXPECT_GE(j["intervals"].get<double>() * j["interval_s"].get<double>(), 1.4) << j.dump();
 }
 

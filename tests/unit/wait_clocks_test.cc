@@ -54,6 +54,34 @@ TEST(WaitClocks, ATaskThatWaitsItselfLeavesTheRestOfTheWaitUnrecorded) {
   EXPECT_FALSE(t.recorded(outer));
 }
 
+TEST(WaitClocks, WhereTheRunQueueIsReadTheRestOfSuchAWaitRecordsItsSleep) {
+  // The same recursion where the thread's time in the run queue is known (the cheap CPU clock):
+  // after the child the outer taskwait goes on, sleep_only. Its next piece, 1,500 to 2,500, is
+  // 900 off the CPU; of it, what the thread spent in the run queue (preempted, or woken and
+  // waiting for a CPU) is not its waiting.
+  ThreadWaits t;
+  WaitClock outer = t.begin(1000, 10);
+  const TaskPause p = t.pause_for_task(&outer);
+  ASSERT_TRUE(p.wait);
+  (void)t.begin(1200, 60);  // the child's own taskwait
+  t.resume_after_task(p, &outer, 1500, 200, true, 7000);
+  EXPECT_TRUE(t.recorded(outer));
+  EXPECT_TRUE(outer.sleep_only);
+  EXPECT_EQ(outer.start_ns, 1500u);
+  EXPECT_EQ(outer.cpu_start_ns, 200u);
+  const uint64_t off = off_cpu_ns(outer.start_ns, outer.cpu_start_ns, 2500, 300);
+  EXPECT_EQ(off, 900u);
+  EXPECT_EQ(sleep_part(outer, off, 7000), 900u);  // slept, never queued
+  EXPECT_EQ(sleep_part(outer, off, 7300), 600u);  // 300 of it in the run queue
+  EXPECT_EQ(sleep_part(outer, off, 9000), 0u);    // all of it preempted
+  // A wait that ran only tasks that did not wait keeps all of its time off the CPU.
+  WaitClock plain = t.begin(3000, 400);
+  const TaskPause q = t.pause_for_task(&plain);
+  t.resume_after_task(q, &plain, 3500, 600, true, 9000);
+  EXPECT_FALSE(plain.sleep_only);
+  EXPECT_EQ(sleep_part(plain, 100, 9050), 100u);
+}
+
 TEST(WaitClocks, AWaitBegunInsideWithoutTheTrampolineMakesTheOuterUnrecorded) {
   // A taskloop's task is not run through the trampoline: no pause; its barrier begins a wait.
   ThreadWaits t;
