@@ -150,12 +150,18 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
   idle_ctx.omp_state = fmt::kIdleDerived;
   if (parts.idle_ns)
     omprof::ompt::record_wait(ts, 0, idle_ctx, parts.idle_ns, now - parts.woken_ns);
+  // At the barrier: the fork's overhead, the waiting, then the release's overhead, one after
+  // another up to the barrier's end on the timeline; the overhead is one wait in the table.
   SampleContext overhead_ctx = g.join_ctx;
   overhead_ctx.omp_state = fmt::kOverhead;
-  if (parts.overhead_ns)
-    omprof::ompt::record_wait(ts, 0, overhead_ctx, parts.overhead_ns, parts.barrier_end_ns);
-  if (parts.waiting_ns)
-    omprof::ompt::record_wait(ts, 0, g.join_ctx, parts.waiting_ns, parts.barrier_end_ns);
+  if (parts.overhead_ns) omprof::ompt::count_wait(ts, 0, overhead_ctx, parts.overhead_ns);
+  if (parts.waiting_ns) omprof::ompt::count_wait(ts, 0, g.join_ctx, parts.waiting_ns);
+  uint64_t end = parts.barrier_end_ns;
+  omprof::ompt::place_wait(ts, end, parts.release_ns, overhead_ctx);
+  end -= std::min(end, parts.release_ns);
+  omprof::ompt::place_wait(ts, end, parts.waiting_ns, g.join_ctx);
+  end -= std::min(end, parts.waiting_ns);
+  omprof::ompt::place_wait(ts, end, parts.overhead_ns - parts.release_ns, overhead_ctx);
 }
 
 // A wait measured off the CPU (`state`: barrier or taskwait), from its saved start to `now`

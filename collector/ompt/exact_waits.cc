@@ -195,6 +195,14 @@ void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, ui
   record(ts, codeptr, ctx, ns, end_ns);
 }
 
+void count_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
+  ts->waits.add_site(codeptr, ctx, 1, ns);
+}
+
+void place_wait(ThreadState* ts, uint64_t end_ns, uint64_t ns, const SampleContext& ctx) {
+  if (ns) handler::add_measured_to_intervals(ts->measured, end_ns, ns, ctx);
+}
+
 void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
                      uint64_t end_ns) {
   SampleContext c = ctx;

@@ -40,6 +40,10 @@ void wait_task_switch(ThreadState* ts, const void* next_task);
 // at `end_ns` (the timeline places it as one piece ending then).
 void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
                  uint64_t end_ns);
+// The two halves of record_wait, for a wait placed in more than one piece: counted once in the
+// wait table, and each piece on the timeline (`ns` ending at `end_ns`; none if 0).
+void count_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns);
+void place_wait(ThreadState* ts, uint64_t end_ns, uint64_t ns, const SampleContext& ctx);
 
 void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
                      uint64_t end_ns);

@@ -31,8 +31,10 @@ JoinParts split_join(uint64_t off_ns, uint64_t start_ns, uint64_t now_ns, const 
   }
   if (facts.region_ended) p.barrier_end_ns = facts.region_end_ns;
   if (off_ns && facts.all_begun_known && p.barrier_end_ns > start_ns) {
-    p.overhead_ns = join_overhead_ns(off_ns, start_ns, p.barrier_end_ns, facts.all_begun_ns,
-                                     facts.body_ns, facts.all_ended_ns);
+    const JoinOverhead o = join_overhead(off_ns, start_ns, p.barrier_end_ns, facts.all_begun_ns,
+                                         facts.body_ns, facts.all_ended_ns);
+    p.overhead_ns = o.fork_ns + o.release_ns;
+    p.release_ns = o.release_ns;
     off_ns -= p.overhead_ns;
   }
   p.waiting_ns = off_ns;

@@ -56,8 +56,10 @@ struct JoinFacts {
 struct JoinParts {
   uint64_t woken_ns = 0;        // the next region's fork overhead (ends at the close)
   uint64_t idle_ns = 0;         // idle between regions (ends where woken_ns begins)
-  uint64_t overhead_ns = 0;     // its region's fork and release overhead (ends at barrier_end)
-  uint64_t waiting_ns = 0;      // waiting at the barrier for the others' work (same)
+  uint64_t overhead_ns = 0;     // its region's fork and release overhead, of which
+  uint64_t release_ns = 0;      // the release's comes last (ends at barrier_end)
+  uint64_t waiting_ns = 0;      // waiting at the barrier for the others' work (ends where the
+                                // release begins; the fork's part of the overhead before it)
   uint64_t barrier_end_ns = 0;  // the region's end for a worker whose region ended, else the close
 };
 

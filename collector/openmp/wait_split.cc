@@ -48,16 +48,27 @@ AfterRegionEnd split_after_region_end(uint64_t off_ns, uint64_t end_ns, uint64_t
   return s;
 }
 
-uint64_t join_overhead_ns(uint64_t off_ns, uint64_t start_ns, uint64_t barrier_end_ns,
-                          uint64_t all_begun_ns, uint64_t body_ns, uint64_t all_ended_ns) {
-  if (barrier_end_ns <= start_ns) return 0;
+JoinOverhead join_overhead(uint64_t off_ns, uint64_t start_ns, uint64_t barrier_end_ns,
+                           uint64_t all_begun_ns, uint64_t body_ns, uint64_t all_ended_ns) {
+  JoinOverhead o;
+  if (barrier_end_ns <= start_ns) return o;
   const uint64_t wall = barrier_end_ns - start_ns;
   const uint64_t fork_done = all_begun_ns ? all_begun_ns + body_ns : barrier_end_ns;
   const uint64_t fork_wall = std::min(fork_done > start_ns ? fork_done - start_ns : 0, wall);
   const uint64_t sync_from = std::max(all_ended_ns ? all_ended_ns : barrier_end_ns, start_ns);
   const uint64_t sync_wall =
       std::min(barrier_end_ns > sync_from ? barrier_end_ns - sync_from : 0, wall - fork_wall);
-  return share_of(off_ns, fork_wall + sync_wall, wall);
+  const uint64_t total = share_of(off_ns, fork_wall + sync_wall, wall);
+  o.fork_ns = share_of(off_ns, fork_wall, wall);  // <= total: the share grows with the part
+  o.release_ns = total - o.fork_ns;
+  return o;
+}
+
+uint64_t join_overhead_ns(uint64_t off_ns, uint64_t start_ns, uint64_t barrier_end_ns,
+                          uint64_t all_begun_ns, uint64_t body_ns, uint64_t all_ended_ns) {
+  const JoinOverhead o =
+      join_overhead(off_ns, start_ns, barrier_end_ns, all_begun_ns, body_ns, all_ended_ns);
+  return o.fork_ns + o.release_ns;
 }
 
 GuardDecision guard_after_window(uint64_t span_ns, uint64_t off_ns, uint32_t trips) {

@@ -60,6 +60,13 @@ AfterRegionEnd split_after_region_end(uint64_t off_ns, uint64_t end_ns, uint64_t
 // join. In proportion to the wall time of those parts.
 uint64_t join_overhead_ns(uint64_t off_ns, uint64_t start_ns, uint64_t barrier_end_ns,
                           uint64_t all_begun_ns, uint64_t body_ns, uint64_t all_ended_ns);
+// The same in its two parts, which come first and last in time (the timeline places them so).
+struct JoinOverhead {
+  uint64_t fork_ns = 0;     // waiting for the fork: before the waiting
+  uint64_t release_ns = 0;  // the release and the join: after it
+};
+JoinOverhead join_overhead(uint64_t off_ns, uint64_t start_ns, uint64_t barrier_end_ns,
+                           uint64_t all_begun_ns, uint64_t body_ns, uint64_t all_ended_ns);
 
 // libgomp's cost guard's decision (collector/openmp/cost_guard.h): a thread measures its waits'
 // time off the CPU in windows of kGuardWindow waits. A window that took under kGuardMinSpanNs of

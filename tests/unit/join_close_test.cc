@@ -26,6 +26,7 @@ TEST(JoinClose, TheMastersJoinIsForkOverheadThenWaitingThenReleaseOverhead) {
   EXPECT_EQ(p.woken_ns, 0u);
   EXPECT_EQ(p.idle_ns, 0u);
   EXPECT_EQ(p.overhead_ns, 175u);
+  EXPECT_EQ(p.release_ns, 100u);  // last: the fork's 75 come before the waiting
   EXPECT_EQ(p.waiting_ns, 325u);
   EXPECT_EQ(p.barrier_end_ns, 2000u);
 }

@@ -92,6 +92,11 @@ TEST(WaitSplit, ALibgompJoinIsForkOverheadThenWaitingThenReleaseOverhead) {
   EXPECT_EQ(join_overhead_ns(500, 1000, 2000, 0, 100, 1800), 500u);
   EXPECT_EQ(join_overhead_ns(500, 1000, 2000, 1050, 100, 0), 75u);
   EXPECT_EQ(join_overhead_ns(500, 2000, 2000, 1050, 100, 1800), 0u) << "no wall time";
+  // Its two parts, first and last in time: 75 for the fork (150 of the wall), 100 for the
+  // release (200).
+  const JoinOverhead o = join_overhead(500, 1000, 2000, 1050, 100, 1800);
+  EXPECT_EQ(o.fork_ns, 75u);
+  EXPECT_EQ(o.release_ns, 100u);
 }
 
 TEST(WaitSplit, TheCostGuardStopsMeasuringFastWaitsThatRarelySleep) {
