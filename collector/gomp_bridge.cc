@@ -229,9 +229,16 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
 
 OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_context* saved) {
   if (value == 0) return;
+  ThreadState* ts = tracked_thread();
+  // The master is in the join until its context is restored below. Its state says so before
+  // the region's end is published: at the region-end barrier's state, a sample would read an
+  // ended region as idle (omp_inquiry.cc), and closing the join may take system calls.
+  if (ts) {
+    ts->gomp.state = fmt::kOverhead;
+    std::atomic_signal_fence(std::memory_order_release);
+  }
   const uint64_t now = omprof::monotonic_ns();
   omprof::handler::note_region_end(pv::instance(value), now);
-  ThreadState* ts = tracked_thread();
   if (!ts) return;
   omprof::ompt::note_join_time(ts, pv::fork_id(value), now);
   omprof::open_wait::end(*ts);

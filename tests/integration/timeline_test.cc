@@ -318,6 +318,13 @@ TEST_P(Timeline, ATimeRangesCallTreeIsWhatRanThen) {
       if (has(lead.stack, "imbalanced")) picks[phase + " imbalanced"] += lead.samples;
       if (has(lead.stack, "alone")) picks[phase + " alone"] += lead.samples;
       if (lead.wait) picks[phase + " waiting"] += lead.samples;
+      if (phase != "serial" && !has(lead.stack, phase)) {
+        std::string path;
+        for (size_t k = 0; k < lead.stack.size(); ++k)
+          path += std::string(lead.stack[k].name) + ";";
+        std::printf("  %s interval %zu: a lead outside %s(): %s (%g samples)\n", phase.c_str(), i,
+                    phase.c_str(), path.c_str(), double(lead.samples));
+      }
     }
   }
   for (const auto& [key, n] : picks) std::printf("  %s: %.0f picks\n", key.c_str(), n);
