@@ -170,10 +170,10 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
 // to the wall time before and after the last arrival.
 void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t state,
                          uint64_t now, uint64_t cpu_now) {
-  // (After a task that waited, only what the thread slept, out of the run queue.)
-  uint64_t off = omprof::openmp::sleep_part(
-      w.clock, off_cpu_ns(w.clock.start_ns, w.clock.cpu_start_ns, now, cpu_now),
-      own(ts).cpu_clock.run_delay_ns());
+  uint64_t off = off_cpu_ns(w.clock.start_ns, w.clock.cpu_start_ns, now, cpu_now);
+  uint64_t run_delay = 0;  // after a task that waited, only what the thread slept
+  if (w.clock.sleep_only && own(ts).cpu_clock.run_delay(&run_delay))
+    off = omprof::openmp::sleep_part(w.clock, off, run_delay);
   note_measured(ts, now, off);
   namespace arrivals = omprof::handler::barrier_arrivals;
   const uint64_t last = ts->gomp.barrier_tag && !ts->gomp.barrier_ran_task
@@ -468,7 +468,8 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
   const uint64_t now = omprof::monotonic_ns();
   const uint64_t cpu = cpu_at(ts, now);
-  g.waits.resume_after_task(saved->paused, wait ? &wait->clock : nullptr, now, cpu,
-                            g.cpu_clock.watching() && g.cpu_clock.run_delay_known(),
-                            g.cpu_clock.run_delay_ns());
+  uint64_t run_delay = 0;
+  const bool run_delay_known = g.cpu_clock.run_delay(&run_delay);
+  g.waits.resume_after_task(saved->paused, wait ? &wait->clock : nullptr, now, cpu, run_delay_known,
+                            run_delay);
 }

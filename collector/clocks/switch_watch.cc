@@ -79,16 +79,26 @@ uint64_t SwitchWatch::cpu_ns(uint64_t now_ns) {
   return now_ns > off_cpu_ns_ ? now_ns - off_cpu_ns_ : 0;
 }
 
-// Switched out and in since the last exact reading (or none yet): read again (its time in the run
-// queue and its CPU clock: four system calls a switch). The word `seq` is
+// Switched out and in since the last exact reading (or none yet): read again. The word `seq` is
 // read before the clocks, so a switch during the reading changes it again.
 void SwitchWatch::read_exactly(uint32_t seq) {
-  run_delay_known_ = read_run_delay(&run_delay_ns_);
   const uint64_t cpu = handler::thread_cpu_ns();
   wall_ns_ = handler::monotonic_ns();
   off_cpu_ns_ = wall_ns_ > cpu ? wall_ns_ - cpu : 0;
   seq_ = seq;
   ++exact_readings_;
+}
+
+bool SwitchWatch::run_delay(uint64_t* ns) {
+  if (!page_) return false;
+  const uint32_t seq = page_->lock;  // before the file: a switch during the read changes it
+  __atomic_signal_fence(__ATOMIC_ACQUIRE);
+  if (seq != run_delay_seq_) {
+    run_delay_known_ = read_run_delay(&run_delay_ns_);
+    run_delay_seq_ = seq;
+  }
+  *ns = run_delay_ns_;
+  return run_delay_known_;
 }
 
 bool SwitchWatch::switched_since(uint32_t seq) const {

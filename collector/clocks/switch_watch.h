@@ -46,11 +46,10 @@ class SwitchWatch {
   };
   Mark mark();
   bool switched_since(uint32_t seq) const;
-  // The thread's time in the run queue (preempted, or woken and waiting for a CPU:
-  // /proc/thread-self/schedstat) as of the last exact reading: current after cpu_ns() or mark()
-  // while watching() and run_delay_known(); it changes only at a switch.
-  bool run_delay_known() const { return run_delay_known_; }
-  uint64_t run_delay_ns() const { return run_delay_ns_; }
+  // The thread's time in the run queue now (preempted, or woken and waiting for a CPU:
+  // /proc/thread-self/schedstat, three system calls), read at most once between two switches
+  // (it changes only at one); false if it cannot be read or the thread is not watched.
+  bool run_delay(uint64_t* ns);
 
  private:
   void open();
@@ -62,6 +61,7 @@ class SwitchWatch {
   uint64_t off_cpu_ns_ = 0;  // wall minus CPU time then
   uint64_t wall_ns_ = 0;     // its wall time
   uint64_t run_delay_ns_ = 0;
+  uint32_t run_delay_seq_ = 1;  // the switch word when it was read (odd: never)
   bool run_delay_known_ = false;
   bool released_ = false;
   uint64_t exact_readings_ = 0;
