@@ -422,6 +422,39 @@ OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
   return omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);
 }
 
+OMPROF_EXPORT void omprof_internal_gomp_runtime_call_begin(const void* codeptr_ra,
+                                                           omprof_gomp_runtime_call* call) {
+  call->clock.start_ns = 0;
+  ThreadState* ts = tracked_thread();
+  if (!ts || !ts->gomp.thread) return;
+  GompThread& g = own(ts);
+  // Only where no clock needs a system call unless the thread is switched out: the run queue's
+  // time is read once between two switches at most, and the call's end compares one word.
+  if (!g.cpu_clock.cheap() || !g.cpu_clock.run_delay(&call->clock.run_delay_start_ns)) return;
+  const omprof::clocks::SwitchWatch::Mark m = g.cpu_clock.mark();
+  call->clock.start_ns = m.wall_ns;
+  call->clock.cpu_start_ns = m.cpu_ns;
+  call->clock.tasks_begun = g.tasks_begun;
+  call->switch_seq = m.seq;
+  call->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
+}
+
+OMPROF_EXPORT void omprof_internal_gomp_runtime_call_end(const omprof_gomp_runtime_call* call) {
+  if (call->clock.start_ns == 0) return;
+  ThreadState* ts = tracked_thread();
+  if (!ts) return;
+  GompThread& g = own(ts);
+  if (!g.cpu_clock.switched_since(call->switch_seq)) return;  // never off the CPU
+  const uint64_t now = omprof::monotonic_ns();
+  const uint64_t cpu = cpu_at(ts, now);
+  uint64_t run_delay = 0;
+  if (!g.cpu_clock.run_delay(&run_delay)) return;
+  const uint64_t slept =
+      omprof::openmp::runtime_call_sleep(call->clock, now, cpu, run_delay, g.tasks_begun);
+  if (slept)
+    omprof::ompt::record_wait(ts, call->codeptr, context_now(ts, fmt::kOverheadTask), slept, now);
+}
+
 OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* frame,
                                                    omprof_gomp_context* saved) {
   saved->begun = 0;
@@ -434,6 +467,7 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   // The wait the task runs in is measured up to here: time the task spends off the CPU
   // (preempted) is the task's, spread over its samples like any thread's (omp/states.h).
   GompThread& g = own(ts);
+  ++g.tasks_begun;
   auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
   saved->paused = g.waits.pause_for_task(wait ? &wait->clock : nullptr);
   if (saved->paused.join || saved->paused.wait) {

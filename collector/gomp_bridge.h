@@ -69,6 +69,19 @@ uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra, const void* en
 // `frame` (the wrapper's trampoline); *saved keeps the task it interrupts, which task_end
 // resumes. A barrier, region-end or taskwait wait the task runs in is paused meanwhile: its
 // time off the CPU is measured up to the task's start and again from its end.
+// A call into libgomp that is no wait but may sleep on the runtime's own lock (GOMP_task, whose
+// task queue's mutex futex-waits once contended) begins and ends: the time the thread sleeps
+// there is task overhead, recorded exactly where the thread's CPU clock reads cheaply
+// (clocks/switch_watch.h); otherwise it was off the CPU in no measured wait (`<off-cpu>` work).
+// `codeptr_ra`: the return address into the program.
+struct omprof_gomp_runtime_call {
+  omprof::openmp::RuntimeCallClock clock;
+  uint64_t codeptr;
+  uint32_t switch_seq;  // the thread's switch word when it began
+};
+void omprof_internal_gomp_runtime_call_begin(const void* codeptr_ra,
+                                             struct omprof_gomp_runtime_call* call);
+void omprof_internal_gomp_runtime_call_end(const struct omprof_gomp_runtime_call* call);
 void omprof_internal_gomp_task_begin(uint32_t record, const void* frame,
                                      struct omprof_gomp_context* saved);
 void omprof_internal_gomp_task_end(const struct omprof_gomp_context* saved);

@@ -33,6 +33,8 @@ struct GompThread {
   uint32_t barriers_met = 0;
   // Whether the thread measures its waits' time off the CPU now.
   openmp::CostGuard guard;
+  // Tasks it began through omprof's trampoline (a runtime call inside which one ran is not timed).
+  uint64_t tasks_begun = 0;
   // Its CPU time, read without a system call while it is not switched out.
   clocks::SwitchWatch cpu_clock;
 };

@@ -251,6 +251,12 @@ OMPROF_EXPORT void GOMP_task(Body fn, void* data, CopyFn cpyfn, long arg_size, l
   const long offset =
       long((sizeof(TaskHeader) + size_t(align) - 1) / size_t(align) * size_t(align));
   TaskHeader header{fn, cpyfn, data, arg_size, offset, record};
+  // Queueing the task takes the team's task lock, where a thread may sleep (runtime_call_begin).
+  // A task libgomp runs at once instead (its queue full) goes through run_task, which the
+  // collector counts: such a call is not timed.
+  omprof_gomp_runtime_call call;
+  omprof_internal_gomp_runtime_call_begin(__builtin_return_address(0), &call);
   real(run_task, &header, copy_task, offset + arg_size, align, if_clause, flags, depend, priority,
        detach);
+  omprof_internal_gomp_runtime_call_end(&call);
 }

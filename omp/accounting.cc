@@ -24,12 +24,14 @@ Measurement ompt_measurement(bool taskwait_exact) {
   return m;
 }
 
-Measurement libgomp_measurement() {
+Measurement libgomp_measurement(bool task_creation_sleeps) {
   using namespace format;
   Measurement m;
   // Locks, critical, atomic and ordered run no tasks: timed whole (the wrappers' own test,
   // is_measured_whole_on_libgomp; Accounting.EachRuntimesMeasurement... checks they agree).
-  // Barriers, taskwaits, idle, the fork and the join: their time off the CPU (gomp_bridge.cc).
+  // Barriers, taskwaits, idle, the fork and the join: their time off the CPU (gomp_bridge.cc);
+  // task creation, what it slept on the runtime's task lock (its preemption there is the
+  // thread's other time off the CPU: <off-cpu> work).
   m.states = {{kWaitMutex, kWaitOrdered, Measure::kExact},
               {kWaitBarrier, kWaitBarrierTeams, Measure::kOffCpu},
               {kWaitTaskwait, kWaitTaskgroup, Measure::kOffCpu},
@@ -37,6 +39,7 @@ Measurement libgomp_measurement() {
               {kIdleDerived, kIdleDerived, Measure::kOffCpu},
               {kOverheadFork, kOverheadFork, Measure::kOffCpu},
               {kOverheadBarrier, kOverheadBarrier, Measure::kOffCpu}};
+  if (task_creation_sleeps) m.states.push_back({kOverheadTask, kOverheadTask, Measure::kOffCpu});
   m.wrapper_states = true;
   return m;
 }

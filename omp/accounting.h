@@ -45,7 +45,10 @@ struct Measurement {
 // fork and join exactly (taskwaits too, before 1.7: `taskwait_exact`); omprof's libgomp wrappers
 // time the waits that run no tasks whole, and the others' time off the CPU.
 Measurement ompt_measurement(bool taskwait_exact);
-Measurement libgomp_measurement();
+// `task_creation_sleeps`: what task creation slept on the runtime's lock was measured (the
+// collector's since 2026-11-28, written into its profiles' state_measurement; a profile from
+// before format 1.20, which does not say, has none).
+Measurement libgomp_measurement(bool task_creation_sleeps = true);
 // No OpenMP waits measured: samples only (no runtime, or one omprof cannot see).
 Measurement sampled_measurement();
 

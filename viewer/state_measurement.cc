@@ -35,7 +35,7 @@ omp::Measurement measurement_of(const v1::Header& h) {
   } else if (h.exact_waits()) {  // before 1.20: what the runtime that wrote it measured
     m = omp::ompt_measurement(!h.taskwait_sampled());
   } else if (h.off_cpu_waits()) {
-    m = omp::libgomp_measurement();
+    m = omp::libgomp_measurement(false);
   }
   m.cpu_clock = h.clock() != v1::CLOCK_WALL;
   return m;

@@ -63,7 +63,7 @@ void SwitchWatch::open() {
   page_ = registered ? map_switch_page() : nullptr;
   generation_ = g_fork_generation.load(std::memory_order_relaxed);
   seq_ = 1;
-  run_delay_seq_ = 1;  // a forked child's run queue is its own
+  run_delay_seq_ = 1;            // a forked child's run queue is its own
   released_ = page_ == nullptr;  // refused: the system call from now on
 }
 

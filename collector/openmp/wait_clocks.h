@@ -75,4 +75,20 @@ class ThreadWaits {
 // only what was not in the run queue (its sleep).
 uint64_t sleep_part(const WaitClock& w, uint64_t off_ns, uint64_t run_delay_now_ns);
 
+// A call into the runtime that is no wait but may sleep on the runtime's own lock (GOMP_task: its
+// team's task queue mutex futex-waits once contended, at once under a passive policy or with more
+// threads than CPUs): its clocks when it began (start_ns 0: not measured).
+struct RuntimeCallClock {
+  uint64_t start_ns = 0;
+  uint64_t cpu_start_ns = 0;
+  uint64_t run_delay_start_ns = 0;  // the thread's time in the run queue then
+  uint64_t tasks_begun = 0;         // tasks the thread had begun through the trampoline then
+};
+// What such a call slept, ended at `now_ns` (the thread's CPU clock `cpu_ns`, run-queue time
+// `run_delay_now_ns`, tasks begun `tasks_begun_now`): its time off the CPU out of the run queue
+// (preempted there, it is the machine's, not the runtime's); nothing if a task ran inside it (a
+// task run at once, its queue full: its time off the CPU is partly the task's).
+uint64_t runtime_call_sleep(const RuntimeCallClock& c, uint64_t now_ns, uint64_t cpu_ns,
+                            uint64_t run_delay_now_ns, uint64_t tasks_begun_now);
+
 }  // namespace omprof::openmp

@@ -1023,6 +1023,47 @@ TEST_P(Omp, FineGrainedTasksAreRuntimeOverhead) {
   }
 }
 
+// More threads than CPUs under a passive policy: libgomp's task-queue mutex futex-waits when
+// contended, so task creation (GOMP_task) sleeps (BOTS fib on gcc, 4 threads on 2 CPUs: about
+// 0.1 s of 6.5 thread-seconds, which was <off-cpu> work). What a thread sleeps there is task
+// overhead, measured; no thread is measured asleep longer than it was (its life minus its CPU
+// and run-queue time), and its time off the CPU left as <off-cpu> work stays within its time in
+// the run queue (preempted). The collector before the measurement passes too on this program
+// (its sleeps there are small, 1-10 ms a thread): the bounds check that the measurement counts
+// no preemption and no task's time.
+TEST_P(Omp, TaskCreationAsleepOnTheRuntimesLockIsTaskOverhead) {
+  if (!on_libgomp() || !task_clock_usable())
+    GTEST_SKIP() << "measured on GNU libgomp, where the thread's CPU clock reads cheaply";
+  const std::string dir = fresh_dir("omp_fib_passive_" + GetParam());
+  std::vector<std::string> argv = omprof_run(dir);
+  argv.insert(argv.end(), {"--rate", "1000", "--", program("omp_fib_" + compiler()), "27", "0"});
+  const RunResult r = run(argv, {{"OMP_NUM_THREADS", "4"}, {"OMP_WAIT_POLICY", "passive"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_NE(r.out.find(" ok "), std::string::npos) << r.out;
+  format::Profile p = only_profile(dir);
+  viewer::Model user = viewer::build_model(p, omp::View::kUser);
+  std::map<uint32_t, uint64_t> off_cpu, creation_slept, samples;
+  for (const auto& s : user.samples) {
+    if (s.state == omp::kStateOffCpu) off_cpu[s.thread] += s.weight_ns;
+    if (s.exact && s.state == format::kOverheadTask) creation_slept[s.thread] += s.weight_ns;
+    if (!s.exact) samples[s.thread] += s.count;
+  }
+  for (const auto& [i, t] : p.threads) {
+    const uint64_t life = (t.end_ns() ? t.end_ns() : p.header.duration_ns()) - t.start_ns();
+    const uint64_t off = life > t.cpu_time_ns() ? life - t.cpu_time_ns() : 0;
+    const uint64_t asleep = off > t.run_delay_ns() ? off - t.run_delay_ns() : 0;
+    const double error_ns =
+        double(p.header.period_ns()) * std::sqrt(double(std::max<uint64_t>(samples[i], 1)));
+    std::printf(
+        "thread %u: asleep in task creation %.3f s of %.3f s asleep; <off-cpu> %.3f s, "
+        "run queue %.3f s\n",
+        i, double(creation_slept[i]) * 1e-9, double(asleep) * 1e-9, double(off_cpu[i]) * 1e-9,
+        double(t.run_delay_ns()) * 1e-9);
+    EXPECT_LE(creation_slept[i], asleep + p.header.period_ns()) << "thread " << i;
+    EXPECT_LT(double(off_cpu[i]), double(t.run_delay_ns()) + 3 * error_ns) << "thread " << i;
+  }
+}
+
 // Work, overhead and waiting of a whole profile (user model), in ns; `off_cpu` is the part of
 // work that is time off the CPU outside waits (preemption on a busy machine, docs/semantics.md).
 struct Classes {

@@ -1,16 +1,18 @@
 /* Recursive tasks far too fine for the runtime: every fib(n) call creates two tasks (deferred
- * for n > 18, undeferred if(0) below) and waits for them. Prints the same arithmetic without
- * OpenMP and with tasks, each timed by the program itself. */
+ * for n > cutoff, 18 unless the second argument says, undeferred if(0) below) and waits for them.
+ * Prints the same arithmetic without OpenMP and with tasks, each timed by the program itself. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+static int cutoff = 18;
+
 static long fib(int n) {
   if (n < 2) return n;
   long a, b;
-#pragma omp task shared(a) if (n > 18)
+#pragma omp task shared(a) if (n > cutoff)
   a = fib(n - 1);
-#pragma omp task shared(b) if (n > 18)
+#pragma omp task shared(b) if (n > cutoff)
   b = fib(n - 2);
 #pragma omp taskwait
   return a + b;
@@ -28,6 +30,7 @@ __attribute__((noinline)) static long fib_serial(int n) {
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? atoi(argv[1]) : 30;
+  if (argc > 2) cutoff = atoi(argv[2]);
   double t0 = omp_get_wtime();
   const long serial = fib_serial(n);
   __asm__ volatile("" : : "r"(serial) : "memory");

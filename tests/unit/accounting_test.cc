@@ -110,6 +110,17 @@ std::vector<uint32_t> every_state() {
   return out;
 }
 
+TEST(Accounting, LibgompsTaskCreationSleepsAreMeasuredOffTheCpuSinceTheyAreRecorded) {
+  // A profile that says how it measured (format 1.20 on) and was written since the collector
+  // measures task creation's sleeps: task overhead is its samples plus its measured sleeps, and
+  // takes none of the thread's other time off the CPU; one from before 1.20 reads as it did.
+  EXPECT_EQ(libgomp_measurement().of(format::kOverheadTask), Measure::kOffCpu);
+  EXPECT_FALSE(takes_off_cpu_time(libgomp_measurement(), format::kOverheadTask));
+  EXPECT_EQ(libgomp_measurement(false).of(format::kOverheadTask), Measure::kSampled);
+  EXPECT_TRUE(takes_off_cpu_time(libgomp_measurement(false), format::kOverheadTask));
+  EXPECT_EQ(ompt_measurement(true).of(format::kOverheadTask), Measure::kSampled);
+}
+
 TEST(Accounting, EachRuntimesMeasurementGivesTheDecisionsOfItsFlagsBeforeFormat120) {
   struct Case {
     const char* name;
@@ -119,7 +130,7 @@ TEST(Accounting, EachRuntimesMeasurementGivesTheDecisionsOfItsFlagsBeforeFormat1
   const Case cases[] = {
       {"libomp", ompt_measurement(true), {true, false, true}},
       {"libomp, sampled taskwaits", ompt_measurement(false), {true, false, false}},
-      {"libgomp", libgomp_measurement(), {false, true, true}},
+      {"libgomp", libgomp_measurement(false), {false, true, true}},
       {"no runtime measured", sampled_measurement(), {false, false, true}},
   };
   // The libgomp wrappers decide which waits they time whole by their own test (gomp_bridge.cc):

@@ -82,6 +82,25 @@ TEST(WaitClocks, WhereTheRunQueueIsReadTheRestOfSuchAWaitRecordsItsSleep) {
   EXPECT_EQ(sleep_part(plain, 100, 9050), 100u);
 }
 
+TEST(WaitClocks, ARuntimeCallRecordsWhatItSleptNotItsPreemptionNorATaskRunInside) {
+  // GOMP_task from 1,000 to 2,000: the CPU clock went from 100 to 300, so 800 off the CPU; the
+  // run queue's time from 5,000 to 5,200 (preempted 200 of it): it slept 600 on the task lock.
+  RuntimeCallClock c;
+  c.start_ns = 1000;
+  c.cpu_start_ns = 100;
+  c.run_delay_start_ns = 5000;
+  c.tasks_begun = 7;
+  EXPECT_EQ(runtime_call_sleep(c, 2000, 300, 5200, 7), 600u);
+  EXPECT_EQ(runtime_call_sleep(c, 2000, 300, 5000, 7), 800u);  // never queued: all slept
+  EXPECT_EQ(runtime_call_sleep(c, 2000, 300, 6000, 7), 0u);    // all of it preempted
+  EXPECT_EQ(runtime_call_sleep(c, 2000, 1100, 5000, 7), 0u);   // on the CPU throughout
+  // libgomp ran a task at once inside the call (its queue full): its time off the CPU is
+  // partly the task's, so none of it is recorded.
+  EXPECT_EQ(runtime_call_sleep(c, 2000, 300, 5200, 8), 0u);
+  // Not measured (no cheap clock at its start).
+  EXPECT_EQ(runtime_call_sleep(RuntimeCallClock{}, 2000, 300, 5200, 0), 0u);
+}
+
 TEST(WaitClocks, AWaitBegunInsideWithoutTheTrampolineMakesTheOuterUnrecorded) {
   // A taskloop's task is not run through the trampoline: no pause; its barrier begins a wait.
   ThreadWaits t;
