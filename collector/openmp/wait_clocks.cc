@@ -12,10 +12,11 @@ WaitClock ThreadWaits::begin(uint64_t now_ns, uint64_t cpu_ns) {
   return w;
 }
 
-TaskPause ThreadWaits::pause_for_task(const WaitClock* innermost) const {
+TaskPause ThreadWaits::pause_for_task(WaitClock* innermost) const {
   TaskPause p;
   p.join = join_.is_open();
-  p.wait = innermost != nullptr && recorded(*innermost);
+  p.wait = innermost != nullptr && !innermost->paused && recorded(*innermost);
+  if (p.wait) innermost->paused = true;
   return p;
 }
 
@@ -23,6 +24,7 @@ void ThreadWaits::resume_after_task(TaskPause paused, WaitClock* innermost, uint
                                     uint64_t cpu_ns, bool run_delay_known, uint64_t run_delay_ns) {
   if (paused.join) open_join(now_ns, cpu_ns);
   if (!paused.wait || innermost == nullptr) return;
+  innermost->paused = false;
   if (innermost->epoch != epoch_) {
     if (!run_delay_known) return;  // not recorded from now on
     innermost->epoch = epoch_;

@@ -28,6 +28,9 @@ struct WaitClock {
   // run queue is recorded (sleep_part), and the thread's time in the run queue then.
   bool sleep_only = false;
   uint64_t run_delay_start_ns = 0;
+  // A task it runs paused it (until that task's end): a task run at once inside that task
+  // (GOMP_task with its queue full) finds it paused and leaves it alone.
+  bool paused = false;
 };
 
 // What a task that begins pauses.
@@ -54,8 +57,9 @@ class ThreadWaits {
   const JoinSpan& join() const { return join_; }
 
   // A task begins inside the innermost open wait `innermost` (null: none): what it pauses (the
-  // adapter then closes the join and records the wait's piece up to now).
-  TaskPause pause_for_task(const WaitClock* innermost) const;
+  // adapter then closes the join and records the wait's piece up to now). A wait a running task
+  // paused already is not paused again.
+  TaskPause pause_for_task(WaitClock* innermost) const;
   // The task ended: the end-of-region wait goes on from now in any case (after it the thread
   // idles until its next region). A barrier or taskwait goes on if the task began no wait; if
   // it did (a recursion of taskwaits, as fib's), the thread's time off the CPU there may be its

@@ -38,6 +38,29 @@ TEST(WaitClocks, ATaskRunInsideABarrierPausesItAndItGoesOnAfter) {
   EXPECT_EQ(off(w, 3000, 1250), 500u);  // the piece after: the task's 1,000 are in neither
 }
 
+TEST(WaitClocks, ATaskRunAtOnceInsideAPausingTaskDoesNotPauseTheWaitAgain) {
+  // Barrier from 1,000; task A runs in it from 1,400 (the barrier's piece 1,000-1,400 recorded
+  // then); A creates a task that libgomp runs at once inside GOMP_task (its queue full), B, at
+  // 1,800 to 2,000. The barrier is paused already: B records no piece of it (1,000-1,800 would
+  // count its first piece twice and A's time off the CPU as waiting), and B's end resumes
+  // nothing; A's end, at 2,400, resumes it.
+  ThreadWaits t;
+  WaitClock w = t.begin(1000, 100);
+  const TaskPause a = t.pause_for_task(&w);
+  ASSERT_TRUE(a.wait);
+  const TaskPause b = t.pause_for_task(&w);
+  EXPECT_FALSE(b.wait);
+  EXPECT_FALSE(b.join);
+  t.resume_after_task(b, &w, 2000, 900);
+  EXPECT_EQ(w.start_ns, 1000u);  // still paused from A's start
+  t.resume_after_task(a, &w, 2400, 1150);
+  EXPECT_EQ(w.start_ns, 2400u);
+  EXPECT_TRUE(t.recorded(w));
+  EXPECT_EQ(off(w, 3000, 1250), 500u);
+  // Paused again by the next task, as the first time.
+  EXPECT_TRUE(t.pause_for_task(&w).wait);
+}
+
 TEST(WaitClocks, ATaskThatWaitsItselfLeavesTheRestOfTheWaitUnrecorded) {
   // fib: a taskwait runs a child task that takes its own taskwait. The inner wait is recorded;
   // the outer one's piece before the task is, its rest is not (its time off the CPU may be the
@@ -104,7 +127,7 @@ TEST(WaitClocks, ARuntimeCallRecordsWhatItSleptNotItsPreemptionNorATaskRunInside
 TEST(WaitClocks, AWaitBegunInsideWithoutTheTrampolineMakesTheOuterUnrecorded) {
   // A taskloop's task is not run through the trampoline: no pause; its barrier begins a wait.
   ThreadWaits t;
-  const WaitClock outer = t.begin(1000, 10);
+  WaitClock outer = t.begin(1000, 10);
   const WaitClock inner = t.begin(1100, 20);
   EXPECT_TRUE(t.recorded(inner));
   EXPECT_FALSE(t.recorded(outer));
@@ -145,7 +168,7 @@ TEST(WaitClocks, WaitsTheCostGuardLeavesUnmeasuredAreNeverRecordedButCount) {
   // still counts as begun, so a measured wait around it is not recorded after it.
   ThreadWaits t;
   const WaitClock outer = t.begin(1000, 10);
-  const WaitClock unmeasured = t.begin(0, 0);
+  WaitClock unmeasured = t.begin(0, 0);
   EXPECT_FALSE(t.recorded(unmeasured));
   EXPECT_FALSE(t.pause_for_task(&unmeasured).wait);
   EXPECT_FALSE(t.recorded(outer));
