@@ -74,6 +74,7 @@ SampleContext context_now(const ThreadState* ts, uint32_t state) {
   if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
   ctx.region_node = omprof::current_region_node();
   ctx.omp_state = state;
+  ctx.task_origin = ts->gomp.task_origin;  // a task's wait sits under its creation path
   return ctx;
 }
 

@@ -1,5 +1,6 @@
 /* Recursive tasks far too fine for the runtime: every fib(n) call creates two tasks (deferred
  * for n > cutoff, 18 unless the second argument says, undeferred if(0) below) and waits for them.
+ * Arguments: n, cutoff, "task" (the first call in a task of its own).
  * Prints the same arithmetic without OpenMP and with tasks, each timed by the program itself. */
 #include <omp.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@ __attribute__((noinline)) static long fib_serial(int n) {
 int main(int argc, char** argv) {
   const int n = argc > 1 ? atoi(argv[1]) : 30;
   if (argc > 2) cutoff = atoi(argv[2]);
+  /* A third argument "task": the first call runs in a task too, so every taskwait is a task's. */
+  const int root_in_task = argc > 3 && argv[3][0] == 't';
   double t0 = omp_get_wtime();
   const long serial = fib_serial(n);
   __asm__ volatile("" : : "r"(serial) : "memory");
@@ -39,7 +42,14 @@ int main(int argc, char** argv) {
   t0 = omp_get_wtime();
 #pragma omp parallel
 #pragma omp single
-  tasks = fib(n);
+  {
+    if (root_in_task) {
+#pragma omp task shared(tasks)
+      tasks = fib(n);
+    } else {
+      tasks = fib(n);
+    }
+  }
   const double tasks_s = omp_get_wtime() - t0;
   printf("fib(%d) = %ld %s serial_s=%.6f tasks_s=%.6f\n", n, tasks,
          tasks == serial ? "ok" : "WRONG", serial_s, tasks_s);
