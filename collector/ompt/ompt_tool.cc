@@ -208,8 +208,14 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   if (region_end && ts->member_depth &&
       member_counts::ends_member(ts, instance, construct_address(codeptr_ra)))
     member_counts::end(ts, instance);  // the member's body ends at its region's end barrier
-  wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data,
-                  wait_context(ts, parallel_data), instance, role);
+  SampleContext ctx = wait_context(ts, parallel_data);
+  // A taskwait or taskgroup is its task's: named by the runtime here, not taken from the thread's
+  // task switches, which libomp 14 misnames around untied tasks (BOTS fib on clang: most of its
+  // taskwaits lay under the region, outside every task).
+  if ((kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup) && task_data &&
+      handler::task_children::linked(&task_data->value))
+    if (const uint32_t origin = task_origins::find(task_data)) ctx.task_origin = origin;
+  wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data, ctx, instance, role);
 }
 
 void on_mutex_acquire(ompt_mutex_t kind, unsigned, unsigned, ompt_wait_id_t wait_id,

@@ -16,13 +16,14 @@ void set_task_info_inquiry(ompt_get_task_info_t get_task_info) {
   g_get_task_info = get_task_info;
 }
 
-const ompt_frame_t* starting_task_frame(const ompt_data_t* task) {
+const ompt_data_t* runtime_current_task(const ompt_frame_t** frame) {
   ompt_data_t* current = nullptr;
-  ompt_frame_t* frame = nullptr;
-  if (g_get_task_info && g_get_task_info(0, nullptr, &current, &frame, nullptr, nullptr) &&
-      current == task && handler::plausible_pointer(frame))
-    return frame;
-  return nullptr;
+  ompt_frame_t* f = nullptr;
+  *frame = nullptr;
+  if (!g_get_task_info || !g_get_task_info(0, nullptr, &current, &f, nullptr, nullptr))
+    return nullptr;
+  if (handler::plausible_pointer(f)) *frame = f;
+  return current;
 }
 
 }  // namespace omprof::ompt
