@@ -191,6 +191,19 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
   if (off) omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, as), off, now);
 }
 
+// A runtime call that may sleep on the runtime's own lock begins (omprof_gomp_runtime_call): its
+// clocks, only where none needs a system call unless the thread is switched out (the run
+// queue's time is read once between two switches at most; the call's end compares one word).
+void begin_runtime_call(GompThread& g, const void* codeptr_ra, omprof_gomp_runtime_call* call) {
+  if (!g.cpu_clock.cheap() || !g.cpu_clock.run_delay(&call->clock.run_delay_start_ns)) return;
+  const omprof::clocks::SwitchWatch::Mark m = g.cpu_clock.mark();
+  call->clock.start_ns = m.wall_ns;
+  call->clock.cpu_start_ns = m.cpu_ns;
+  call->clock.tasks_begun = g.tasks_begun;
+  call->switch_seq = m.seq;
+  call->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
+}
+
 }  // namespace
 
 #define OMPROF_EXPORT extern "C" __attribute__((visibility("default")))
@@ -411,33 +424,21 @@ void thread_exits(ThreadState* ts) {
 }  // namespace omprof::gomp
 
 OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
-                                                        const void* enter_frame) {
+                                                        const void* enter_frame,
+                                                        omprof_gomp_runtime_call* call) {
+  call->clock.start_ns = 0;
   ThreadState* ts = tracked_thread();
   if (!ts || !ts->gomp.thread) return 0;
-  const uint64_t cut = own(ts).task_cut;
+  GompThread& g = own(ts);
+  const uint64_t cut = g.task_cut;
   if (cut == 0) return 0;
   // The creating context: the running task's record, else the innermost region.
   uint64_t parent = ts->gomp.task_origin;
   if (!parent) parent = pv::fork_id(ts->gomp.parallel_value);
   if (!parent) return 0;
-  return omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);
-}
-
-OMPROF_EXPORT void omprof_internal_gomp_runtime_call_begin(const void* codeptr_ra,
-                                                           omprof_gomp_runtime_call* call) {
-  call->clock.start_ns = 0;
-  ThreadState* ts = tracked_thread();
-  if (!ts || !ts->gomp.thread) return;
-  GompThread& g = own(ts);
-  // Only where no clock needs a system call unless the thread is switched out: the run queue's
-  // time is read once between two switches at most, and the call's end compares one word.
-  if (!g.cpu_clock.cheap() || !g.cpu_clock.run_delay(&call->clock.run_delay_start_ns)) return;
-  const omprof::clocks::SwitchWatch::Mark m = g.cpu_clock.mark();
-  call->clock.start_ns = m.wall_ns;
-  call->clock.cpu_start_ns = m.cpu_ns;
-  call->clock.tasks_begun = g.tasks_begun;
-  call->switch_seq = m.seq;
-  call->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
+  const uint32_t record = omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);
+  if (record) begin_runtime_call(g, codeptr_ra, call);
+  return record;
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_runtime_call_end(const omprof_gomp_runtime_call* call) {

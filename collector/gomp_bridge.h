@@ -61,27 +61,27 @@ void omprof_internal_gomp_member_end(void);
 void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
                                      struct omprof_gomp_context* saved);
 void omprof_internal_gomp_wait_end(const struct omprof_gomp_context* saved);
+// A call into libgomp that is no wait but may sleep on the runtime's own lock (GOMP_task, whose
+// task queue's mutex futex-waits once contended): the time the thread sleeps there is task
+// overhead, recorded exactly where the thread's CPU clock reads cheaply
+// (clocks/switch_watch.h); otherwise it was off the CPU in no measured wait (`<off-cpu>` work).
+struct omprof_gomp_runtime_call {
+  omprof::openmp::RuntimeCallClock clock;
+  uint64_t codeptr;     // the call site in the program
+  uint32_t switch_seq;  // the thread's switch word when it began
+};
+// The runtime call that queues a task created by task_create (*call, filled there) ends.
+void omprof_internal_gomp_runtime_call_end(const struct omprof_gomp_runtime_call* call);
 // A deferred task is created at `codeptr_ra` (the return address into the program): records
 // its creation path, from the running task's code on, and returns its record (0: none; the
-// task then runs as before, under the region that runs it).
-uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra, const void* enter_frame);
+// task then runs as before, under the region that runs it). With a record, *call times the
+// GOMP_task call that queues the task (omprof_internal_gomp_runtime_call_end).
+uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra, const void* enter_frame,
+                                          struct omprof_gomp_runtime_call* call);
 // A task created with record `record` starts running on this thread, its code called from
 // `frame` (the wrapper's trampoline); *saved keeps the task it interrupts, which task_end
 // resumes. A barrier, region-end or taskwait wait the task runs in is paused meanwhile: its
 // time off the CPU is measured up to the task's start and again from its end.
-// A call into libgomp that is no wait but may sleep on the runtime's own lock (GOMP_task, whose
-// task queue's mutex futex-waits once contended) begins and ends: the time the thread sleeps
-// there is task overhead, recorded exactly where the thread's CPU clock reads cheaply
-// (clocks/switch_watch.h); otherwise it was off the CPU in no measured wait (`<off-cpu>` work).
-// `codeptr_ra`: the return address into the program.
-struct omprof_gomp_runtime_call {
-  omprof::openmp::RuntimeCallClock clock;
-  uint64_t codeptr;
-  uint32_t switch_seq;  // the thread's switch word when it began
-};
-void omprof_internal_gomp_runtime_call_begin(const void* codeptr_ra,
-                                             struct omprof_gomp_runtime_call* call);
-void omprof_internal_gomp_runtime_call_end(const struct omprof_gomp_runtime_call* call);
 void omprof_internal_gomp_task_begin(uint32_t record, const void* frame,
                                      struct omprof_gomp_context* saved);
 void omprof_internal_gomp_task_end(const struct omprof_gomp_context* saved);

@@ -241,9 +241,13 @@ OMPROF_EXPORT void GOMP_task(Body fn, void* data, CopyFn cpyfn, long arg_size, l
   NEXT(void (*)(Body, void*, CopyFn, long, long, bool, unsigned, void**, int, void*), GOMP_task);
   const bool wrappable = if_clause && !(flags & kTaskFlagDetach) && arg_size >= 0 &&
                          arg_size <= kMaxWrappedTaskData && (cpyfn || !cancellation_on());
+  // Queueing the task takes the team's task lock, where a thread may sleep: *call times it. A
+  // task libgomp runs at once instead (its queue full) goes through run_task, which the
+  // collector counts: such a call is not timed.
+  omprof_gomp_runtime_call call;
   const uint32_t record = attached && wrappable
                               ? omprof_internal_gomp_task_create(__builtin_return_address(0),
-                                                                 __builtin_frame_address(0))
+                                                                 __builtin_frame_address(0), &call)
                               : 0;
   if (!record)
     return real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
@@ -251,11 +255,6 @@ OMPROF_EXPORT void GOMP_task(Body fn, void* data, CopyFn cpyfn, long arg_size, l
   const long offset =
       long((sizeof(TaskHeader) + size_t(align) - 1) / size_t(align) * size_t(align));
   TaskHeader header{fn, cpyfn, data, arg_size, offset, record};
-  // Queueing the task takes the team's task lock, where a thread may sleep (runtime_call_begin).
-  // A task libgomp runs at once instead (its queue full) goes through run_task, which the
-  // collector counts: such a call is not timed.
-  omprof_gomp_runtime_call call;
-  omprof_internal_gomp_runtime_call_begin(__builtin_return_address(0), &call);
   real(run_task, &header, copy_task, offset + arg_size, align, if_clause, flags, depend, priority,
        detach);
   omprof_internal_gomp_runtime_call_end(&call);
