@@ -194,14 +194,13 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
 // A runtime call that may sleep on the runtime's own lock begins (omprof_gomp_runtime_call): its
 // clocks, only where none needs a system call unless the thread is switched out (the run
 // queue's time is read once between two switches at most; the call's end compares one word).
-void begin_runtime_call(GompThread& g, const void* codeptr_ra, omprof_gomp_runtime_call* call) {
+void begin_runtime_call(GompThread& g, omprof_gomp_runtime_call* call) {
   if (!g.cpu_clock.cheap() || !g.cpu_clock.run_delay(&call->clock.run_delay_start_ns)) return;
   const omprof::clocks::SwitchWatch::Mark m = g.cpu_clock.mark();
   call->clock.start_ns = m.wall_ns;
   call->clock.cpu_start_ns = m.cpu_ns;
   call->clock.tasks_begun = g.tasks_begun;
   call->switch_seq = m.seq;
-  call->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
 }
 
 }  // namespace
@@ -437,8 +436,19 @@ OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
   if (!parent) parent = pv::fork_id(ts->gomp.parallel_value);
   if (!parent) return 0;
   const uint32_t record = omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);
-  if (record) begin_runtime_call(g, codeptr_ra, call);
+  if (record) {
+    call->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
+    begin_runtime_call(g, call);
+  }
   return record;
+}
+
+OMPROF_EXPORT void omprof_internal_gomp_runtime_call_restart(omprof_gomp_runtime_call* call) {
+  if (call->clock.start_ns == 0) return;
+  call->clock.start_ns = 0;
+  ThreadState* ts = tracked_thread();
+  if (!ts) return;
+  begin_runtime_call(own(ts), call);
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_runtime_call_end(const omprof_gomp_runtime_call* call) {

@@ -70,8 +70,10 @@ struct omprof_gomp_runtime_call {
   uint64_t codeptr;     // the call site in the program
   uint32_t switch_seq;  // the thread's switch word when it began
 };
-// The runtime call that queues a task created by task_create (*call, filled there) ends.
+// The runtime call that queues a task created by task_create (*call, filled there) ends; or is
+// timed again from now, the program's code having run inside it (its copy function).
 void omprof_internal_gomp_runtime_call_end(const struct omprof_gomp_runtime_call* call);
+void omprof_internal_gomp_runtime_call_restart(struct omprof_gomp_runtime_call* call);
 // A deferred task is created at `codeptr_ra` (the return address into the program): records
 // its creation path, from the running task's code on, and returns its record (0: none; the
 // task then runs as before, under the region that runs it). With a record, *call times the

@@ -110,6 +110,8 @@ struct TaskHeader {
   long size;
   long offset;
   uint32_t record;  // the task's creation path (collector/gomp_bridge.h)
+  // The timing of the GOMP_task call that queues the task (valid during that call only).
+  omprof_gomp_runtime_call* call;
 };
 // Blocks larger than this (large firstprivate arrays) are not wrapped: a task libgomp runs at
 // once (its queue is full) is copied onto the stack, which a task without a copy function was
@@ -144,10 +146,14 @@ void copy_task(void* to, void* from) {
   const auto* h = static_cast<const TaskHeader*>(from);
   std::memcpy(to, h, sizeof *h);
   char* data = static_cast<char*>(to) + h->offset;
-  if (h->cpyfn)
+  if (h->cpyfn) {
     h->cpyfn(data, h->data);
-  else if (h->size > 0)
+    // The program's copy constructors ran (its code, which may sleep): the runtime's part of the
+    // call is timed from here.
+    if (h->call) omprof_internal_gomp_runtime_call_restart(h->call);
+  } else if (h->size > 0) {
     std::memcpy(data, h->data, size_t(h->size));
+  }
 }
 
 }  // namespace
@@ -254,7 +260,7 @@ OMPROF_EXPORT void GOMP_task(Body fn, void* data, CopyFn cpyfn, long arg_size, l
   const long align = std::max(arg_align, long(alignof(TaskHeader)));
   const long offset =
       long((sizeof(TaskHeader) + size_t(align) - 1) / size_t(align) * size_t(align));
-  TaskHeader header{fn, cpyfn, data, arg_size, offset, record};
+  TaskHeader header{fn, cpyfn, data, arg_size, offset, record, &call};
   real(run_task, &header, copy_task, offset + arg_size, align, if_clause, flags, depend, priority,
        detach);
   omprof_internal_gomp_runtime_call_end(&call);

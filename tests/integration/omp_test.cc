@@ -1083,6 +1083,31 @@ TEST_P(Omp, RecursiveUntiedTasksSitUnderTheirCreationPath) {
   EXPECT_LE(in_fib - placed, in_fib / 20 + 1);
 }
 
+// The program's own code inside task creation: libgomp calls the compiler's copy function for a
+// firstprivate C++ object inside GOMP_task, before it takes its task lock. A copy constructor that
+// sleeps (5 ms, 40 times, measured by the program) sleeps in the program's code, not in the
+// runtime: none of it is task overhead (the timing of GOMP_task, 52073b4, counted it all).
+TEST_P(Omp, ASleepInAFirstprivateCopyIsNotTaskOverhead) {
+  if (compiler() != "gcc" || !on_libgomp() || !task_clock_usable())
+    GTEST_SKIP() << "libgomp's task creation, timed where the thread's CPU clock reads cheaply";
+  const std::string dir = fresh_dir("omp_copy_sleep_" + GetParam());
+  std::vector<std::string> argv = omprof_run(dir);
+  argv.insert(argv.end(), {"--", program("omp_copy_sleep_gcc")});
+  const RunResult r = run(argv, {});
+  ASSERT_EQ(r.status, 0) << r.err;
+  double slept_s = 0;
+  ASSERT_EQ(std::sscanf(r.out.c_str(), "copy_sleep_s %lf", &slept_s), 1) << r.out;
+  format::Profile p = only_profile(dir);
+  viewer::Model user = viewer::build_model(p, omp::View::kUser);
+  uint64_t task_overhead_measured = 0;
+  for (const auto& s : user.samples)
+    if (s.exact && s.state == format::kOverheadTask) task_overhead_measured += s.weight_ns;
+  std::printf("copies slept %.3f s; measured task overhead %.3f s\n", slept_s,
+              double(task_overhead_measured) * 1e-9);
+  ASSERT_GT(slept_s, 0.15) << r.out;
+  EXPECT_LT(double(task_overhead_measured) * 1e-9, 0.1 * slept_s);
+}
+
 // A taskwait inside a task is in that task: its measured time sits under the task's creation
 // path, as its samples do. omp_fib with "task" makes its first fib() call in a task too, so
 // every taskwait is in a task. On libgomp the measured taskwaits had no task: BOTS fib's 2.6 s of
