@@ -169,8 +169,13 @@ void read_omp_context(const ThreadState* ts, SampleContext& ctx) {
   ctx.fork_id = parallel_value::fork_id(region);
   if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
   ctx.task_origin = running_task_origin(ts);
-  if (state == kWorkParallel && ts->taskwait_depth > 0 && taskwait_can_wait(ts))
+  if (state == kWorkParallel && ts->taskwait_depth > 0 && taskwait_can_wait(ts)) {
     ctx.omp_state = kInTaskwait;
+    // The waiting task runs here (taskwait_can_wait): its record, where the thread's running
+    // task is not known (libomp 14 around untied tasks).
+    if (!ctx.task_origin && ts->taskwait_depth <= kMaxTaskwaitBrackets)
+      ctx.task_origin = ts->taskwait_brackets[ts->taskwait_depth - 1].origin;
+  }
 }
 
 }  // namespace omprof::handler

@@ -23,6 +23,9 @@ struct SamplingClock;
 struct TaskwaitBracket {
   const void* task = nullptr;
   bool group = false;  // a taskgroup waits for descendants, which are not counted
+  // The waiting task's creation record (0: none): a sample in the wait is the task's even where
+  // the thread's running task is not known (libomp 14 around untied tasks).
+  uint32_t origin = 0;
 };
 constexpr int kMaxTaskwaitBrackets = 32;
 

@@ -176,6 +176,9 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
         auto& b = ts->taskwait_brackets[ts->taskwait_depth];
         b.task = task_data;
         b.group = kind == ompt_sync_region_taskgroup;
+        b.origin = task_data && handler::task_children::linked(&task_data->value)
+                       ? task_origins::find(task_data)
+                       : 0;
       }
       ts->current_task = task_data;  // the waiting task runs here, by definition
       std::atomic_signal_fence(std::memory_order_release);
@@ -212,9 +215,10 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   // A taskwait or taskgroup is its task's: named by the runtime here, not taken from the thread's
   // task switches, which libomp 14 misnames around untied tasks (BOTS fib on clang: most of its
   // taskwaits lay under the region, outside every task).
-  if ((kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup) && task_data &&
-      handler::task_children::linked(&task_data->value))
-    if (const uint32_t origin = task_origins::find(task_data)) ctx.task_origin = origin;
+  if ((kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup) &&
+      ts->taskwait_depth > 0 && ts->taskwait_depth <= handler::kMaxTaskwaitBrackets)
+    if (const uint32_t origin = ts->taskwait_brackets[ts->taskwait_depth - 1].origin)
+      ctx.task_origin = origin;
   wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data, ctx, instance, role);
 }
 
