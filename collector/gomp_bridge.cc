@@ -26,21 +26,17 @@
 namespace {
 
 using omprof::SampleContext;
+using omprof::gomp::context_now;
+using omprof::gomp::cpu_at;
 using omprof::gomp::existing;
 using omprof::gomp::GompThread;
 using omprof::gomp::own;
+using omprof::gomp::tracked_thread;
 using omprof::handler::ThreadState;
 namespace pv = omprof::handler::parallel_value;
 namespace fmt = omprof::format;
 
 std::atomic<bool> g_attached{false};
-
-// The wrappers act only without OMPT: a libgomp entry point reached on libomp (which provides
-// them too) is seen by the OMPT tool already.
-ThreadState* tracked_thread() {
-  if (!g_attached.load(std::memory_order_relaxed) || omprof::ompt::ompt_ever()) return nullptr;
-  return omprof::handler::current_thread();
-}
 
 // The handler reads the state first, then the value (omp_inquiry.cc, read_gomp_state).
 void set_context(ThreadState* ts, uint64_t value, uint32_t state) {
@@ -65,23 +61,6 @@ void set_task(ThreadState* ts, uint32_t origin, uint64_t cut) {
   own(ts).task_cut = cut;
   std::atomic_signal_fence(std::memory_order_release);
   ts->gomp.task_origin = origin;
-}
-
-// What a sample taken now would be attributed to, in `state`.
-SampleContext context_now(const ThreadState* ts, uint32_t state) {
-  SampleContext ctx;
-  ctx.fork_id = pv::fork_id(ts->gomp.parallel_value);
-  if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
-  ctx.region_node = omprof::current_region_node();
-  ctx.omp_state = state;
-  ctx.task_origin = ts->gomp.task_origin;  // a task's wait sits under its creation path
-  return ctx;
-}
-
-// The calling thread's CPU time at `now` (clocks/switch_watch.h: a system call only after the
-// thread was switched out).
-uint64_t cpu_at(ThreadState* ts, uint64_t now) {
-  return own(ts).cpu_clock.cpu_ns(now);
 }
 
 // Barriers and taskwaits, where the runtime may run tasks, are measured by their time off the
@@ -191,19 +170,35 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
   if (off) omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, as), off, now);
 }
 
-// A runtime call that may sleep on the runtime's own lock begins (omprof_gomp_runtime_call): its
-// clocks, only where none needs a system call unless the thread is switched out (the run
-// queue's time is read once between two switches at most; the call's end compares one word).
-void begin_runtime_call(GompThread& g, omprof_gomp_runtime_call* call) {
-  if (!g.cpu_clock.cheap() || !g.cpu_clock.run_delay(&call->clock.run_delay_start_ns)) return;
-  const omprof::clocks::SwitchWatch::Mark m = g.cpu_clock.mark();
-  call->clock.start_ns = m.wall_ns;
-  call->clock.cpu_start_ns = m.cpu_ns;
-  call->clock.tasks_begun = g.tasks_begun;
-  call->switch_seq = m.seq;
+}  // namespace
+
+namespace omprof::gomp {
+
+// The wrappers act only without OMPT: a libgomp entry point reached on libomp (which provides
+// them too) is seen by the OMPT tool already.
+ThreadState* tracked_thread() {
+  if (!g_attached.load(std::memory_order_relaxed) || omprof::ompt::ompt_ever()) return nullptr;
+  return omprof::handler::current_thread();
 }
 
-}  // namespace
+// What a sample taken now would be attributed to, in `state`.
+SampleContext context_now(const ThreadState* ts, uint32_t state) {
+  SampleContext ctx;
+  ctx.fork_id = pv::fork_id(ts->gomp.parallel_value);
+  if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
+  ctx.region_node = omprof::current_region_node();
+  ctx.omp_state = state;
+  ctx.task_origin = ts->gomp.task_origin;  // a task's wait sits under its creation path
+  return ctx;
+}
+
+// The calling thread's CPU time at `now` (clocks/switch_watch.h: a system call only after the
+// thread was switched out).
+uint64_t cpu_at(ThreadState* ts, uint64_t now) {
+  return own(ts).cpu_clock.cpu_ns(now);
+}
+
+}  // namespace omprof::gomp
 
 #define OMPROF_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -421,51 +416,6 @@ void thread_exits(ThreadState* ts) {
 }
 
 }  // namespace omprof::gomp
-
-OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
-                                                        const void* enter_frame,
-                                                        omprof_gomp_runtime_call* call) {
-  call->clock.start_ns = 0;
-  ThreadState* ts = tracked_thread();
-  if (!ts || !ts->gomp.thread) return 0;
-  GompThread& g = own(ts);
-  const uint64_t cut = g.task_cut;
-  if (cut == 0) return 0;
-  // The creating context: the running task's record, else the innermost region.
-  uint64_t parent = ts->gomp.task_origin;
-  if (!parent) parent = pv::fork_id(ts->gomp.parallel_value);
-  if (!parent) return 0;
-  const uint32_t record = omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);
-  if (record) {
-    call->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
-    begin_runtime_call(g, call);
-  }
-  return record;
-}
-
-OMPROF_EXPORT void omprof_internal_gomp_runtime_call_restart(omprof_gomp_runtime_call* call) {
-  if (call->clock.start_ns == 0) return;
-  call->clock.start_ns = 0;
-  ThreadState* ts = tracked_thread();
-  if (!ts) return;
-  begin_runtime_call(own(ts), call);
-}
-
-OMPROF_EXPORT void omprof_internal_gomp_runtime_call_end(const omprof_gomp_runtime_call* call) {
-  if (call->clock.start_ns == 0) return;
-  ThreadState* ts = tracked_thread();
-  if (!ts) return;
-  GompThread& g = own(ts);
-  if (!g.cpu_clock.switched_since(call->switch_seq)) return;  // never off the CPU
-  const uint64_t now = omprof::monotonic_ns();
-  const uint64_t cpu = cpu_at(ts, now);
-  uint64_t run_delay = 0;
-  if (!g.cpu_clock.run_delay(&run_delay)) return;
-  const uint64_t slept =
-      omprof::openmp::runtime_call_sleep(call->clock, now, cpu, run_delay, g.tasks_begun);
-  if (slept)
-    omprof::ompt::record_wait(ts, call->codeptr, context_now(ts, fmt::kOverheadTask), slept, now);
-}
 
 OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* frame,
                                                    omprof_gomp_context* saved) {

@@ -39,6 +39,16 @@ struct GompThread {
   clocks::SwitchWatch cpu_clock;
 };
 
+// Shared by the wrappers' two halves in the collector (gomp_bridge.cc: regions and waits;
+// gomp_tasks.cc: task creation). The calling thread while the wrappers act (not once OMPT runs
+// in the process), else null.
+ThreadState* tracked_thread();
+// What a sample taken now would be attributed to, in `state`.
+SampleContext context_now(const ThreadState* ts, uint32_t state);
+// The calling thread's CPU time at `now` (clocks/switch_watch.h: a system call only after the
+// thread was switched out).
+uint64_t cpu_at(ThreadState* ts, uint64_t now);
+
 // The calling thread's (`ts`) private part, made on first use.
 inline GompThread& own(ThreadState* ts) {
   if (!ts->gomp_private) ts->gomp_private = new GompThread;
