@@ -188,7 +188,7 @@ SampleContext context_now(const ThreadState* ts, uint32_t state) {
   if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
   ctx.region_node = omprof::current_region_node();
   ctx.omp_state = state;
-  ctx.task_origin = ts->gomp.task_origin;  // a task's wait sits under its creation path
+  ctx.task_origin = omprof::handler::running_task_origin(ts);  // under its task, as samples
   return ctx;
 }
 
