@@ -475,8 +475,12 @@ TEST(Run, SamplesBeyondTheTableAreDroppedAndCounted) {
   format::Profile p = only_profile(dir);
   const auto& main_thread = p.threads.at(0);
   EXPECT_GT(main_thread.dropped_samples(), 0u);
-  // Each sample stands for one or more whole sampling periods (stratified sampling).
-  EXPECT_GE(main_thread.dropped_weight_ns(), main_thread.dropped_samples() * p.header.period_ns());
+  // Each sample stands for whole sampling periods (stratified sampling): one or more, or none
+  // when it came early, in the period already sampled. The task clock's overflow is timed by an
+  // hrtimer while the thread runs, which counts time its CPU clock leaves out on a busy machine
+  // (5 of 591 overflows up to 0.26 ms early beside two CPU burners on the 2-vCPU VM).
+  const uint64_t dropped = main_thread.dropped_samples();
+  EXPECT_GE(main_thread.dropped_weight_ns(), (dropped - dropped / 10) * p.header.period_ns());
   EXPECT_EQ(main_thread.dropped_weight_ns() % p.header.period_ns(), 0u);
   EXPECT_LE(main_thread.sample_size(), 12);
   // Kept plus dropped is all the CPU time.
