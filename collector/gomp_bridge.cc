@@ -20,6 +20,7 @@
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "collector/wait_context.h"
 #include "omp/states.h"
 #include "proto/state_codes.h"
 
@@ -181,15 +182,8 @@ ThreadState* tracked_thread() {
   return omprof::handler::current_thread();
 }
 
-// What a sample taken now would be attributed to, in `state`.
 SampleContext context_now(const ThreadState* ts, uint32_t state) {
-  SampleContext ctx;
-  ctx.fork_id = pv::fork_id(ts->gomp.parallel_value);
-  if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
-  ctx.region_node = omprof::current_region_node();
-  ctx.omp_state = state;
-  ctx.task_origin = omprof::handler::running_task_origin(ts);  // under its task, as samples
-  return ctx;
+  return omprof::wait_context(*ts, ts->gomp.parallel_value, state);
 }
 
 // The calling thread's CPU time at `now` (clocks/switch_watch.h: a system call only after the

@@ -43,7 +43,7 @@ struct GompThread {
 // gomp_tasks.cc: task creation). The calling thread while the wrappers act (not once OMPT runs
 // in the process), else null.
 ThreadState* tracked_thread();
-// What a sample taken now would be attributed to, in `state`.
+// Where a wait the thread measures now in `state` is recorded (collector/wait_context.h).
 SampleContext context_now(const ThreadState* ts, uint32_t state);
 // The calling thread's CPU time at `now` (clocks/switch_watch.h: a system call only after the
 // thread was switched out).

@@ -26,6 +26,7 @@
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
+#include "collector/wait_context.h"
 
 namespace omprof::ompt {
 
@@ -146,17 +147,12 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
   }
 }
 
-// The context an exact wait is attributed to: the innermost region (as samples see it), the
-// thread's number in it and its explicit region.
+// The context an exact wait is attributed to (collector/wait_context.h), in the region whose
+// parallel_data the runtime named.
 SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_data) {
-  SampleContext ctx;
-  if (handler::plausible_pointer(parallel_data)) {
-    ctx.fork_id = pv::fork_id(value_of(ts, parallel_data));
-    if (ctx.fork_id && ts) ctx.omp_thread_num = ts->omp_thread_num;
-  }
-  ctx.region_node = current_region_node();
-  if (ts) ctx.task_origin = handler::running_task_origin(ts);
-  return ctx;
+  const uint64_t value =
+      handler::plausible_pointer(parallel_data) ? value_of(ts, parallel_data) : 0;
+  return omprof::wait_context(*ts, value, 0);
 }
 
 uint64_t construct_address(const void* codeptr_ra) {
