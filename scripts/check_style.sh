@@ -15,7 +15,9 @@ case "$what" in
   tidy)
     # Translation units of the product (not tests, benchmarks or example programs).
     units=$(git ls-files '*.cc' | grep -E '^(collector|unwind|omp|ranks|regions|proto|viewer|launcher|mpi)/')
-    printf '%s\n' $units | xargs -P "$(nproc)" -n 4 clang-tidy -p "$build" --quiet 2>/dev/null
+    # Each source alone, with its target's flags, also in a unity build (source_commands.py).
+    python3 scripts/source_commands.py "$build" "$build/tidy"
+    printf '%s\n' $units | xargs -P "$(nproc)" -n 4 clang-tidy -p "$build/tidy" --quiet 2>/dev/null
     echo "style: clang-tidy ok"
     ;;
   *) echo "usage: $0 format|tidy BUILD_DIR" >&2; exit 2 ;;

@@ -15,7 +15,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mode=${1:?check or regenerate}
 build=$(realpath "${2:-$here/build}")
 data=$here/tests/data
-omprof=$build/bin/omprof
+omprof=${OMPROF_TEST_COMMAND:-$build/bin/omprof}  # scripts/test.sh: an AddressSanitizer build's
 # INPUT:VIEW, where VIEW is a report option (its file: VIEW.csv), OPTION=ARGUMENT (its file:
 # OPTION-ARGUMENT.csv), or "text": the default text report (header, flat top 20, call tree:
 # text.txt). The views of ranks/ are ranks-VIEW.csv and ranks-text.txt.

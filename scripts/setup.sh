@@ -27,5 +27,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=${OMPROF_BUILD_TYPE:-RelWithDebInfo} >/dev/null
+# A unity build (a target's sources compiled a few at a time as one): about half the time of a
+# fresh build on a 2-vCPU VM. OMPROF_UNITY_BUILD=OFF compiles each source alone, for a developer
+# who rebuilds after small edits. clang-tidy still checks each source alone (check_style.sh).
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=${OMPROF_BUILD_TYPE:-RelWithDebInfo} \
+  -DCMAKE_UNITY_BUILD=${OMPROF_UNITY_BUILD:-ON} >/dev/null
 cmake --build "$build" -j"$(nproc)"

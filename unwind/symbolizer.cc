@@ -100,15 +100,16 @@ struct CuIndex {
   std::vector<std::tuple<Dwarf_Addr, Dwarf_Addr, Dwarf_Off>> ranges;  // [lo, hi), CU die offset
 };
 
-namespace {
-
 // One name per function address of a module's symbol table. glibc defines one function under
 // several names (cbrt, cbrtf64, cbrtf32x; ldexp, ldexpf64, scalbn): libdw returns any of them,
 // so the same function would be named differently by version, and by an alias users never call.
+// (Outside the anonymous namespace, as CuIndex: a field of Impl, which has linkage.)
 struct CanonicalNames {
   bool built = false;
   std::unordered_map<GElf_Addr, std::string> by_address;  // only addresses with aliases
 };
+
+namespace {
 
 // Which of two names of one function a reader knows: not a reserved name ("__cbrt"), then the
 // shortest ("cbrt" over "cbrtf64"), then the first in alphabetical order (stable).

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -58,6 +59,11 @@ RunResult run(const std::vector<std::string>& argv, const std::map<std::string, 
   unlink(out_tmpl);
   unlink(err_tmpl);
   return r;
+}
+
+const char* omprof_command() {
+  const char* other = getenv("OMPROF_TEST_COMMAND");
+  return other && *other ? other : OMPROF_BUILT_COMMAND;
 }
 
 std::string program(const std::string& name) {

@@ -8,7 +8,13 @@
 
 #include "viewer/model.h"
 
+// The omprof command the tests run: this build's, or the one OMPROF_TEST_COMMAND names
+// (scripts/test.sh runs some of these tests again with an AddressSanitizer build of it).
+#define OMPROF_BIN ::omprof::test::omprof_command()
+
 namespace omprof::test {
+
+const char* omprof_command();
 
 struct RunResult {
   int status = -1;  // exit code, or 128 + signal
