@@ -51,7 +51,7 @@ void save(const ThreadState* ts, omprof_gomp_context* saved) {
   saved->parallel_value = ts->gomp.parallel_value;
   saved->state = ts->gomp.state;
   saved->thread_num = ts->omp_thread_num;
-  saved->task_origin = ts->gomp.task_origin;
+  saved->task_origin = ts->task_origin;
   const GompThread* mine = existing(ts);
   saved->task_cut = mine ? mine->task_cut : 0;
 }
@@ -61,7 +61,7 @@ void save(const ThreadState* ts, omprof_gomp_context* saved) {
 void set_task(ThreadState* ts, uint32_t origin, uint64_t cut) {
   own(ts).task_cut = cut;
   std::atomic_signal_fence(std::memory_order_release);
-  ts->gomp.task_origin = origin;
+  ts->task_origin = origin;
 }
 
 // Barriers and taskwaits, where the runtime may run tasks, are measured by their time off the
@@ -417,7 +417,7 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   saved->begun = 1;
-  saved->task_origin = ts->gomp.task_origin;
+  saved->task_origin = ts->task_origin;
   const GompThread* mine = existing(ts);
   saved->task_cut = mine ? mine->task_cut : 0;
   // The wait the task runs in is measured up to here: time the task spends off the CPU

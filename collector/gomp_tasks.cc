@@ -50,7 +50,7 @@ OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
   const uint64_t cut = g.task_cut;
   if (cut == 0) return 0;
   // The creating context: the running task's record, else the innermost region.
-  uint64_t parent = ts->gomp.task_origin;
+  uint64_t parent = ts->task_origin;
   if (!parent) parent = pv::fork_id(ts->gomp.parallel_value);
   if (!parent) return 0;
   const uint32_t record = omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);

@@ -63,7 +63,7 @@ bool taskwait_can_wait(const ThreadState* ts) {
 }  // namespace
 
 uint32_t running_task_origin(const ThreadState* ts) {
-  if (ts->gomp.thread) return ts->gomp.task_origin;  // libgomp: set by omprof's trampoline
+  if (ts->gomp.thread) return ts->task_origin;  // libgomp: set by omprof's trampoline
   const ompt_frame_t* frame = ts->task_frame;
   std::atomic_signal_fence(std::memory_order_acquire);
   if (!frame || !plausible_pointer(frame) || !frame->exit_frame.ptr) return 0;

@@ -42,7 +42,6 @@ struct GompPublished {
   bool thread = false;
   uint32_t state = 0;           // proto/state_codes.h
   uint64_t parallel_value = 0;  // its innermost region (parallel_value.h)
-  uint32_t task_origin = 0;     // the running explicit task's creation record (0: implicit)
   // The thread's strata_sampled when its innermost taskwait began: a taskwait that already had
   // a sample is one that waits.
   uint64_t taskwait_strata = 0;
@@ -101,8 +100,9 @@ struct ThreadState : journal::ThreadRecord {
   TaskwaitBracket taskwait_brackets[kMaxTaskwaitBrackets];  // the innermost at depth - 1
   const void* current_task = nullptr;  // the task this thread runs (task_schedule), if known
   // The deferred explicit task this thread runs, if its creation was recorded: its creation
-  // record (ompt/task_origins.h) and its OMPT frame, whose exit frame is set while the task's
-  // own code runs. Written frame last (omp_inquiry.h, running_task_origin).
+  // record (ompt/task_origins.h; 0: the implicit task) and, on OMPT, its frame, whose exit frame
+  // is set while the task's own code runs. Written frame last (omp_inquiry.h,
+  // running_task_origin). On libgomp the wrappers' trampoline writes the record alone.
   uint32_t task_origin = 0;
   const ompt_frame_t* task_frame = nullptr;
   uint64_t task_paths_skipped = 0;  // creation paths not recorded (ompt_tool.cc, cost guard)
