@@ -3,23 +3,31 @@
 # view and the views over ranks; journals: the recovery; MPI job summaries) for SECONDS
 # (default 60), starting from real files made by the bundled test programs.
 #   bash scripts/fuzz.sh [SECONDS]
-# Builds tests/fuzz/profile_fuzzer with clang (libFuzzer, ASan, UBSan) in build-fuzz/ (only that
-# target), needs the main build for the seed profiles, and first replays every input saved in
-# tests/fuzz/regressions/ (each a crash found once: add the crash-* file there when you fix it).
+#   bash scripts/fuzz.sh build     (only builds, as scripts/test.sh does first)
+# Builds, with clang, libFuzzer, ASan and UBSan, in build-fuzz/: tests/fuzz/profile_fuzzer, and
+# the omprof command (launcher and viewer, on the same instrumented objects), which
+# scripts/test.sh's AddressSanitizer phase runs. Needs the main build for the seed profiles and
+# the collector, and first replays every input saved in tests/fuzz/regressions/ (each a crash
+# found once: add the crash-* file there when you fix it).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${1:-60}
 main=${OMPROF_BUILD_DIR:-$here/build}
 fuzz=${OMPROF_FUZZ_BUILD_DIR:-$here/build-fuzz}
+main=$(realpath "$main")
 
 # -O1 and line tables only (no full debug information): the usual fuzzing build. It saved
 # little here (the whole test took 293 s instead of 300 s on the 2-vCPU VM): the sanitizers'
 # and the coverage instrumentation's compile time dominates. A unity build (several sources
 # compiled as one) saved a third of the AddressSanitizer build's time (scripts/test.sh).
+# The omprof command runs the main build's collector (OMPROF_PROGRAMS_FROM): the collector is
+# preloaded into programs that carry no sanitizer runtime.
 cmake -S "$here" -B "$fuzz" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DOMPROF_FUZZ=ON -DOMPROF_SANITIZE=OFF -DCMAKE_BUILD_TYPE=None -DCMAKE_UNITY_BUILD=ON \
+  -DOMPROF_FUZZ=ON -DOMPROF_SANITIZE=OFF -DOMPROF_SANITIZE_TOOLS=ON \
+  -DOMPROF_PROGRAMS_FROM="$main" -DCMAKE_BUILD_TYPE=None -DCMAKE_UNITY_BUILD=ON \
   -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" -DCMAKE_C_FLAGS="-O1 -gline-tables-only" >/dev/null
-cmake --build "$fuzz" --target profile_fuzzer -j"$(nproc)" >/dev/null
+cmake --build "$fuzz" --target profile_fuzzer omprof_cli -j"$(nproc)" >/dev/null
+[ "$seconds" = build ] && exit 0
 fuzzer=$fuzz/bin/profile_fuzzer
 
 # Seeds: profiles of OpenMP, region-annotated and plain programs, made now by this build.
