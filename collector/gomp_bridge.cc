@@ -5,17 +5,13 @@
 
 #include "collector/gomp_thread.h"
 #include "collector/handler/barrier_arrivals.h"
-#include "collector/handler/idle_workers.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
 #include "collector/handler/thread_state.h"
-#include "collector/ompt/exact_waits.h"
-#include "collector/ompt/fork_records.h"
-#include "collector/ompt/fork_walls.h"
-#include "collector/ompt/member_counters.h"
 #include "collector/ompt/runtime_status.h"
 #include "collector/open_wait.h"
+#include "collector/openmp/events.h"
 #include "collector/openmp/wait_split.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
@@ -38,6 +34,10 @@ namespace pv = omprof::handler::parallel_value;
 namespace fmt = omprof::format;
 
 std::atomic<bool> g_attached{false};
+
+// libgomp's teams are seen from the wrappers: each member's begin and end of the body, where
+// the barriers are split (openmp/events.h).
+constexpr omprof::openmp::BarrierTiming kArrivals = omprof::openmp::BarrierTiming::kArrivals;
 
 // The handler reads the state first, then the value (omp_inquiry.cc, read_gomp_state).
 void set_context(ThreadState* ts, uint64_t value, uint32_t state) {
@@ -126,23 +126,23 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
   if (!span.recorded || !span.off_ns) return;
   const omprof::openmp::JoinParts parts = omprof::openmp::split_join(
       span.off_ns, span.start_ns, now, join_facts(ts, now, next != nullptr, next_instance));
-  if (parts.woken_ns && next) omprof::ompt::record_wait(ts, 0, *next, parts.woken_ns, now);
+  if (parts.woken_ns && next) omprof::openmp::record_wait(ts, 0, *next, parts.woken_ns, now);
   SampleContext idle_ctx;
   idle_ctx.omp_state = fmt::kIdleDerived;
   if (parts.idle_ns)
-    omprof::ompt::record_wait(ts, 0, idle_ctx, parts.idle_ns, now - parts.woken_ns);
+    omprof::openmp::record_wait(ts, 0, idle_ctx, parts.idle_ns, now - parts.woken_ns);
   // At the barrier: the fork's overhead, the waiting, then the release's overhead, one after
   // another up to the barrier's end on the timeline; the overhead is one wait in the table.
   SampleContext overhead_ctx = g.join_ctx;
   overhead_ctx.omp_state = fmt::kOverhead;
-  if (parts.overhead_ns) omprof::ompt::count_wait(ts, 0, overhead_ctx, parts.overhead_ns);
-  if (parts.waiting_ns) omprof::ompt::count_wait(ts, 0, g.join_ctx, parts.waiting_ns);
+  if (parts.overhead_ns) omprof::openmp::count_wait(ts, 0, overhead_ctx, parts.overhead_ns);
+  if (parts.waiting_ns) omprof::openmp::count_wait(ts, 0, g.join_ctx, parts.waiting_ns);
   uint64_t end = parts.barrier_end_ns;
-  omprof::ompt::place_wait(ts, end, parts.release_ns, overhead_ctx);
+  omprof::openmp::place_wait(ts, end, parts.release_ns, overhead_ctx);
   end -= std::min(end, parts.release_ns);
-  omprof::ompt::place_wait(ts, end, parts.waiting_ns, g.join_ctx);
+  omprof::openmp::place_wait(ts, end, parts.waiting_ns, g.join_ctx);
   end -= std::min(end, parts.waiting_ns);
-  omprof::ompt::place_wait(ts, end, parts.overhead_ns - parts.release_ns, overhead_ctx);
+  omprof::openmp::place_wait(ts, end, parts.overhead_ns - parts.release_ns, overhead_ctx);
 }
 
 // A wait measured off the CPU (`state`: barrier or taskwait), from its saved start to `now`
@@ -163,12 +163,12 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
   const omprof::openmp::BarrierSplit split =
       omprof::openmp::split_at_last_arrival(off, w.clock.start_ns, now, last);
   if (split.sync_ns)
-    omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, fmt::kOverheadBarrier), split.sync_ns,
-                              now);
+    omprof::openmp::record_wait(ts, w.codeptr, context_now(ts, fmt::kOverheadBarrier),
+                                split.sync_ns, now);
   off = split.waiting_ns;
   // A taskwait off the CPU waits for its children (its runtime code on the CPU is overhead).
   const uint32_t as = state == fmt::kInTaskwait ? uint32_t(fmt::kWaitTaskwait) : state;
-  if (off) omprof::ompt::record_wait(ts, w.codeptr, context_now(ts, as), off, now);
+  if (off) omprof::openmp::record_wait(ts, w.codeptr, context_now(ts, as), off, now);
 }
 
 }  // namespace
@@ -216,17 +216,14 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
   if (!ts->gomp.thread) set_context(ts, 0, fmt::kWorkSerial);
   save(ts, saved);
   ts->is_omp_thread = true;
-  const uint64_t value = omprof::ompt::begin_parallel_region(codeptr_ra, enter_frame);
+  const omprof::openmp::Forked f = omprof::openmp::fork(ts, codeptr_ra, enter_frame, kArrivals);
   // From here to its own body the thread forks: waking the team (on a busy machine, waiting
   // for a CPU meanwhile). Its time off the CPU there is fork overhead (member_begin).
   GompThread& g = own(ts);
   g.fork_start_ns = 0;
-  const uint64_t now = omprof::monotonic_ns();
-  g.fork_cpu_ns = measures_off_cpu(ts) ? cpu_at(ts, now) : 0;
-  if (g.fork_cpu_ns) g.fork_start_ns = now;
-  omprof::handler::note_region_fork(pv::instance(value), now);
-  omprof::ompt::note_fork_time(ts, now);
-  return value;
+  g.fork_cpu_ns = measures_off_cpu(ts) ? cpu_at(ts, f.now_ns) : 0;
+  if (g.fork_cpu_ns) g.fork_start_ns = f.now_ns;
+  return f.value;
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_context* saved) {
@@ -240,9 +237,8 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
     std::atomic_signal_fence(std::memory_order_release);
   }
   const uint64_t now = omprof::monotonic_ns();
-  omprof::handler::note_region_end(pv::instance(value), now);
+  omprof::openmp::join(ts, value, now);
   if (!ts) return;
-  omprof::ompt::note_join_time(ts, pv::fork_id(value), now);
   omprof::open_wait::end(*ts);
   if (own(ts).waits.join().is_open()) close_join(ts, now, cpu_at(ts, now), nullptr, 0);
   ts->omp_thread_num = saved->thread_num;
@@ -256,7 +252,6 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   if (!ts || value == 0) return;
   const uint64_t now = omprof::monotonic_ns();
   omprof::open_wait::end(*ts);  // a worker's wait for this region is over
-  omprof::handler::note_member_begun(pv::instance(value), team_size, now);
   GompThread& g = own(ts);
   if (g.waits.join().is_open()) {
     SampleContext next;  // the woken worker's fork overhead, in the region it starts
@@ -266,9 +261,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
     next.region_node = omprof::current_region_node();
     close_join(ts, now, cpu_at(ts, now), &next, pv::instance(value));
   }
-  ts->is_omp_thread = true;
-  ts->omp_thread_num = thread_num;
-  if (thread_num != 0 && !ts->counted_worker) omprof::handler::count_omp_worker(ts);
+  omprof::openmp::member_begin(ts, value, thread_num, team_size, 0, now, kArrivals);
   if (thread_num == 0 && g.fork_start_ns) {
     const uint64_t off = off_cpu_ns(g.fork_start_ns, g.fork_cpu_ns, now, cpu_at(ts, now));
     note_measured(ts, now, off);
@@ -277,12 +270,8 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
     fork_ctx.omp_state = fmt::kOverhead;
     fork_ctx.fork_id = pv::fork_id(value);
     fork_ctx.region_node = omprof::current_region_node();
-    if (off) omprof::ompt::record_wait(ts, 0, fork_ctx, off, now);
+    if (off) omprof::openmp::record_wait(ts, 0, fork_ctx, off, now);
   }
-  omprof::ompt::begin_team_member(value, thread_num, team_size);
-  if (omprof::ompt::member_counts::on())
-    omprof::ompt::member_counts::begin(ts, pv::fork_id(value), pv::instance(value), thread_num == 0,
-                                       0);
   ts->gomp.team_size = team_size;
   g.barriers_met = 0;
   ts->gomp.barrier_tag = 0;
@@ -300,8 +289,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   GompThread& g = own(ts);
   ts->gomp.body_ns = now > g.body_start_ns ? now - g.body_start_ns : 0;
   ts->gomp.join_ran_task = false;
-  omprof::handler::note_member_ended(pv::instance(ts->gomp.parallel_value), now);
-  if (ts->member_depth) omprof::ompt::member_counts::end(ts, pv::instance(ts->gomp.parallel_value));
+  omprof::openmp::member_end(ts, pv::instance(ts->gomp.parallel_value), now, kArrivals);
   ts->gomp.state = fmt::kWaitBarrierImplicitParallel;
   // At the region's end until the join (the master) or the next region (a worker, idle then).
   omprof::open_wait::begin(*ts, fmt::kWaitBarrierImplicitParallel, now);
@@ -380,8 +368,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
   if (omprof::omp::is_measured_whole_on_libgomp(state)) {
     const uint64_t now = omprof::monotonic_ns();
     if (now > saved->clock.start_ns)
-      omprof::ompt::record_wait(ts, saved->codeptr, context_now(ts, state),
-                                now - saved->clock.start_ns, now);
+      omprof::openmp::record_wait(ts, saved->codeptr, context_now(ts, state),
+                                  now - saved->clock.start_ns, now);
   } else if (g.waits.recorded(saved->clock) &&
              !(saved->clock_marked && !g.cpu_clock.switched_since(saved->switch_seq))) {
     const uint64_t now = omprof::monotonic_ns();

@@ -7,8 +7,8 @@
 #include "collector/gomp_thread.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/thread_state.h"
-#include "collector/ompt/exact_waits.h"
 #include "collector/ompt/fork_records.h"
+#include "collector/openmp/events.h"
 #include "collector/openmp/wait_clocks.h"
 #include "collector/runtime.h"
 #include "proto/state_codes.h"
@@ -82,5 +82,5 @@ OMPROF_EXPORT void omprof_internal_gomp_runtime_call_end(const omprof_gomp_runti
   const uint64_t slept =
       omprof::openmp::runtime_call_sleep(call->clock, now, cpu, run_delay, g.tasks_begun);
   if (slept)
-    omprof::ompt::record_wait(ts, call->codeptr, context_now(ts, fmt::kOverheadTask), slept, now);
+    omprof::openmp::record_wait(ts, call->codeptr, context_now(ts, fmt::kOverheadTask), slept, now);
 }

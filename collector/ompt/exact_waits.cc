@@ -2,11 +2,11 @@
 
 #include <cstdlib>
 
-#include "collector/handler/intervals.h"
 #include "collector/handler/region_ends.h"
 #include "collector/ompt/barrier_spans.h"
 #include "collector/ompt/ompt_thread.h"
 #include "collector/open_wait.h"
+#include "collector/openmp/events.h"
 #include "collector/openmp/open_waits.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
@@ -63,13 +63,6 @@ uint32_t state_of_mutex(int kind) {
   }
 }
 
-// A wait of `ns` that ended at `end_ns`: in the wait table, and on the timeline.
-void record(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
-            uint64_t end_ns) {
-  ts->waits.add_site(codeptr, ctx, 1, ns);
-  handler::add_measured_to_intervals(ts->measured, end_ns, ns, ctx);
-}
-
 // The team's shared facts, from the process's tables: barrier spans by registry index, region
 // ends as the masters note them.
 class ProcessTeam final : public openmp::TeamFacts {
@@ -97,10 +90,10 @@ class ThreadSink final : public openmp::WaitSink {
  public:
   explicit ThreadSink(ThreadState* ts) : ts_(ts) {}
   void record(uint64_t codeptr, const SampleContext& ctx, uint64_t ns) override {
-    ts_->waits.add_site(codeptr, ctx, 1, ns);
+    openmp::count_wait(ts_, codeptr, ctx, ns);
   }
   void place(uint64_t end_ns, uint64_t ns, const SampleContext& ctx) override {
-    handler::add_measured_to_intervals(ts_->measured, end_ns, ns, ctx);
+    openmp::place_wait(ts_, end_ns, ns, ctx);
   }
 
  private:
@@ -188,26 +181,6 @@ void wait_task_switch(ThreadState* ts, const void* next_task) {
   if (!waits.switch_moves_wait(next_task)) return;
   ThreadSink sink(ts);
   waits.task_switch(next_task, monotonic_ns(), sink);
-}
-
-void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
-                 uint64_t end_ns) {
-  record(ts, codeptr, ctx, ns, end_ns);
-}
-
-void count_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns) {
-  ts->waits.add_site(codeptr, ctx, 1, ns);
-}
-
-void place_wait(ThreadState* ts, uint64_t end_ns, uint64_t ns, const SampleContext& ctx) {
-  if (ns) handler::add_measured_to_intervals(ts->measured, end_ns, ns, ctx);
-}
-
-void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
-                     uint64_t end_ns) {
-  SampleContext c = ctx;
-  c.omp_state = format::kOverhead;
-  record(ts, codeptr, c, ns, end_ns);
 }
 
 void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,

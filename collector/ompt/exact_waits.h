@@ -33,21 +33,6 @@ void wait_end_mutex(ThreadState* ts, uint64_t wait_id);
 // tasks meanwhile: work, not waiting), and resumes when its task runs again.
 void wait_task_switch(ThreadState* ts, const void* next_task);
 
-// Fork and join bookkeeping measured like a wait (state overhead): the master from the end of
-// its parallel_begin callback to its implicit task, and from its implicit task's end to
-// parallel_end; a worker from its wake-up to its next implicit task.
-// A wait of `ns` measured elsewhere (the libgomp wrappers' off-CPU waits), in `ctx`, that ended
-// at `end_ns` (the timeline places it as one piece ending then).
-void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
-                 uint64_t end_ns);
-// The two halves of record_wait, for a wait placed in more than one piece: counted once in the
-// wait table, and each piece on the timeline (`ns` ending at `end_ns`; none if 0).
-void count_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns);
-void place_wait(ThreadState* ts, uint64_t end_ns, uint64_t ns, const SampleContext& ctx);
-
-void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,
-                     uint64_t end_ns);
-
 // Shutdown: closes every thread's open waits at `now_ns` (the worker waiting for a next region
 // that never comes is idle until the end).
 void close_open_waits(uint64_t now_ns);

@@ -17,12 +17,12 @@
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
 #include "collector/ompt/fork_records.h"
-#include "collector/ompt/fork_walls.h"
 #include "collector/ompt/member_counters.h"
 #include "collector/ompt/ompt_thread.h"
 #include "collector/ompt/running_tasks.h"
 #include "collector/ompt/runtime_status.h"
 #include "collector/ompt/task_origins.h"
+#include "collector/openmp/events.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
@@ -69,13 +69,13 @@ void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
       encountering_frame && handler::plausible_pointer(encountering_frame->enter_frame.ptr)
           ? encountering_frame->enter_frame.ptr
           : nullptr;
-  const uint64_t value = begin_parallel_region(codeptr_ra, enter);
-  parallel_data->value = value;
-  if (ThreadState* ts = current_thread()) {  // fork bookkeeping starts (omprof's own cost excluded)
-    remember_value(ts, parallel_data, value);
+  ThreadState* ts = current_thread();
+  const openmp::Forked f = openmp::fork(ts, codeptr_ra, enter, openmp::BarrierTiming::kSpans);
+  parallel_data->value = f.value;
+  if (ts) {  // fork bookkeeping starts (omprof's own cost excluded)
+    remember_value(ts, parallel_data, f.value);
     OmptThread& o = own(ts);
-    o.overhead_since_ns = monotonic_ns();
-    note_fork_time(ts, o.overhead_since_ns);
+    o.overhead_since_ns = f.now_ns;
     o.overhead_codeptr = construct_address(codeptr_ra);
     o.forked_construct = o.overhead_codeptr;
   }
@@ -90,8 +90,8 @@ uint64_t end_overhead(const ompt_data_t* parallel_data) {
   if (!o.overhead_since_ns) return 0;
   const uint64_t now = monotonic_ns();
   if (now > o.overhead_since_ns)
-    record_overhead(ts, o.overhead_codeptr, wait_context(ts, parallel_data),
-                    now - o.overhead_since_ns, now);
+    openmp::record_overhead(ts, o.overhead_codeptr, wait_context(ts, parallel_data),
+                            now - o.overhead_since_ns, now);
   o.overhead_since_ns = 0;
   o.overhead_codeptr = 0;
   return now;
@@ -105,9 +105,8 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t*, int, const void*)
   ThreadState* ts = current_thread();
   const uint64_t value = value_of(ts, parallel_data);
   // A serialized region (if(0), a nested team of one) has no end barrier: its body ends here.
-  if (ts && ts->member_depth) member_counts::end(ts, pv::instance(value));
-  handler::note_region_end(pv::instance(value), now);
-  note_join_time(ts, pv::fork_id(value), now);
+  openmp::member_end(ts, pv::instance(value), now, openmp::BarrierTiming::kSpans);
+  openmp::join(ts, value, now);
 }
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data, ompt_data_t*,
@@ -140,10 +139,9 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     if (o) {  // the region's first synchronization point (ompt/barrier_spans.h)
       o->waits.region_began(now ? now : monotonic_ns());
     }
-    begin_team_member(value, index, actual_parallelism);
-    if (o && member_counts::on())
-      member_counts::begin(ts, pv::fork_id(value), pv::instance(value), index == 0,
-                           index == 0 ? o->forked_construct : 0);
+    openmp::member_begin(ts, value, index, actual_parallelism,
+                         o && index == 0 ? o->forked_construct : 0, now,
+                         openmp::BarrierTiming::kSpans);
   }
 }
 
@@ -204,9 +202,10 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     role = BarrierRole::kMasterJoin;
   const uint32_t instance =
       handler::plausible_pointer(parallel_data) ? pv::instance(value_of(ts, parallel_data)) : 0;
+  // The member's body ends at its region's end barrier.
   if (region_end && ts->member_depth &&
       member_counts::ends_member(ts, instance, construct_address(codeptr_ra)))
-    member_counts::end(ts, instance);  // the member's body ends at its region's end barrier
+    openmp::member_end(ts, instance, 0, openmp::BarrierTiming::kSpans);
   SampleContext ctx = wait_context(ts, parallel_data);
   // A taskwait or taskgroup is its task's: named by the runtime here, not taken from the thread's
   // task switches, which libomp 14 misnames around untied tasks (BOTS fib on clang: most of its
