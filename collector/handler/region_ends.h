@@ -1,7 +1,8 @@
 // When each parallel region instance ended, in a ring indexed by instance (parallel_value.h),
 // written by the master's parallel_end and read by the exact waits (a worker's join wait splits
-// into barrier and idle at its region's end) and by the signal handler (a worker waiting in a
-// region that has ended is idle). Atomic loads and stores only: async-signal-safe.
+// into barrier and idle at its region's end, and into idle and woken at the master's next fork)
+// and by the signal handler (a worker waiting in a region that has ended is idle). Atomic loads and
+// stores only: async-signal-safe.
 //
 // The ring is omprof's own memory. The "ended" mark used to be a bit in the region's
 // ompt_data_t, which lives in libomp's team structure: omprof wrote into a cache line the
@@ -22,13 +23,38 @@ constexpr uint32_t kRegionEndRingSize = 4096;
 struct RegionEnd {
   std::atomic<uint32_t> instance{0};
   std::atomic<uint64_t> end_ns{0};
+  // The master's next fork at the same depth (collector/openmp/events.cc), which wakes the
+  // region's workers waiting since its end (0: none yet), and its fork record. On the line a
+  // waking worker reads anyway.
+  std::atomic<uint64_t> next_fork_ns{0};
+  std::atomic<uint64_t> next_fork_id{0};
 };
 extern RegionEnd g_region_ends[kRegionEndRingSize];
 
 inline void note_region_end(uint32_t instance, uint64_t now_ns) {
   RegionEnd& e = g_region_ends[instance % kRegionEndRingSize];
   e.end_ns.store(now_ns, std::memory_order_relaxed);
+  e.next_fork_ns.store(0, std::memory_order_relaxed);
   e.instance.store(instance, std::memory_order_release);
+}
+
+// The master of region `ended`, which has ended, forks its team's next region (record
+// `fork_id`) at `fork_ns`.
+inline void note_next_fork(uint32_t ended, uint64_t fork_ns, uint64_t fork_id) {
+  RegionEnd& e = g_region_ends[ended % kRegionEndRingSize];
+  if (e.instance.load(std::memory_order_acquire) != ended) return;  // reused since
+  e.next_fork_id.store(fork_id, std::memory_order_relaxed);
+  e.next_fork_ns.store(fork_ns, std::memory_order_release);
+}
+
+// When the fork that wakes the workers waiting since region `instance` ended happened (0: none
+// yet, or not known), and its record (*fork_id).
+inline uint64_t waking_fork_ns(uint32_t instance, uint64_t* fork_id) {
+  const RegionEnd& e = g_region_ends[instance % kRegionEndRingSize];
+  if (instance == 0 || e.instance.load(std::memory_order_acquire) != instance) return 0;
+  const uint64_t ns = e.next_fork_ns.load(std::memory_order_acquire);
+  *fork_id = e.next_fork_id.load(std::memory_order_relaxed);
+  return e.instance.load(std::memory_order_acquire) == instance ? ns : 0;
 }
 
 // On GNU libgomp (collector/gomp_bridge.cc), how many members of a region instance's team

@@ -137,6 +137,9 @@ struct ThreadState : journal::ThreadRecord {
   // innermost kMaxForkNesting (ompt/fork_walls.h); the fork record whose instances' wall time
   // the thread adds up, and the sum not yet added to the record.
   uint64_t fork_start_ns[kMaxForkNesting] = {};
+  // The region this thread forked last at each depth (its value, parallel_value.h): its next
+  // fork there wakes that region's team (collector/openmp/events.cc, fork).
+  uint64_t last_fork_value[kMaxForkNesting] = {};
   // With --region-counters, the parallel regions this thread is a member of and has not
   // arrived at the end of, innermost last, with its counts at its start (ompt/member_counters.h).
   struct MemberCounts {

@@ -80,6 +80,9 @@ class ProcessTeam final : public openmp::TeamFacts {
   bool region_ended(uint32_t instance, uint64_t* end_ns) const override {
     return handler::region_ended(instance, end_ns);
   }
+  uint64_t waking_fork(uint32_t instance, uint64_t* fork_id) const override {
+    return handler::waking_fork_ns(instance, fork_id);
+  }
 
  private:
   uint32_t thread_;

@@ -21,6 +21,14 @@ Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame,
   f.now_ns = monotonic_ns();
   if (timing == BarrierTiming::kArrivals)
     handler::note_region_fork(pv::instance(f.value), f.now_ns);
+  // The thread's last region at this depth (the regions it forked and has not joined): its team,
+  // reused, is woken by this fork.
+  const uint32_t depth = ts ? ts->fork_depth : handler::kMaxForkNesting;
+  if (depth < handler::kMaxForkNesting) {
+    if (const uint64_t last = ts->last_fork_value[depth])
+      handler::note_next_fork(pv::instance(last), f.now_ns, pv::fork_id(f.value));
+    ts->last_fork_value[depth] = f.value;
+  }
   ompt::note_fork_time(ts, f.now_ns);
   return f;
 }

@@ -68,16 +68,28 @@ void split_open_wait(const OpenWait& w, uint64_t now_ns, const TeamFacts& team, 
       parts.part(w.codeptr, w.ctx, total);
     return;
   }
-  // A worker's join wait: at the barrier until the region ended, idle after (in no region).
-  // A worker looks its region up when its wait ends: at its team's next fork at the latest.
+  // A worker's join wait: at the barrier until the region ended, idle after (in no region). A
+  // worker looks its region's end up when its wait ends: at its team's next fork at the latest.
   uint64_t end = 0;
   const bool ended = team.region_ended(w.region_instance, &end);
   const JoinSplit split = split_worker_join(total, w.first_start_ns, ended, end);
   if (split.barrier_ns) emit_barrier(w, split.barrier_ns, team, parts);
-  if (split.idle_ns) {
-    SampleContext idle{};
-    idle.omp_state = format::kIdleDerived;
-    parts.part(0, idle, split.idle_ns);
+  if (!split.idle_ns) return;
+  // Idle until the fork that wakes the worker, then woken for that region: its fork overhead
+  // (a worker preempted or asleep is woken late on a busy machine; that is not idle time).
+  uint64_t fork_id = 0;
+  const uint64_t fork_ns = team.waking_fork(w.region_instance, &fork_id);
+  const AfterRegionEnd after = split_after_region_end(split.idle_ns, end, now_ns, fork_ns);
+  SampleContext idle{};
+  idle.omp_state = format::kIdleDerived;
+  if (after.idle_ns + after.rest_ns) parts.part(0, idle, after.idle_ns + after.rest_ns);
+  if (after.woken_ns) {
+    SampleContext woken{};
+    woken.omp_state = format::kOverhead;
+    woken.fork_id = fork_id;
+    woken.omp_thread_num = w.ctx.omp_thread_num;
+    woken.region_node = w.ctx.region_node;
+    parts.part(0, woken, after.woken_ns);
   }
 }
 

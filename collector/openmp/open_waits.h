@@ -55,6 +55,9 @@ class TeamFacts {
   virtual uint64_t longest_span(uint64_t key, uint64_t own_span_ns) const = 0;
   // Whether region `instance` ended, and when.
   virtual bool region_ended(uint32_t instance, uint64_t* end_ns) const = 0;
+  // When the fork that wakes a worker waiting since region `instance` ended happened (0: none
+  // yet, or not known), and its fork record (*fork_id).
+  virtual uint64_t waking_fork(uint32_t instance, uint64_t* fork_id) const = 0;
 
  protected:
   ~TeamFacts() = default;
@@ -137,7 +140,8 @@ class OpenWaits {
 };
 
 // The parts a wait amounts to if it ends at `now_ns`, in the order they happened: one piece, a
-// barrier's in waiting and synchronization, a worker's join in barrier and idle.
+// barrier's in waiting and synchronization, a worker's join in barrier, idle, and woken for its
+// next region (that region's fork overhead, from its fork on).
 void split_open_wait(const OpenWait& w, uint64_t now_ns, const TeamFacts& team, WaitParts& parts);
 
 }  // namespace omprof::openmp

@@ -20,6 +20,8 @@ namespace {
 struct Team {
   std::map<uint64_t, std::map<uint32_t, uint64_t>> spans;
   std::map<uint32_t, uint64_t> region_ends;
+  // By the region a worker waits since: the fork that wakes it, and its fork record.
+  std::map<uint32_t, std::pair<uint64_t, uint64_t>> waking_forks;
 };
 
 // One thread's view of the team (as ProcessTeam in exact_waits.cc: its own registry index).
@@ -42,6 +44,12 @@ class TeamOf final : public TeamFacts {
     if (it == team_.region_ends.end()) return false;
     *end_ns = it->second;
     return true;
+  }
+  uint64_t waking_fork(uint32_t instance, uint64_t* fork_id) const override {
+    const auto it = team_.waking_forks.find(instance);
+    if (it == team_.waking_forks.end()) return 0;
+    *fork_id = it->second.second;
+    return it->second.first;
   }
 
  private:
@@ -200,6 +208,56 @@ TEST(OpenWaits, AWorkersJoinIsBarrierUntilItsRegionEndedAndIdleAfter) {
   EXPECT_EQ(r.timeline, (std::vector<Piece>{{5000, 3000, format::kWaitBarrierImplicit},
                                             {6000, 1000, format::kOverhead},
                                             {9000, 3000, format::kIdleDerived}}));
+}
+
+TEST(OpenWaits, AWorkersJoinIsIdleUntilTheForkThatWakesItThenThatRegionsForkOverhead) {
+  // As above, and the master forks the next region (record 3) at 8,000: thread 1, asleep or
+  // preempted, runs again at 9,000. Before the fork it was idle; after it, being woken.
+  Team team;
+  TeamOf view0(team, 0), view1(team, 1);
+  OpenWaits master, worker;
+  Recorder r;
+  master.region_began(1000);
+  worker.region_began(1000);
+  ASSERT_TRUE(
+      worker.begin(barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0),
+                   2000, view1));
+  ASSERT_TRUE(master.begin(barrier(format::kWaitBarrierImplicitParallel), 5000, view0));
+  team.region_ends[kInstance] = 6000;
+  team.waking_forks[kInstance] = {8000, 3};
+  Collect live;  // a live reader at 8,500: woken for 500 so far
+  worker.so_far(8500, view1, live);
+  EXPECT_EQ(live.parts, (std::vector<Part>{{0, format::kWaitBarrierImplicit, 3000},
+                                           {0, format::kOverhead, 1000},
+                                           {0, format::kIdleDerived, 2000},
+                                           {0, format::kOverhead, 500}}));
+  worker.end(9000, view1, r);
+  EXPECT_EQ(r.parts, (std::vector<Part>{{0, format::kWaitBarrierImplicit, 3000},
+                                        {0, format::kOverhead, 1000},
+                                        {0, format::kIdleDerived, 2000},
+                                        {0, format::kOverhead, 1000}}));
+  EXPECT_EQ(r.timeline, (std::vector<Piece>{{5000, 3000, format::kWaitBarrierImplicit},
+                                            {6000, 1000, format::kOverhead},
+                                            {8000, 2000, format::kIdleDerived},
+                                            {9000, 1000, format::kOverhead}}));
+}
+
+TEST(OpenWaits, AWorkersWakingForkBeforeItsRegionEndedIsNotItsWaking) {
+  // A fork noted before the region's end (another team's, or a stale record) wakes nothing.
+  Team team;
+  TeamOf view1(team, 1);
+  OpenWaits worker;
+  Recorder r;
+  worker.region_began(1000);
+  ASSERT_TRUE(
+      worker.begin(barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0),
+                   2000, view1));
+  team.region_ends[kInstance] = 6000;
+  team.waking_forks[kInstance] = {5000, 3};
+  worker.end(9000, view1, r);
+  // (At the barrier 2,000-6,000 beside no longer span: the join's. Idle from 6,000 to its wake.)
+  EXPECT_EQ(r.parts,
+            (std::vector<Part>{{0, format::kOverhead, 4000}, {0, format::kIdleDerived, 3000}}));
 }
 
 TEST(OpenWaits, AWorkersJoinWhoseRegionEndIsUnknownIsAllBarrier) {
