@@ -216,7 +216,7 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
   if (!ts->gomp.thread) set_context(ts, 0, fmt::kWorkSerial);
   save(ts, saved);
   ts->is_omp_thread = true;
-  const omprof::openmp::Forked f = omprof::openmp::fork(ts, codeptr_ra, enter_frame, kArrivals);
+  const omprof::openmp::Forked f = omprof::openmp::fork(ts, codeptr_ra, enter_frame, 0, kArrivals);
   // From here to its own body the thread forks: waking the team (on a busy machine, waiting
   // for a CPU meanwhile). Its time off the CPU there is fork overhead (member_begin).
   GompThread& g = own(ts);

@@ -28,6 +28,7 @@ struct RegionEnd {
   // waking worker reads anyway.
   std::atomic<uint64_t> next_fork_ns{0};
   std::atomic<uint64_t> next_fork_id{0};
+  std::atomic<uint32_t> next_team{0};  // its team's size as requested (0: not known)
 };
 extern RegionEnd g_region_ends[kRegionEndRingSize];
 
@@ -39,21 +40,25 @@ inline void note_region_end(uint32_t instance, uint64_t now_ns) {
 }
 
 // The master of region `ended`, which has ended, forks its team's next region (record
-// `fork_id`) at `fork_ns`.
-inline void note_next_fork(uint32_t ended, uint64_t fork_ns, uint64_t fork_id) {
+// `fork_id`, `team` threads requested, 0: not known) at `fork_ns`.
+inline void note_next_fork(uint32_t ended, uint64_t fork_ns, uint64_t fork_id, uint32_t team) {
   RegionEnd& e = g_region_ends[ended % kRegionEndRingSize];
   if (e.instance.load(std::memory_order_acquire) != ended) return;  // reused since
   e.next_fork_id.store(fork_id, std::memory_order_relaxed);
+  e.next_team.store(team, std::memory_order_relaxed);
   e.next_fork_ns.store(fork_ns, std::memory_order_release);
 }
 
-// When the fork that wakes the workers waiting since region `instance` ended happened (0: none
-// yet, or not known), and its record (*fork_id).
-inline uint64_t waking_fork_ns(uint32_t instance, uint64_t* fork_id) {
+// When the fork that wakes worker `thread_num` of region `instance`, waiting since the region
+// ended, happened, and its record (*fork_id); 0 when there is none yet, it is not known, or the
+// next team is too small to have this worker (it stays idle, for a later fork to wake).
+inline uint64_t waking_fork_ns(uint32_t instance, uint32_t thread_num, uint64_t* fork_id) {
   const RegionEnd& e = g_region_ends[instance % kRegionEndRingSize];
   if (instance == 0 || e.instance.load(std::memory_order_acquire) != instance) return 0;
   const uint64_t ns = e.next_fork_ns.load(std::memory_order_acquire);
+  const uint32_t team = e.next_team.load(std::memory_order_relaxed);
   *fork_id = e.next_fork_id.load(std::memory_order_relaxed);
+  if (team != 0 && thread_num >= team) return 0;
   return e.instance.load(std::memory_order_acquire) == instance ? ns : 0;
 }
 

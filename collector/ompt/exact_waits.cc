@@ -80,8 +80,8 @@ class ProcessTeam final : public openmp::TeamFacts {
   bool region_ended(uint32_t instance, uint64_t* end_ns) const override {
     return handler::region_ended(instance, end_ns);
   }
-  uint64_t waking_fork(uint32_t instance, uint64_t* fork_id) const override {
-    return handler::waking_fork_ns(instance, fork_id);
+  uint64_t waking_fork(uint32_t instance, uint32_t thread_num, uint64_t* fork_id) const override {
+    return handler::waking_fork_ns(instance, thread_num, fork_id);
   }
 
  private:

@@ -64,13 +64,15 @@ void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
 }
 
 void on_parallel_begin(ompt_data_t*, const ompt_frame_t* encountering_frame,
-                       ompt_data_t* parallel_data, unsigned, int, const void* codeptr_ra) {
+                       ompt_data_t* parallel_data, unsigned requested_parallelism, int,
+                       const void* codeptr_ra) {
   const void* enter =
       encountering_frame && handler::plausible_pointer(encountering_frame->enter_frame.ptr)
           ? encountering_frame->enter_frame.ptr
           : nullptr;
   ThreadState* ts = current_thread();
-  const openmp::Forked f = openmp::fork(ts, codeptr_ra, enter, openmp::BarrierTiming::kSpans);
+  const openmp::Forked f =
+      openmp::fork(ts, codeptr_ra, enter, requested_parallelism, openmp::BarrierTiming::kSpans);
   parallel_data->value = f.value;
   if (ts) {  // fork bookkeeping starts (omprof's own cost excluded)
     remember_value(ts, parallel_data, f.value);

@@ -14,7 +14,7 @@ namespace omprof::openmp {
 
 namespace pv = handler::parallel_value;
 
-Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame,
+Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame, unsigned team_size,
             BarrierTiming timing) {
   Forked f;
   f.value = ompt::begin_parallel_region(codeptr_ra, enter_frame);
@@ -26,7 +26,7 @@ Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame,
   const uint32_t depth = ts ? ts->fork_depth : handler::kMaxForkNesting;
   if (depth < handler::kMaxForkNesting) {
     if (const uint64_t last = ts->last_fork_value[depth])
-      handler::note_next_fork(pv::instance(last), f.now_ns, pv::fork_id(f.value));
+      handler::note_next_fork(pv::instance(last), f.now_ns, pv::fork_id(f.value), team_size);
     ts->last_fork_value[depth] = f.value;
   }
   ompt::note_fork_time(ts, f.now_ns);

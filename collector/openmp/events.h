@@ -41,10 +41,12 @@ struct Forked {
   uint64_t now_ns = 0;  // when the fork began, once its call path was recorded
 };
 // `ts` (null: a thread omprof does not track) forks a parallel construct at `codeptr_ra` (the
-// return address into the program), having entered the runtime at `enter_frame`. The fork
-// wakes the team of `ts`'s last region at the same depth (runtimes reuse a team), whose workers
-// find it where their region's end is noted (handler/region_ends.h, waking_fork_ns).
-Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame, BarrierTiming timing);
+// return address into the program), having entered the runtime at `enter_frame`, for a team of
+// `team_size` threads as requested (0: not known). The fork wakes the team of `ts`'s last region
+// at the same depth (runtimes reuse a team), whose workers find it where their region's end is
+// noted (handler/region_ends.h, waking_fork_ns).
+Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame, unsigned team_size,
+            BarrierTiming timing);
 
 // `ts` (null: untracked) begins the body of region `value` as member `index` of a team of
 // `team_size` at `now_ns`; `construct`: for the master, the construct it forked (the address

@@ -78,7 +78,7 @@ void split_open_wait(const OpenWait& w, uint64_t now_ns, const TeamFacts& team, 
   // Idle until the fork that wakes the worker, then woken for that region: its fork overhead
   // (a worker preempted or asleep is woken late on a busy machine; that is not idle time).
   uint64_t fork_id = 0;
-  const uint64_t fork_ns = team.waking_fork(w.region_instance, &fork_id);
+  const uint64_t fork_ns = team.waking_fork(w.region_instance, w.ctx.omp_thread_num, &fork_id);
   const AfterRegionEnd after = split_after_region_end(split.idle_ns, end, now_ns, fork_ns);
   SampleContext idle{};
   idle.omp_state = format::kIdleDerived;

@@ -55,9 +55,10 @@ class TeamFacts {
   virtual uint64_t longest_span(uint64_t key, uint64_t own_span_ns) const = 0;
   // Whether region `instance` ended, and when.
   virtual bool region_ended(uint32_t instance, uint64_t* end_ns) const = 0;
-  // When the fork that wakes a worker waiting since region `instance` ended happened (0: none
-  // yet, or not known), and its fork record (*fork_id).
-  virtual uint64_t waking_fork(uint32_t instance, uint64_t* fork_id) const = 0;
+  // When the fork that wakes worker `thread_num` of region `instance`, waiting since the region
+  // ended, happened (0: none yet, not known, or a team without this worker), and its fork
+  // record (*fork_id).
+  virtual uint64_t waking_fork(uint32_t instance, uint32_t thread_num, uint64_t* fork_id) const = 0;
 
  protected:
   ~TeamFacts() = default;

@@ -20,8 +20,12 @@ namespace {
 struct Team {
   std::map<uint64_t, std::map<uint32_t, uint64_t>> spans;
   std::map<uint32_t, uint64_t> region_ends;
-  // By the region a worker waits since: the fork that wakes it, and its fork record.
-  std::map<uint32_t, std::pair<uint64_t, uint64_t>> waking_forks;
+  // By the region a worker waits since: the fork that wakes it, and its fork record and team.
+  struct Fork {
+    uint64_t ns, fork_id;
+    uint32_t team;
+  };
+  std::map<uint32_t, Fork> waking_forks;
 };
 
 // One thread's view of the team (as ProcessTeam in exact_waits.cc: its own registry index).
@@ -45,11 +49,11 @@ class TeamOf final : public TeamFacts {
     *end_ns = it->second;
     return true;
   }
-  uint64_t waking_fork(uint32_t instance, uint64_t* fork_id) const override {
+  uint64_t waking_fork(uint32_t instance, uint32_t thread_num, uint64_t* fork_id) const override {
     const auto it = team_.waking_forks.find(instance);
-    if (it == team_.waking_forks.end()) return 0;
-    *fork_id = it->second.second;
-    return it->second.first;
+    if (it == team_.waking_forks.end() || thread_num >= it->second.team) return 0;
+    *fork_id = it->second.fork_id;
+    return it->second.ns;
   }
 
  private:
@@ -219,12 +223,12 @@ TEST(OpenWaits, AWorkersJoinIsIdleUntilTheForkThatWakesItThenThatRegionsForkOver
   Recorder r;
   master.region_began(1000);
   worker.region_began(1000);
-  ASSERT_TRUE(
-      worker.begin(barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0),
-                   2000, view1));
+  WaitStart join = barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0);
+  join.ctx.omp_thread_num = 1;
+  ASSERT_TRUE(worker.begin(join, 2000, view1));
   ASSERT_TRUE(master.begin(barrier(format::kWaitBarrierImplicitParallel), 5000, view0));
   team.region_ends[kInstance] = 6000;
-  team.waking_forks[kInstance] = {8000, 3};
+  team.waking_forks[kInstance] = {8000, 3, 2};
   Collect live;  // a live reader at 8,500: woken for 500 so far
   worker.so_far(8500, view1, live);
   EXPECT_EQ(live.parts, (std::vector<Part>{{0, format::kWaitBarrierImplicit, 3000},
@@ -253,9 +257,27 @@ TEST(OpenWaits, AWorkersWakingForkBeforeItsRegionEndedIsNotItsWaking) {
       worker.begin(barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0),
                    2000, view1));
   team.region_ends[kInstance] = 6000;
-  team.waking_forks[kInstance] = {5000, 3};
+  team.waking_forks[kInstance] = {5000, 3, 2};
   worker.end(9000, view1, r);
   // (At the barrier 2,000-6,000 beside no longer span: the join's. Idle from 6,000 to its wake.)
+  EXPECT_EQ(r.parts,
+            (std::vector<Part>{{0, format::kOverhead, 4000}, {0, format::kIdleDerived, 3000}}));
+}
+
+TEST(OpenWaits, AWorkerLeftOutOfItsTeamsNextRegionStaysIdle) {
+  // The next region (at 8,000) has a team of 1: thread 1 is not in it, and stays idle until a
+  // later fork wakes it (the runtime's next team with it).
+  Team team;
+  TeamOf view1(team, 1);
+  OpenWaits worker;
+  Recorder r;
+  WaitStart join = barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0);
+  join.ctx.omp_thread_num = 1;
+  worker.region_began(1000);
+  ASSERT_TRUE(worker.begin(join, 2000, view1));
+  team.region_ends[kInstance] = 6000;
+  team.waking_forks[kInstance] = {8000, 3, 1};
+  worker.end(9000, view1, r);
   EXPECT_EQ(r.parts,
             (std::vector<Part>{{0, format::kOverhead, 4000}, {0, format::kIdleDerived, 3000}}));
 }
