@@ -10,6 +10,7 @@
 
 #include "proto/timeline.h"
 #include "viewer/export.h"
+#include "viewer/json_text.h"
 #include "viewer/timeline.h"
 
 namespace omprof::viewer {
@@ -134,7 +135,7 @@ class PerfettoExporter : public Exporter {
         {"traceEvents", events},
         {"displayTimeUnit", "ms"},
         {"otherData", {{"interval_s", t_.interval_ns * 1e-9}, {"notes", t_.notes}}}};
-    out << doc.dump() << "\n";
+    out << json_text(doc) << "\n";
   }
 
  private:

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "viewer/export.h"
+#include "viewer/json_text.h"
 
 namespace omprof::viewer {
 
@@ -63,7 +64,7 @@ class SpeedscopeExporter : public Exporter {
                       {"activeProfileIndex", 0},
                       {"exporter", std::string("omprof ") + OMPROF_VERSION}};
     // Names come from binaries: replace invalid UTF-8 rather than fail.
-    out << doc.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+    out << json_text(doc) << '\n';
   }
 
  private:

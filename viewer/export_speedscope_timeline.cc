@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "viewer/export.h"
+#include "viewer/json_text.h"
 #include "viewer/timeline.h"
 
 namespace omprof::viewer {
@@ -40,7 +41,7 @@ class SpeedscopeTimelineExporter : public Exporter {
                       {"name", name_ + " (timeline)"},
                       {"activeProfileIndex", 0},
                       {"exporter", std::string("omprof ") + OMPROF_VERSION}};
-    out << doc.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+    out << json_text(doc) << '\n';
   }
 
  private:

@@ -6,6 +6,7 @@
 
 #include "viewer/html_script.h"
 #include "viewer/html_view.h"
+#include "viewer/json_text.h"
 
 namespace omprof::viewer {
 
@@ -82,7 +83,7 @@ td.low{background:#f6c9c4}td.high{background:#cdebc5}
 }  // namespace
 
 void write_html_page(std::ostream& out, const std::string& title, const nlohmann::json& data) {
-  std::string json = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string json = json_text(data);
   // Inside <script>, "</script" ends the element and "<!--" switches the parser into states
   // where a later "</script>" no longer does (a region named "<!--<script>" swallowed the rest
   // of the page). '<' occurs in JSON only inside strings, where "\u003c" means the same: with

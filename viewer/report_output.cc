@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "viewer/json_text.h"
+
 namespace omprof::viewer {
 
 void ReportOutput::json_member(const std::string& key) {
@@ -11,7 +13,7 @@ void ReportOutput::json_member(const std::string& key) {
     out_ << "{";
     json_open_ = true;
   }
-  out_ << (keys_.size() > 1 ? ",\n" : "\n") << nlohmann::json(key).dump() << ": ";
+  out_ << (keys_.size() > 1 ? ",\n" : "\n") << json_text(nlohmann::json(key)) << ": ";
 }
 
 void ReportOutput::next_profile() {
@@ -48,7 +50,7 @@ void ReportOutput::section(const std::string& key, const std::string& title, con
 void ReportOutput::value(const std::string& key, nlohmann::json v) {
   if (format_ != Format::kJson) return;
   json_member(key);
-  out_ << v.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out_ << json_text(v, 1);
 }
 
 void ReportOutput::finish() {

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "viewer/json_text.h"
+
 namespace omprof::viewer {
 
 std::string seconds(uint64_t ns) {
@@ -102,7 +104,7 @@ static bool is_json_number(const std::string& s) {
 static void append_json_string(std::string& out, const std::string& s) {
   for (unsigned char c : s)
     if (c >= 0x80) {
-      out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      out += json_text(nlohmann::json(s));
       return;
     }
   out += '"';
@@ -139,8 +141,7 @@ void Table::write_json(std::ostream& out) const {
       else if (is_json_number(row[i]))
         line += row[i];
       else
-        line +=
-            json_cell(false, row[i]).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        line += json_text(json_cell(false, row[i]));
     }
     line += '}';
     out.write(line.data(), std::streamsize(line.size()));

@@ -248,6 +248,39 @@ TEST(Viewer, HostileNamesAreShownAsText) {
   EXPECT_NE(nlohmann::json::parse(data).dump().find("<!--<script>"), std::string::npos);
 }
 
+// A region name that is not UTF-8 (tests/programs/hostile_names.c: Latin-1 "Gr\xf6\xdfe"): every
+// command that writes JSON writes it, with U+FFFD for each invalid byte. The timeline, the
+// Perfetto export and the live view aborted on it (nlohmann::json's dump throws on such bytes).
+TEST(Viewer, NamesThatAreNotUtf8AreWrittenAsJson) {
+  const std::string dir = fresh_dir("latin1_names");
+  ASSERT_EQ(run({OMPROF_BIN, "run", "-o", dir, "--", program("hostile_names")}).status, 0);
+  const std::string p = profiles_in(dir).at(0);
+  const std::string replaced =
+      "Gr\xef\xbf\xbd\xef\xbf\xbd"
+      "e";  // U+FFFD twice, in UTF-8
+  const std::vector<std::vector<std::string>> commands = {
+      {"report", "--json", p},
+      {"timeline", "--format", "json", p},
+      {"export", "--format", "perfetto", "-o", dir + "/trace.json", p},
+      {"export", "--format", "speedscope", "-o", dir + "/speedscope.json", p},
+      {"top", "--once", "--format", "json", dir},
+      {"advise", "--format", "json", p}};
+  for (const std::vector<std::string>& cmd : commands) {
+    SCOPED_TRACE(cmd[0] + " " + cmd[1] + " " + cmd[2]);
+    std::vector<std::string> argv = {OMPROF_BIN};
+    argv.insert(argv.end(), cmd.begin(), cmd.end());
+    const RunResult r = run(argv);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string out = cmd[0] == "export" ? slurp(cmd[4]) : r.out;
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(out)) << out.substr(0, 300);
+    // (The aggregated speedscope export and the advice name no explicit region.)
+    if (cmd[0] != "advise" && cmd[2] != "speedscope") {
+      EXPECT_NE(out.find(replaced), std::string::npos) << out.substr(0, 300);
+    }
+  }
+}
+
 // A FIFO planted where the profile's program was: libdwfl's open of it blocked every
 // subcommand for ever. Only regular files are opened; the report names the problem.
 TEST(Viewer, AMappingPathThatIsAFifoIsNotOpened) {

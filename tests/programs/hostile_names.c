@@ -1,6 +1,7 @@
 /* Names that attack what shows them: a function whose symbol holds terminal escape sequences,
- * one a spreadsheet would run as a formula, and an explicit region named so as to end or
- * confuse an HTML script block. Each spins about 0.15 s. */
+ * one a spreadsheet would run as a formula, an explicit region named so as to end or confuse an
+ * HTML script block, and one whose name is not UTF-8 (Latin-1 "Groesse" with its sharp s, as a
+ * program built with a Latin-1 source file names it). Each function spins about 0.15 s. */
 #include <stdio.h>
 
 #include "omprof/omprof.h"
@@ -22,7 +23,14 @@ double formula_fn(void) {
 
 int main(void) {
   omprof_region_begin("<!--<script>");
-  double x = escape_fn() + formula_fn();
+  double x = escape_fn();
+  omprof_region_begin(
+      "Gr\xf6\xdf"
+      "e");
+  x += formula_fn();
+  omprof_region_end(
+      "Gr\xf6\xdf"
+      "e");
   omprof_region_end("<!--<script>");
   printf("%f\n", x > 0 ? 1.0 : 0.0);
   return 0;

@@ -8,6 +8,7 @@
 #include "viewer/advice.h"
 #include "viewer/commands/commands.h"
 #include "viewer/commands/options.h"
+#include "viewer/json_text.h"
 #include "viewer/scaling.h"
 
 namespace omprof::viewer::commands {
@@ -56,7 +57,7 @@ int run(const AdviseCommand& c) {
   }
   const Advice a = advise(runs, c.min_percent / 100);
   if (c.format == "json") {
-    std::cout << advice_json(a).dump(2) << "\n";
+    std::cout << json_text(advice_json(a), 2) << "\n";
   } else {
     write_text(std::cout, a);
   }

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "viewer/commands/commands.h"
+#include "viewer/json_text.h"
 #include "viewer/profile_inputs.h"
 #include "viewer/timeline.h"
 
@@ -29,7 +30,7 @@ int run(const TimelineCommand& c) {
   if (status) return status;
   finish_timeline(t);
   if (c.format == "json") {
-    std::cout << timeline_json(t).dump() << "\n";
+    std::cout << json_text(timeline_json(t)) << "\n";
   } else if (c.format == "csv") {
     write_timeline_csv(std::cout, t);
   } else {

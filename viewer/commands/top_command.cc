@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "viewer/commands/commands.h"
+#include "viewer/json_text.h"
 #include "viewer/live_view.h"
 
 namespace omprof::viewer::commands {
@@ -33,7 +34,7 @@ int run(const TopCommand& c) {
       std::cerr << "omprof: top: " << error << "\n";
       if (c.once) return 1;
     } else if (c.format == "json") {
-      std::cout << s.dump() << std::endl;  // one line per snapshot, as it is taken
+      std::cout << json_text(s) << std::endl;  // one line per snapshot, as it is taken
     } else {
       if (redraw) std::cout << "\x1b[H\x1b[2J";
       write_live_text(std::cout, s);
