@@ -1281,6 +1281,36 @@ TEST_P(Omp, WorkersWokenLateOnABusyMachineAreNotIdle) {
   }
 }
 
+// Each 2-thread region followed by a team of 1 that spins as long (2 ms, 100 times): the worker
+// is left out of those, idle for as long as they last (the program's alone_s), not woken for
+// them (until 2026-11-28 on libomp: woken, as fork overhead). Exact intervals on libomp: within
+// a tenth and 10 ms (the 200 forks and joins between). On libgomp a spinning worker's idle is
+// sampled (1,000 Hz here): each stratum of the worker's time straddles idle and work, so four
+// standard errors of a half-and-half stratum, over all of them, on top.
+TEST_P(Omp, AWorkerLeftOutOfASmallerTeamIsIdle) {
+  const std::string dir = fresh_dir("omp_region_sizes_alone_" + GetParam());
+  std::vector<std::string> argv = omprof_run(dir);
+  argv.insert(argv.end(), {"--rate", "1000", "--", program("omp_region_sizes_" + compiler()), "100",
+                           "2", "alone"});
+  const RunResult r = run(argv, {{"OMP_NUM_THREADS", "2"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const size_t at = r.out.find("alone_s=");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const double alone_s = std::atof(r.out.c_str() + at + 8);
+  const viewer::Model user = viewer::build_model(only_profile(dir), omp::View::kUser);
+  uint64_t idle = 0, worker_fork = 0;
+  for (const auto& s : user.samples) {
+    if (omp::is_idle(s.state)) idle += s.weight_ns;
+    if (omp::is_overhead(s.state) && s.thread != 0) worker_fork += s.weight_ns;
+  }
+  std::printf("idle %.3f s, the worker's overhead %.3f s, alone %.3f s; %s", idle * 1e-9,
+              worker_fork * 1e-9, alone_s, r.out.c_str());
+  const double wall_s = std::atof(r.out.c_str() + r.out.find(" in ") + 4), period_s = 1e-3;
+  const double sampled =
+      GetParam() == "gcc" ? 4 * 0.5 * std::sqrt(2 * wall_s / period_s) * period_s : 0;
+  EXPECT_NEAR(idle * 1e-9, alone_s, 0.1 * alone_s + 0.01 + sampled);
+}
+
 // On a busy machine a woken worker also waits for a CPU, inside the fork's exact interval: the
 // team's time off the CPU (measured by the program) is allowed on top.
 TEST_P(Omp, CoarseRegionsHaveLittleOverhead) {
