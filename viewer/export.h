@@ -47,6 +47,8 @@ std::unique_ptr<Exporter> make_exporter(const ExportOptions& opt);
 
 // Shared by the exporters.
 SampleLabels labels_of(const format::Profile& p, const ViewSample& s);
+// "outer/inner" for an explicit region node (p.region_nodes[id - 1]), "" for none: every view's
+// name of a region path.
 std::string region_path(const format::Profile& p, uint64_t node);
 // A frame's name as a flame graph shows it: the function, or "[state]" for the state leaf.
 std::string state_leaf_name(const SampleLabels& l);

@@ -8,22 +8,12 @@
 
 #include "omp/states.h"
 #include "proto/mpi_calls.h"
+#include "viewer/export.h"
 #include "viewer/model.h"
 
 namespace omprof::viewer {
 
 namespace {
-
-// "outer/inner" for a region node (p.region_nodes[id - 1]), "" for none.
-std::string region_path(const format::Profile& p, uint64_t node) {
-  std::string path;
-  for (int guard = 0; node >= 1 && node <= p.region_nodes.size() && guard < 1024; ++guard) {
-    const auto& n = p.region_nodes[node - 1];
-    path = path.empty() ? p.str(n.name()) : p.str(n.name()) + "/" + path;
-    node = n.parent_id();
-  }
-  return path;
-}
 
 MpiSite site_of(uint32_t state, const omp::Frame* caller, std::string region) {
   MpiSite s;

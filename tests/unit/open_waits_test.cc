@@ -189,21 +189,29 @@ TEST(OpenWaits, ARegionEndBarriersSynchronizationIsTheJoins) {
   EXPECT_EQ(r.parts, (std::vector<Part>{{kConstruct, format::kOverhead, 300}}));
 }
 
-TEST(OpenWaits, AWorkersJoinIsBarrierUntilItsRegionEndedAndIdleAfter) {
-  // Thread 1 reaches the region's end at 2,000, the master at 5,000 (spans 1,000 and 4,000);
-  // the master ends the region at 6,000; the next region wakes thread 1 at 9,000.
+// Thread 1 reaches the region's end at 2,000, the master at 5,000 (spans 1,000 and 4,000); the
+// master ends the region at 6,000.
+struct TwoMemberJoin {
   Team team;
-  TeamOf view0(team, 0), view1(team, 1);
+  TeamOf view0{team, 0}, view1{team, 1};
   OpenWaits master, worker;
+  TwoMemberJoin() {
+    master.region_began(1000);
+    worker.region_began(1000);
+    WaitStart join =
+        barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0);
+    join.ctx.omp_thread_num = 1;
+    EXPECT_TRUE(worker.begin(join, 2000, view1));
+    EXPECT_TRUE(master.begin(barrier(format::kWaitBarrierImplicitParallel), 5000, view0));
+    team.region_ends[kInstance] = 6000;
+  }
+};
+
+TEST(OpenWaits, AWorkersJoinIsBarrierUntilItsRegionEndedAndIdleAfter) {
+  // The next region wakes thread 1 at 9,000 (its fork not known).
+  TwoMemberJoin j;
   Recorder r;
-  master.region_began(1000);
-  worker.region_began(1000);
-  ASSERT_TRUE(
-      worker.begin(barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0),
-                   2000, view1));
-  ASSERT_TRUE(master.begin(barrier(format::kWaitBarrierImplicitParallel), 5000, view0));
-  team.region_ends[kInstance] = 6000;
-  const EndedWait ended = worker.end(9000, view1, r);
+  const EndedWait ended = j.worker.end(9000, j.view1, r);
   EXPECT_EQ(ended.role, BarrierRole::kWorkerJoin);
   // At the barrier 2,000-6,000: 3,000 waiting for the master's work, 1,000 the join; idle after.
   EXPECT_EQ(r.parts, (std::vector<Part>{{0, format::kWaitBarrierImplicit, 3000},
@@ -217,25 +225,16 @@ TEST(OpenWaits, AWorkersJoinIsBarrierUntilItsRegionEndedAndIdleAfter) {
 TEST(OpenWaits, AWorkersJoinIsIdleUntilTheForkThatWakesItThenThatRegionsForkOverhead) {
   // As above, and the master forks the next region (record 3) at 8,000: thread 1, asleep or
   // preempted, runs again at 9,000. Before the fork it was idle; after it, being woken.
-  Team team;
-  TeamOf view0(team, 0), view1(team, 1);
-  OpenWaits master, worker;
+  TwoMemberJoin j;
   Recorder r;
-  master.region_began(1000);
-  worker.region_began(1000);
-  WaitStart join = barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0);
-  join.ctx.omp_thread_num = 1;
-  ASSERT_TRUE(worker.begin(join, 2000, view1));
-  ASSERT_TRUE(master.begin(barrier(format::kWaitBarrierImplicitParallel), 5000, view0));
-  team.region_ends[kInstance] = 6000;
-  team.waking_forks[kInstance] = {8000, 3, 2};
+  j.team.waking_forks[kInstance] = {8000, 3, 2};
   Collect live;  // a live reader at 8,500: woken for 500 so far
-  worker.so_far(8500, view1, live);
+  j.worker.so_far(8500, j.view1, live);
   EXPECT_EQ(live.parts, (std::vector<Part>{{0, format::kWaitBarrierImplicit, 3000},
                                            {0, format::kOverhead, 1000},
                                            {0, format::kIdleDerived, 2000},
                                            {0, format::kOverhead, 500}}));
-  worker.end(9000, view1, r);
+  j.worker.end(9000, j.view1, r);
   EXPECT_EQ(r.parts, (std::vector<Part>{{0, format::kWaitBarrierImplicit, 3000},
                                         {0, format::kOverhead, 1000},
                                         {0, format::kIdleDerived, 2000},
@@ -246,27 +245,9 @@ TEST(OpenWaits, AWorkersJoinIsIdleUntilTheForkThatWakesItThenThatRegionsForkOver
                                             {9000, 1000, format::kOverhead}}));
 }
 
-TEST(OpenWaits, AWorkersWakingForkBeforeItsRegionEndedIsNotItsWaking) {
-  // A fork noted before the region's end (another team's, or a stale record) wakes nothing.
-  Team team;
-  TeamOf view1(team, 1);
-  OpenWaits worker;
-  Recorder r;
-  worker.region_began(1000);
-  ASSERT_TRUE(
-      worker.begin(barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0),
-                   2000, view1));
-  team.region_ends[kInstance] = 6000;
-  team.waking_forks[kInstance] = {5000, 3, 2};
-  worker.end(9000, view1, r);
-  // (At the barrier 2,000-6,000 beside no longer span: the join's. Idle from 6,000 to its wake.)
-  EXPECT_EQ(r.parts,
-            (std::vector<Part>{{0, format::kOverhead, 4000}, {0, format::kIdleDerived, 3000}}));
-}
-
-TEST(OpenWaits, AWorkerLeftOutOfItsTeamsNextRegionStaysIdle) {
-  // The next region (at 8,000) has a team of 1: thread 1 is not in it, and stays idle until a
-  // later fork wakes it (the runtime's next team with it).
+// Thread 1 alone at its region's end barrier from 2,000 (no other span: all of it the join's),
+// the region ending at 6,000, the fork `waking` noted, the worker awake at 9,000: its parts.
+std::vector<Part> lone_workers_join(const Team::Fork& waking) {
   Team team;
   TeamOf view1(team, 1);
   OpenWaits worker;
@@ -274,11 +255,24 @@ TEST(OpenWaits, AWorkerLeftOutOfItsTeamsNextRegionStaysIdle) {
   WaitStart join = barrier(format::kWaitBarrierImplicit, &g_implicit, BarrierRole::kWorkerJoin, 0);
   join.ctx.omp_thread_num = 1;
   worker.region_began(1000);
-  ASSERT_TRUE(worker.begin(join, 2000, view1));
+  EXPECT_TRUE(worker.begin(join, 2000, view1));
   team.region_ends[kInstance] = 6000;
-  team.waking_forks[kInstance] = {8000, 3, 1};
+  team.waking_forks[kInstance] = waking;
   worker.end(9000, view1, r);
-  EXPECT_EQ(r.parts,
+  return r.parts;
+}
+
+TEST(OpenWaits, AWorkersWakingForkBeforeItsRegionEndedIsNotItsWaking) {
+  // A fork noted before the region's end (another team's, or a stale record) wakes nothing:
+  // idle from 6,000 to the wake.
+  EXPECT_EQ(lone_workers_join({5000, 3, 2}),
+            (std::vector<Part>{{0, format::kOverhead, 4000}, {0, format::kIdleDerived, 3000}}));
+}
+
+TEST(OpenWaits, AWorkerLeftOutOfItsTeamsNextRegionStaysIdle) {
+  // The next region (at 8,000) has a team of 1: thread 1 is not in it, and stays idle until a
+  // later fork wakes it (the runtime's next team with it).
+  EXPECT_EQ(lone_workers_join({8000, 3, 1}),
             (std::vector<Part>{{0, format::kOverhead, 4000}, {0, format::kIdleDerived, 3000}}));
 }
 
