@@ -12,6 +12,7 @@
 #include "collector/ompt/runtime_status.h"
 #include "collector/open_wait.h"
 #include "collector/openmp/events.h"
+#include "collector/openmp/open_waits.h"
 #include "collector/openmp/wait_split.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
@@ -254,11 +255,9 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   omprof::open_wait::end(*ts);  // a worker's wait for this region is over
   GompThread& g = own(ts);
   if (g.waits.join().is_open()) {
-    SampleContext next;  // the woken worker's fork overhead, in the region it starts
-    next.omp_state = fmt::kOverhead;
-    next.fork_id = pv::fork_id(value);
-    next.omp_thread_num = thread_num;
-    next.region_node = omprof::current_region_node();
+    // The woken worker's fork overhead, in the region it starts.
+    const SampleContext next = omprof::openmp::fork_overhead_context(pv::fork_id(value), thread_num,
+                                                                     omprof::current_region_node());
     close_join(ts, now, cpu_at(ts, now), &next, pv::instance(value));
   }
   omprof::openmp::member_begin(ts, value, thread_num, team_size, 0, now, kArrivals);
@@ -266,11 +265,11 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
     const uint64_t off = off_cpu_ns(g.fork_start_ns, g.fork_cpu_ns, now, cpu_at(ts, now));
     note_measured(ts, now, off);
     g.fork_start_ns = 0;
-    SampleContext fork_ctx;
-    fork_ctx.omp_state = fmt::kOverhead;
-    fork_ctx.fork_id = pv::fork_id(value);
-    fork_ctx.region_node = omprof::current_region_node();
-    if (off) omprof::openmp::record_wait(ts, 0, fork_ctx, off, now);
+    if (off)
+      omprof::openmp::record_wait(ts, 0,
+                                  omprof::openmp::fork_overhead_context(
+                                      pv::fork_id(value), 0, omprof::current_region_node()),
+                                  off, now);
   }
   ts->gomp.team_size = team_size;
   g.barriers_met = 0;

@@ -84,12 +84,8 @@ void split_open_wait(const OpenWait& w, uint64_t now_ns, const TeamFacts& team, 
   idle.omp_state = format::kIdleDerived;
   if (after.idle_ns + after.rest_ns) parts.part(0, idle, after.idle_ns + after.rest_ns);
   if (after.woken_ns) {
-    SampleContext woken{};
-    woken.omp_state = format::kOverhead;
-    woken.fork_id = fork_id;
-    woken.omp_thread_num = w.ctx.omp_thread_num;
-    woken.region_node = w.ctx.region_node;
-    parts.part(0, woken, after.woken_ns);
+    parts.part(0, fork_overhead_context(fork_id, w.ctx.omp_thread_num, w.ctx.region_node),
+               after.woken_ns);
   }
 }
 

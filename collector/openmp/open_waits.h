@@ -13,10 +13,24 @@
 #include <cstdint>
 
 #include "proto/journal.h"
+#include "proto/state_codes.h"
 
 namespace omprof::openmp {
 
 using SampleContext = journal::SampleContext;
+
+// The context of a fork's overhead in the region of fork record `fork_id`, for team member
+// `thread_num` in explicit region `region_node`: the forking thread's wait for its team, a
+// worker's wake-up (both runtimes' adapters).
+inline SampleContext fork_overhead_context(uint64_t fork_id, uint32_t thread_num,
+                                           uint64_t region_node) {
+  SampleContext c;
+  c.omp_state = format::kOverhead;
+  c.fork_id = fork_id;
+  c.omp_thread_num = thread_num;
+  c.region_node = region_node;
+  return c;
+}
 
 // What a barrier wait is to its region: the region-end barrier, as a worker sees it (it lasts
 // until the next region wakes the worker) or as the region's master sees it (its join follows).
