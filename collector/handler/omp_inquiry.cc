@@ -101,13 +101,16 @@ bool barrier_released(const ThreadState* ts, uint32_t state) {
          barrier_arrivals::all_arrived(ts->gomp.barrier_tag, ts->gomp.team_size);
 }
 
-// A worker whose region (`instance`) has ended, while a newer region has been forked and not
-// all of its members have started: woken for it (libgomp reuses the team), the fork's overhead.
-bool being_woken(uint32_t instance) {
-  const uint32_t latest = g_latest_fork.load(std::memory_order_acquire);
-  if (latest == instance) return false;
+// A worker whose region (`instance`) has ended is woken for its team's next region (libgomp
+// reuses the team) from the moment its master forks that region (region_ends.h: the same
+// rule as the exact waits' woken split on libomp) until it starts it; idle before, and idle
+// once every member of the next team has started without it (a smaller team).
+bool being_woken(uint32_t instance, uint32_t thread_num) {
+  uint64_t fork_id = 0;
+  uint32_t next = 0;
+  if (waking_fork_ns(instance, thread_num, &fork_id, &next) == 0) return false;
   bool known = false;
-  return all_members_begun_ns(latest, &known) == 0 && known;
+  return all_members_begun_ns(next, &known) == 0 && known;
 }
 
 // From the libgomp wrappers' record (set_gomp_inquiry): the state, or false for a thread they
@@ -133,7 +136,7 @@ bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
   if (state == format::kWaitBarrierImplicitParallel) {
     const uint32_t instance = parallel_value::instance(region);
     if (region_ended(instance)) {
-      if (being_woken(instance)) state = format::kOverhead;
+      if (being_woken(instance, ts->omp_thread_num)) state = format::kOverhead;
     } else {
       const uint64_t now = monotonic_ns();
       if (fork_not_done(ts, instance, now) || join_in_progress(ts, instance, now))

@@ -29,6 +29,7 @@ struct RegionEnd {
   std::atomic<uint64_t> next_fork_ns{0};
   std::atomic<uint64_t> next_fork_id{0};
   std::atomic<uint32_t> next_team{0};  // its team's size as requested (0: not known)
+  std::atomic<uint32_t> next_instance{0};
 };
 extern RegionEnd g_region_ends[kRegionEndRingSize];
 
@@ -39,25 +40,30 @@ inline void note_region_end(uint32_t instance, uint64_t now_ns) {
   e.instance.store(instance, std::memory_order_release);
 }
 
-// The master of region `ended`, which has ended, forks its team's next region (record
-// `fork_id`, `team` threads requested, 0: not known) at `fork_ns`.
-inline void note_next_fork(uint32_t ended, uint64_t fork_ns, uint64_t fork_id, uint32_t team) {
+// The master of region `ended`, which has ended, forks its team's next region (instance
+// `next`, record `fork_id`, `team` threads requested, 0: not known) at `fork_ns`.
+inline void note_next_fork(uint32_t ended, uint64_t fork_ns, uint32_t next, uint64_t fork_id,
+                           uint32_t team) {
   RegionEnd& e = g_region_ends[ended % kRegionEndRingSize];
   if (e.instance.load(std::memory_order_acquire) != ended) return;  // reused since
+  e.next_instance.store(next, std::memory_order_relaxed);
   e.next_fork_id.store(fork_id, std::memory_order_relaxed);
   e.next_team.store(team, std::memory_order_relaxed);
   e.next_fork_ns.store(fork_ns, std::memory_order_release);
 }
 
 // When the fork that wakes worker `thread_num` of region `instance`, waiting since the region
-// ended, happened, and its record (*fork_id); 0 when there is none yet, it is not known, or the
-// next team is too small to have this worker (it stays idle, for a later fork to wake).
-inline uint64_t waking_fork_ns(uint32_t instance, uint32_t thread_num, uint64_t* fork_id) {
+// ended, happened, and its record (*fork_id) and instance (*next, when not null); 0 when there
+// is none yet, it is not known, or the next team is too small to have this worker (it stays
+// idle, for a later fork to wake).
+inline uint64_t waking_fork_ns(uint32_t instance, uint32_t thread_num, uint64_t* fork_id,
+                               uint32_t* next = nullptr) {
   const RegionEnd& e = g_region_ends[instance % kRegionEndRingSize];
   if (instance == 0 || e.instance.load(std::memory_order_acquire) != instance) return 0;
   const uint64_t ns = e.next_fork_ns.load(std::memory_order_acquire);
   const uint32_t team = e.next_team.load(std::memory_order_relaxed);
   *fork_id = e.next_fork_id.load(std::memory_order_relaxed);
+  if (next) *next = e.next_instance.load(std::memory_order_relaxed);
   if (team != 0 && thread_num >= team) return 0;
   return e.instance.load(std::memory_order_acquire) == instance ? ns : 0;
 }
@@ -79,10 +85,6 @@ struct RegionStart {
   std::atomic<uint64_t> fork_ns{0};
 };
 extern RegionStart g_region_starts[kRegionEndRingSize];
-// The region most recently forked (by any thread): a worker idle since its last region that has
-// not started this one yet is being woken for it (libgomp teams are reused from one region to
-// the next; with nested teams, a worker of another team counts too).
-extern std::atomic<uint32_t> g_latest_fork;
 
 // The forking thread, before any member starts.
 inline void note_region_fork(uint32_t instance, uint64_t now_ns) {
@@ -95,7 +97,6 @@ inline void note_region_fork(uint32_t instance, uint64_t now_ns) {
   s.all_ended_ns.store(0, std::memory_order_relaxed);
   s.fork_ns.store(now_ns, std::memory_order_relaxed);
   s.instance.store(instance, std::memory_order_release);
-  g_latest_fork.store(instance, std::memory_order_release);
 }
 
 // When region `instance` was forked (0: unknown, its slot was reused).

@@ -26,7 +26,8 @@ Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame, un
   const uint32_t depth = ts ? ts->fork_depth : handler::kMaxForkNesting;
   if (depth < handler::kMaxForkNesting) {
     if (const uint64_t last = ts->last_fork_value[depth])
-      handler::note_next_fork(pv::instance(last), f.now_ns, pv::fork_id(f.value), team_size);
+      handler::note_next_fork(pv::instance(last), f.now_ns, pv::instance(f.value),
+                              pv::fork_id(f.value), team_size);
     ts->last_fork_value[depth] = f.value;
   }
   ompt::note_fork_time(ts, f.now_ns);
