@@ -463,12 +463,16 @@ TEST_P(Omp, ABusyMachineIsSaidWithEachThreadsWaitForACpu) {
 }
 
 // The run's conditions are in the profile (issue 37): the runtime's settings from the
-// environment, its version where OMPT gives one, each thread's CPUs (bound by OMP_PROC_BIND).
+// environment, its version where OMPT gives one, each thread's CPUs (bound by OMP_PROC_BIND to
+// places of one hardware thread each: OMP_PLACES=threads; with places of cores, libomp binds a
+// thread to a whole core, and on a VM whose CPUs it takes for one core's two hardware threads,
+// as on an AMD EPYC guest here, to both CPUs).
 TEST_P(Omp, TheRunsConditionsAreInTheProfile) {
   const std::string dir = fresh_dir("omp_conditions_" + GetParam());
   std::vector<std::string> argv = omprof_run(dir);
   argv.insert(argv.end(), {"--", program("omp_phases_" + compiler()), "2", "1"});
-  const RunResult r = run(argv, {{"OMP_PROC_BIND", "true"}, {"OMP_WAIT_POLICY", "passive"}});
+  const RunResult r = run(
+      argv, {{"OMP_PROC_BIND", "true"}, {"OMP_PLACES", "threads"}, {"OMP_WAIT_POLICY", "passive"}});
   ASSERT_EQ(r.status, 0) << r.err;
   const format::Profile p = only_profile(dir);
   std::set<std::string> settings(p.header.omp_setting().begin(), p.header.omp_setting().end());
