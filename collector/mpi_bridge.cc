@@ -99,7 +99,7 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave
   ts->waits.add_site(c->site, ts->mpi_call_context, 1, wall,
                      cpu_now > c->cpu_start_ns ? cpu_now - c->cpu_start_ns : 0,
                      handler::idle_blame_ns(ts, wall));
-  handler::add_measured_to_intervals(ts->measured, now, wall, ts->mpi_call_context);
+  handler::place_measured(ts, now, wall, ts->mpi_call_context);
   const uint64_t origin = runtime().start_mono_ns;
   if (c->start_ns >= origin)
     add_timeline_event(ts->events, c->start_ns - origin, now - origin, journal::kEventMpi, c->call,

@@ -132,6 +132,7 @@ ThreadState* register_current_thread(bool is_main) {
   ts->rng_state = (uint64_t(ts->tid) << 32) ^ handler::monotonic_ns() ^ 0x9e3779b97f4a7c15ULL;
   if (ts->rng_state == 0) ts->rng_state = 1;
   ts->start_ns = handler::monotonic_ns() - runtime().start_mono_ns;
+  ts->off_cpu_trail.mono_ns = runtime().start_mono_ns + ts->start_ns;
   if (is_main) handler::warm_up_process();
   handler::set_current_thread(ts);
   ts->ready.store(1, std::memory_order_release);  // the journal's readers take the block now

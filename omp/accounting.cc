@@ -1,5 +1,7 @@
 #include "omp/accounting.h"
 
+#include <algorithm>
+
 #include "omp/states.h"
 #include "proto/state_codes.h"
 #include "regions/off_cpu.h"
@@ -72,19 +74,29 @@ bool places_off_cpu_time(const Measurement& m, bool mpi_exact) {
 
 namespace {
 
+// `ns` over the donors `over`: what they saw by what each saw, the rest by weight.
 void spread(const std::vector<size_t>& over, const std::vector<OffCpuDonor>& donors, uint64_t node,
             uint64_t ns, std::vector<OffCpuPart>& parts) {
-  std::vector<uint64_t> weights;
-  uint64_t over_ns = 0;
+  std::vector<uint64_t> weights, seen;
+  uint64_t over_ns = 0, seen_ns = 0;
   for (size_t i : over) {
     weights.push_back(donors[i].weight_ns);
+    seen.push_back(donors[i].seen_ns);
     over_ns += donors[i].weight_ns;
+    seen_ns += donors[i].seen_ns;
   }
-  if (over_ns == 0) {
+  if (over_ns == 0 && seen_ns == 0) {
     parts.push_back({OffCpuPart::kNoDonor, node, kStateOffCpu, ns});
     return;
   }
-  const std::vector<uint64_t> shares = regions::proportional_parts(ns, weights);
+  const uint64_t where_seen = std::min(ns, seen_ns);
+  std::vector<uint64_t> shares(over.size(), 0);
+  if (where_seen) shares = regions::proportional_parts(where_seen, seen);
+  if (ns > where_seen) {
+    const std::vector<uint64_t> rest =
+        regions::proportional_parts(ns - where_seen, over_ns ? weights : seen);
+    for (size_t k = 0; k < shares.size(); ++k) shares[k] += rest[k];
+  }
   for (size_t k = 0; k < over.size(); ++k) {
     if (!shares[k]) continue;
     const OffCpuDonor& d = donors[over[k]];

@@ -75,6 +75,7 @@ struct OffCpuDonor {
   uint64_t node = 0;  // explicit region node
   uint32_t state = 0;
   uint64_t weight_ns = 0;
+  uint64_t seen_ns = 0;  // the time off the CPU its samples saw (Sample.off_cpu_seen_ns)
 };
 // One part of the thread's off-CPU time: on a donor (its index; its node), or at the root of
 // `node` (donor == kNoDonor: nothing in that part of the thread took the CPU). `state`: the
@@ -89,10 +90,12 @@ struct OffCpuPart {
 // `off_cpu_ns`: the thread's unaccounted time; `self_wall_ns`: its exact self wall time per
 // explicit region node; `donors`: its samples that take off-CPU time (takes_off_cpu_time), in
 // order. Each region first gets what its samples and intervals leave of its self wall time
-// (regions/off_cpu.h), spread over its donors in proportion to their weight; the rest goes
-// outside regions, over the donors there when the thread has explicit regions of its own, else
-// over all of them (a worker inherits its master's regions: one sample taken outside them must
-// not take a whole run's preemption).
+// (regions/off_cpu.h); the rest goes outside regions, over the donors there when the thread
+// has explicit regions of its own, else over all of them (a worker inherits its master's
+// regions: one sample taken outside them must not take a whole run's preemption). Within each
+// part, as much as its donors saw (seen_ns) is spread in proportion to what each saw: time off
+// the CPU lands where it happened (a phase preempted on a busy machine, not one that ran
+// alone); what they did not see (a profile before 1.22, noise) in proportion to their weight.
 std::vector<OffCpuPart> place_thread_off_cpu(uint64_t off_cpu_ns,
                                              const std::map<uint64_t, uint64_t>& self_wall_ns,
                                              const std::map<uint64_t, uint64_t>& accounted_ns,

@@ -141,6 +141,7 @@ constexpr uint32_t kCpuNs = 8;
 constexpr uint32_t kTaskOriginId = 9;
 constexpr uint32_t kIdleWorkersNs = 10;
 constexpr uint32_t kCounter = 11;
+constexpr uint32_t kOffCpuSeenNs = 12;
 }  // namespace Sample
 
 namespace ThreadProfile {

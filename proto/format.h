@@ -28,10 +28,10 @@ constexpr uint32_t kSummaryMinor = 1;  // 1.1: setup_sum_ns, setup_max_ns
 // (Thread.interval); 1.18: measured waits in the timeline (Interval.measured_ns); 1.19: the
 // counters' enabled and running times (Thread.counter_enabled_ns, counter_running_ns),
 // Trailer.threads_before_start; 1.20: how each state was measured (Header.state_measurement,
-// wrapper_states); 1.21: why the sampling clock is this one (Header.clock_choice)
-// (docs/format.md).
+// wrapper_states); 1.21: why the sampling clock is this one (Header.clock_choice); 1.22: where
+// a thread's time off the CPU fell (Sample.off_cpu_seen_ns) (docs/format.md).
 constexpr uint32_t kMajor = 1;
-constexpr uint32_t kMinor = 21;
+constexpr uint32_t kMinor = 22;
 
 // Header.clock (enum Clock).
 enum ClockCode : uint32_t { kClockCpu = 1, kClockWall = 2, kClockTask = 3 };

@@ -20,8 +20,8 @@ constexpr char kMagic[8] = {'\x89', 'O', 'M', 'P', 'J', 'N', 'L', '\n'};
 // 12: the measured-wait interval ring, the event ring, region statistics, fork counts;
 // 13: ThreadRecord.counter_enabled_ns, counter_running_ns; FileHeader.threads_before_start;
 // RegionStatsRecord.counters; ForkCounts.counters; IntervalRecord.lead_slot;
-// ThreadRecord.omp_wait_state, omp_wait_start_mono_ns
-constexpr uint32_t kVersion = 13;
+// ThreadRecord.omp_wait_state, omp_wait_start_mono_ns; 14: SampleEntry.off_cpu_seen_ns
+constexpr uint32_t kVersion = 14;
 // Counter events per thread (proto/counter_events.h, kMaxCounters).
 constexpr size_t kMaxCounters = 4;
 constexpr uint64_t kPage = 4096;
@@ -104,8 +104,9 @@ struct SampleEntry {
   SampleContext ctx;
   uint64_t count;  // 0 while the entry is being filled
   uint64_t weight_ns;
-  uint64_t cpu_ns;         // exact waits with a measured CPU time (MPI calls, OMPROF_MPI_CPU=1)
-  uint64_t idle_blame_ns;  // OpenMP workers' idle time blamed on it (handler/idle_workers.h)
+  uint64_t cpu_ns;           // exact waits with a measured CPU time (MPI calls, OMPROF_MPI_CPU=1)
+  uint64_t idle_blame_ns;    // OpenMP workers' idle time blamed on it (handler/idle_workers.h)
+  uint64_t off_cpu_seen_ns;  // version 14: the thread's time off the CPU its samples saw
   uint64_t counters[kMaxCounters];  // counter events since the thread's previous sample
 };
 

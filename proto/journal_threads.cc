@@ -51,6 +51,7 @@ void set_sample(v1::Sample* s, uint64_t stack_id, const SampleEntry& e, uint64_t
   s->set_weight_ns(e.weight_ns);
   s->set_cpu_ns(e.cpu_ns);
   s->set_idle_workers_ns(e.idle_blame_ns);
+  s->set_off_cpu_seen_ns(e.off_cpu_seen_ns);
   s->set_omp_state(e.ctx.omp_state);
   s->set_omp_thread_num(e.ctx.omp_thread_num);
   // A fork record or region node whose entry was lost is not referred to.

@@ -61,12 +61,13 @@ void RankBuilder::region_self_wall(uint64_t region_node, uint64_t ns) {
   self_wall_[region_node] += ns;
 }
 
-void RankBuilder::sample(uint32_t state, uint64_t region_node, uint64_t count, uint64_t weight_ns) {
-  samples_.push_back({state, region_node, count, weight_ns});
+void RankBuilder::sample(uint32_t state, uint64_t region_node, uint64_t count, uint64_t weight_ns,
+                         uint64_t off_cpu_seen_ns) {
+  samples_.push_back({state, region_node, count, weight_ns, off_cpu_seen_ns});
 }
 
 void RankBuilder::wait(uint32_t state, uint64_t region_node, uint64_t weight_ns) {
-  waits_.push_back({state, region_node, 0, weight_ns});
+  waits_.push_back({state, region_node, 0, weight_ns, 0});
 }
 
 void RankBuilder::add(uint64_t node, uint32_t state, uint64_t ns) {
@@ -96,7 +97,7 @@ void RankBuilder::end_thread() {
     }
     add(s.node, state, s.weight_ns);
     if (omp::takes_off_cpu_time(measurement_, state))
-      donors.push_back({s.node, state, s.weight_ns});
+      donors.push_back({s.node, state, s.weight_ns, s.off_cpu_seen_ns});
   }
   for (const Item& w : waits_) {
     if (!omp::measured_interval_counts(measurement_, w.state)) continue;

@@ -59,8 +59,10 @@ class RankBuilder {
   void set_window(uint64_t start_ns, uint64_t end_ns);
   // One of the program's threads; `end_ns` 0 while it still runs.
   void begin_thread(uint64_t start_ns, uint64_t end_ns);
-  // A sampled context (state already resolved: omp::resolve_state) and an exact wait.
-  void sample(uint32_t state, uint64_t region_node, uint64_t count, uint64_t weight_ns);
+  // A sampled context (state already resolved: omp::resolve_state; `off_cpu_seen_ns`: the time
+  // off the CPU its samples saw, Sample.off_cpu_seen_ns) and an exact wait.
+  void sample(uint32_t state, uint64_t region_node, uint64_t count, uint64_t weight_ns,
+              uint64_t off_cpu_seen_ns = 0);
   void wait(uint32_t state, uint64_t region_node, uint64_t weight_ns);
   // The thread's exact self wall time in a region node (its RegionStats): off-CPU time is placed
   // in the regions first (regions/off_cpu.h).
@@ -72,7 +74,7 @@ class RankBuilder {
  private:
   struct Item {
     uint32_t state;
-    uint64_t node, count, weight_ns;
+    uint64_t node, count, weight_ns, off_cpu_seen_ns;
   };
   void add(uint64_t node, uint32_t state, uint64_t ns);
   void add_off_cpu_time(uint64_t accounted_ns, const std::map<uint64_t, uint64_t>& by_node,

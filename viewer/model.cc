@@ -66,7 +66,7 @@ void add_off_cpu_time(Model& m, const omp::Measurement& measured, uint32_t threa
     if (s.thread != thread) continue;
     accounted_by_node[s.region_node] += s.weight_ns;
     if (s.exact || !omp::takes_off_cpu_time(measured, s.state)) continue;
-    donors.push_back({s.region_node, s.state, s.weight_ns});
+    donors.push_back({s.region_node, s.state, s.weight_ns, s.off_cpu_seen_ns});
     donor_samples.push_back(i);
   }
   omp::Frame leaf;
@@ -382,6 +382,7 @@ class ModelBuilder {
     v.omp_thread_num = s.omp_thread_num();
     v.region_node = s.region_node();
     v.idle_blame_ns = s.idle_workers_ns();
+    v.off_cpu_seen_ns = s.off_cpu_seen_ns();
     v.in_collector = !exact && innermost_is_omprof(raw);
     v.truncated = p_.stack(s.stack_id()).truncated();
     v.stack = StackRef(shared_view_stack(raw, s.stack_id(), v));

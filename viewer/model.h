@@ -66,6 +66,9 @@ struct ViewSample {
   // The OpenMP workers' idle time blamed on this sample (the main thread's serial code; format
   // 1.14, collector/handler/idle_workers.h). Not part of weight_ns.
   uint64_t idle_blame_ns = 0;
+  // The thread's time off the CPU its samples saw (format 1.22, Sample.off_cpu_seen_ns): where
+  // the thread's off-CPU time is spread (omp/accounting.h). Not part of weight_ns.
+  uint64_t off_cpu_seen_ns = 0;
   // Counter events (Header.counter_event) since the thread's previous sample (format 1.16). A
   // sample whose time an exact wait replaced keeps its counts, with no time (count 0).
   std::array<uint64_t, counters::kMaxCounters> counters{};

@@ -42,7 +42,7 @@ RankNumbers rank_numbers(const format::Profile& p) {
     b.begin_thread(t.start_ns(), t.end_ns());
     for (const auto& [node, ns] : self_wall[index]) b.region_self_wall(node, ns);
     for (const auto& s : t.sample())
-      b.sample(state_of(s), s.region_node(), s.count(), s.weight_ns());
+      b.sample(state_of(s), s.region_node(), s.count(), s.weight_ns(), s.off_cpu_seen_ns());
     for (const auto& w : t.wait()) b.wait(w.omp_state(), w.region_node(), w.weight_ns());
     b.end_thread();
   }

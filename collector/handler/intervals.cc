@@ -1,22 +1,12 @@
 #include "collector/handler/intervals.h"
 
-#include <atomic>
-
+#include "collector/handler/sample_measures.h"
 #include "collector/handler/thread_state.h"
 #include "proto/timeline.h"
 
 namespace omprof::handler {
 
 namespace {
-
-// Whether a sample in state s only repeats a wait that is measured exactly (bit s; states at
-// or past kMpiFirst: bit kStateBits - 1). Set outside the handler (set_repeats_measured).
-constexpr uint32_t kStateBits = format::kMpiFirst + 1;
-std::atomic<uint64_t> g_repeats[(kStateBits + 63) / 64];
-
-uint32_t repeats_bit(uint32_t state) {
-  return state >= format::kMpiFirst ? kStateBits - 1 : state;
-}
 
 // The record for `mono_ns` (coarsening the ring until it fits); nullptr before the ring's origin.
 // The hint makes the common case (the same interval as the last time) a comparison: a division
@@ -118,19 +108,10 @@ void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns
   if (left) ring->records[0].ns[cls] += left;
 }
 
-void set_repeats_measured(uint32_t state, bool repeats) {
-  const uint32_t bit = repeats_bit(state);
-  if (bit >= kStateBits) return;
-  const uint64_t mask = uint64_t(1) << (bit % 64);
-  if (repeats)
-    g_repeats[bit / 64].fetch_or(mask, std::memory_order_relaxed);
-  else
-    g_repeats[bit / 64].fetch_and(~mask, std::memory_order_relaxed);
-}
-
-bool sample_repeats_measured(uint32_t state) {
-  const uint32_t bit = repeats_bit(state);
-  return (g_repeats[bit / 64].load(std::memory_order_relaxed) >> (bit % 64)) & 1;
+void place_measured(ThreadState* ts, uint64_t end_mono_ns, uint64_t ns,
+                    const journal::SampleContext& ctx) {
+  ts->measured_total_ns += ns;
+  add_measured_to_intervals(ts->measured, end_mono_ns, ns, ctx);
 }
 
 uint32_t timeline_class_of(const ThreadState* ts, const journal::SampleContext& ctx) {

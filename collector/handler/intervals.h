@@ -34,12 +34,10 @@ void add_to_interval(journal::IntervalRing* ring, uint64_t mono_ns, uint32_t tim
 // tasks calls this once per piece).
 void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns, uint64_t ns,
                                const journal::SampleContext& ctx);
-
-// Which samples only repeat a measured wait: set outside the handler from the accounting rule
-// (omp/accounting.h repeats_measured_time) once the run knows how it measures waits. Every MPI
-// state (kMpiFirst and above) shares one switch.
-void set_repeats_measured(uint32_t state, bool repeats);
-bool sample_repeats_measured(uint32_t state);
+// The same on `ts`'s measured ring, and added to its measured total (off_cpu_trail.h): every
+// measured wait and MPI call goes through here. Outside the handler, on the thread itself.
+void place_measured(ThreadState* ts, uint64_t end_mono_ns, uint64_t ns,
+                    const journal::SampleContext& ctx);
 
 // The timeline class of a sample of `ts` in `ctx`: a taskwait (kInTaskwait) is waiting unless
 // the thread runs another task inside it (libomp: the running task is not the waiting one).

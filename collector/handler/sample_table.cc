@@ -52,18 +52,19 @@ void SampleTable::clear() {
 
 bool SampleTable::add(const uint64_t* frames, uint32_t depth, uint16_t flags,
                       const SampleContext& ctx, uint64_t count, uint64_t weight_ns, uint64_t cpu_ns,
-                      uint64_t idle_blame_ns, const uint64_t* counters, uint32_t* slot) {
+                      uint64_t idle_blame_ns, uint64_t off_cpu_seen_ns, const uint64_t* counters,
+                      uint32_t* slot) {
   if (!head_) return false;  // the state's page was lost (thread_states_lost)
   return add_hashed(hash_sample(frames, depth, ctx), frames, depth, flags, ctx, count, weight_ns,
-                    cpu_ns, idle_blame_ns, counters, slot);
+                    cpu_ns, idle_blame_ns, off_cpu_seen_ns, counters, slot);
 }
 
 // Probes from the hash's slot for the entry (or a free slot for it); `used_slot`, when given,
 // receives the slot it ended at.
 bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth, uint16_t flags,
                              const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
-                             uint64_t cpu_ns, uint64_t idle_blame_ns, const uint64_t* counters,
-                             uint32_t* used_slot) {
+                             uint64_t cpu_ns, uint64_t idle_blame_ns, uint64_t off_cpu_seen_ns,
+                             const uint64_t* counters, uint32_t* used_slot) {
   // Read once: the table's memory may read as zero at any moment once another process truncated
   // the journal holding it (journal_writer.cc).
   journal::TableHeader* const head = head_;
@@ -88,6 +89,7 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
       e.weight_ns = weight_ns;
       e.cpu_ns = cpu_ns;
       e.idle_blame_ns = idle_blame_ns;
+      e.off_cpu_seen_ns = off_cpu_seen_ns;
       for (size_t c = 0; c < journal::kMaxCounters; ++c) e.counters[c] = counters ? counters[c] : 0;
       e.hash = h;  // last: the slot is complete before it becomes visible
       t.frames_used += depth;
@@ -102,6 +104,7 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
       e.weight_ns += weight_ns;
       e.cpu_ns += cpu_ns;
       e.idle_blame_ns += idle_blame_ns;
+      e.off_cpu_seen_ns += off_cpu_seen_ns;
       if (counters)
         for (size_t c = 0; c < journal::kMaxCounters; ++c) e.counters[c] += counters[c];
       if (used_slot) *used_slot = i;
@@ -111,6 +114,13 @@ bool SampleTable::add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth,
   t.dropped_samples += count;
   t.dropped_weight_ns += weight_ns;
   return false;
+}
+
+void SampleTable::add_off_cpu_seen(uint32_t slot, uint64_t ns) {
+  const journal::TableHeader* const head = head_;  // read once (add_hashed)
+  SampleEntry* const entries = entries_;
+  if (head && entries && slot < head->capacity && entries[slot].hash != 0)
+    entries[slot].off_cpu_seen_ns += ns;
 }
 
 bool SampleTable::add_site(uint64_t site, const SampleContext& ctx, uint64_t count,
@@ -131,7 +141,7 @@ bool SampleTable::add_site(uint64_t site, const SampleContext& ctx, uint64_t cou
   const uint64_t frames[1] = {site};
   uint32_t slot = 0;
   if (!add_hashed(hash_sample(frames, depth, ctx), frames, depth, 0, ctx, count, weight_ns, cpu_ns,
-                  idle_blame_ns, nullptr, &slot))
+                  idle_blame_ns, 0, nullptr, &slot))
     return false;
   r.site = site;
   r.ctx = ctx;

@@ -30,12 +30,14 @@ class SampleTable {
   // Async-signal-safe. Adds one sample of `weight_ns` (representing `count` timer expirations).
   // Returns false (and counts its `count` and weight as dropped) when the table or the frame
   // pool is full.
-  // `idle_blame_ns`: the OpenMP workers' idle time it stands for (idle_workers.h); `counters`:
+  // `idle_blame_ns`: the OpenMP workers' idle time it stands for (idle_workers.h);
+  // `off_cpu_seen_ns`: the thread's time off the CPU it saw (off_cpu_trail.h); `counters`:
   // journal::kMaxCounters counter deltas to add to the entry (null: none).
   // `slot`, when given, receives the entry's slot (for the timeline's leads).
   bool add(const uint64_t* frames, uint32_t depth, uint16_t flags, const SampleContext& ctx,
            uint64_t count, uint64_t weight_ns, uint64_t cpu_ns = 0, uint64_t idle_blame_ns = 0,
-           const uint64_t* counters = nullptr, uint32_t* slot = nullptr);
+           uint64_t off_cpu_seen_ns = 0, const uint64_t* counters = nullptr,
+           uint32_t* slot = nullptr);
   // The same for an entry whose stack is one address or none (`site`, 0: none): exact waits,
   // recorded by OMPT callbacks on the profiled program's critical path at every fork, join and
   // barrier. A few recent keys remember their slot, so that a wait recorded again in the same
@@ -43,6 +45,9 @@ class SampleTable {
   // handler interrupting an update of the cache could pair a key with another's slot).
   bool add_site(uint64_t site, const SampleContext& ctx, uint64_t count, uint64_t weight_ns,
                 uint64_t cpu_ns = 0, uint64_t idle_blame_ns = 0);
+
+  // Async-signal-safe. Adds time off the CPU seen to the entry in `slot` (an earlier add's).
+  void add_off_cpu_seen(uint32_t slot, uint64_t ns);
 
   // Reading, after sampling stopped: the used entries in insertion order (reading only these
   // keeps the untouched pages of a large table out of memory at exit).
@@ -74,7 +79,8 @@ class SampleTable {
   RecentSite recent_[kRecentSites];
   bool add_hashed(uint64_t h, const uint64_t* frames, uint32_t depth, uint16_t flags,
                   const SampleContext& ctx, uint64_t count, uint64_t weight_ns, uint64_t cpu_ns,
-                  uint64_t idle_blame_ns, const uint64_t* counters, uint32_t* used_slot);
+                  uint64_t idle_blame_ns, uint64_t off_cpu_seen_ns, const uint64_t* counters,
+                  uint32_t* used_slot);
 };
 
 uint64_t hash_sample(const uint64_t* frames, uint32_t depth, const SampleContext& ctx);

@@ -7,8 +7,10 @@
 #include "collector/handler/forward_signal.h"
 #include "collector/handler/idle_workers.h"
 #include "collector/handler/intervals.h"
+#include "collector/handler/off_cpu_trail.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/reentrancy.h"
+#include "collector/handler/sample_measures.h"
 #include "collector/handler/sampling_clock.h"
 #include "collector/handler/sampling_state.h"
 #include "collector/handler/stack_capture.h"
@@ -112,6 +114,10 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
     // The thread is unwinding itself (OpenMP fork callback) and libunwind is not reentrant:
     // hand the sample to that code, which records it with the stack it is capturing.
     read_context(ts, ts->deferred.ctx);
+    // Its time off the CPU goes to the thread's next sample (recorded here, the carry).
+    off_cpu_seen(ts->off_cpu_trail, ts->last_sample_mono_ns, ts->measured_total_ns, weight_ns,
+                 SampleTime::kOwnOffCpuKnown);
+    ts->off_cpu_trail.previous_slot = kNoSeenSlot;
     add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ts->deferred.ctx),
                     weight_ns, ts->deferred.ctx);
     ts->deferred.weight_ns += weight_ns;
@@ -135,10 +141,16 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   const uint16_t flags = stack_flags(r);
   uint64_t counters[journal::kMaxCounters] = {};
   const bool counted = read_counter_deltas(ts, counters);
+  const SampleTime time = sample_time(ctx.omp_state);
+  OffCpuTrail& trail = ts->off_cpu_trail;
+  const OffCpuSeen seen =
+      off_cpu_seen(trail, ts->last_sample_mono_ns, ts->measured_total_ns, weight_ns, time);
+  if (seen.previous_ns) ts->table.add_off_cpu_seen(trail.previous_slot, seen.previous_ns);
   uint32_t slot = kNoSlot;
   const bool kept =
       ts->table.add(frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns),
-                    counted ? counters : nullptr, &slot);
+                    seen.this_ns, counted ? counters : nullptr, &slot);
+  trail.previous_slot = kept && time == SampleTime::kTakesOffCpu ? slot : kNoSeenSlot;
   add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ctx), weight_ns,
                   ctx, counted ? counters : nullptr, kept ? slot : kNoSlot);
   if (r.truncated) ts->truncated_samples += 1;
@@ -161,7 +173,7 @@ void take_counter_sample(ThreadState* ts, void* ucontext) {
   SampleContext ctx;
   read_context(ts, ctx);
   uint64_t counters[journal::kMaxCounters] = {ts->counter_sample_period};
-  ts->table.add(frames, r.depth, stack_flags(r), ctx, 0, 0, 0, 0, counters);
+  ts->table.add(frames, r.depth, stack_flags(r), ctx, 0, 0, 0, 0, 0, counters);
 }
 
 // `clock`: the thread's, read once by the caller (as frames in take_sample).

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "collector/handler/off_cpu_trail.h"
 #include "collector/handler/sample_table.h"
 #include "proto/journal.h"
 
@@ -111,6 +112,12 @@ struct ThreadState : journal::ThreadRecord {
   GompPublished gomp;
   // The wrappers' own state, which the handler never reads (collector/gomp_thread.h).
   void* gomp_private = nullptr;
+
+  // Where the thread's time off the CPU fell (off_cpu_trail.h): the handler's trail, and the
+  // wall time of its measured waits and MPI calls so far (intervals.h place_measured, outside
+  // the handler).
+  OffCpuTrail off_cpu_trail;
+  uint64_t measured_total_ns = 0;
 
   // Samples that landed while the thread unwound itself (reentrancy.h, Section::kUnwinding).
   struct {

@@ -4,7 +4,7 @@
 #include <climits>
 #include <cstdlib>
 
-#include "collector/handler/intervals.h"
+#include "collector/handler/sample_measures.h"
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
@@ -43,9 +43,11 @@ omp::Measurement run_measurement() {
 
 void apply_timeline_measurement() {
   const omp::Measurement m = run_measurement();
-  for (uint32_t state = 0; state < format::kMpiFirst; ++state)
-    handler::set_repeats_measured(
-        state, omp::repeats_measured_time(m, omp::accounted_state(m, state, false), true));
+  for (uint32_t state = 0; state < format::kMpiFirst; ++state) {
+    const uint32_t accounted = omp::accounted_state(m, state, false);
+    handler::set_repeats_measured(state, omp::repeats_measured_time(m, accounted, true));
+    handler::set_takes_no_off_cpu(state, !omp::takes_off_cpu_time(m, accounted));
+  }
   // MPI calls are always measured by omprof's wrappers: a sample inside one repeats it. One
   // switch for every call (kMpiFirst itself is no call).
   handler::set_repeats_measured(format::kMpiFirst,

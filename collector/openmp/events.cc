@@ -70,7 +70,7 @@ void count_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uin
 }
 
 void place_wait(ThreadState* ts, uint64_t end_ns, uint64_t ns, const SampleContext& ctx) {
-  if (ns) handler::add_measured_to_intervals(ts->measured, end_ns, ns, ctx);
+  if (ns) handler::place_measured(ts, end_ns, ns, ctx);
 }
 
 void record_overhead(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,

@@ -136,7 +136,7 @@ ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
     for (uint32_t k = 0; k < used; ++k) {
       const SampleEntry& e = ts->table.used_entry(k);
       const uint32_t state = taskwait.resolve(e.ctx.omp_state, ts->table.frames_of(e), e.depth);
-      b.sample(state, e.ctx.region_node, e.count, e.weight_ns);
+      b.sample(state, e.ctx.region_node, e.count, e.weight_ns, e.off_cpu_seen_ns);
     }
     for (uint32_t k = 0; k < ts->waits.used(); ++k) {
       const SampleEntry& e = ts->waits.used_entry(k);

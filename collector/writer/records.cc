@@ -57,6 +57,7 @@ wire::Encoder sample_message(uint64_t stack_id, const SampleEntry& e, size_t cou
   s.u64(S::kCpuNs, e.cpu_ns);
   s.u64(S::kTaskOriginId, e.ctx.task_origin);
   s.u64(S::kIdleWorkersNs, e.idle_blame_ns);
+  s.u64(S::kOffCpuSeenNs, e.off_cpu_seen_ns);
   if (counters) s.packed(S::kCounter, e.counters, e.counters + counters);
   return s;
 }

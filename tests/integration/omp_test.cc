@@ -1315,6 +1315,42 @@ TEST_P(Omp, AWorkerLeftOutOfASmallerTeamIsIdle) {
   EXPECT_NEAR(idle * 1e-9, alone_s, 0.1 * alone_s + 0.01 + sampled);
 }
 
+// A thread's time off the CPU goes where its samples saw it: on one CPU, `alone` (the master
+// computing while its worker sleeps) is not preempted, `crowded` (both computing) is off the
+// CPU half the time. Each function's time must be its wall time as the program measures it;
+// spread evenly over the thread's work (as until 2026-11-28), `alone` read 1.32-1.33 s for
+// 1.00 and `crowded` 1.66 for 1.98, on every runtime. Allowed: per repetition, one period of
+// the preempted phase's time off the CPU (the gaps where a phase changes, shared by the samples
+// on either side), and a tenth for sampling; at two rates.
+TEST_P(Omp, OffCpuTimeGoesToThePhaseThatWasPreempted) {
+  for (const char* rate : {"200", "1000"}) {
+    SCOPED_TRACE(rate);
+    const std::string dir = fresh_dir(std::string("omp_preempted_phases_") + rate + GetParam());
+    std::vector<std::string> argv = omprof_run(dir);
+    argv.insert(argv.end(),
+                {"--rate", rate, "--", program("omp_preempted_phases_" + compiler()), "10", "0.1"});
+    const RunResult r = run(argv, {{"OMP_WAIT_POLICY", "passive"}});
+    ASSERT_EQ(r.status, 0) << r.err;
+    double alone_wall = 0, alone_cpu = 0, crowded_wall = 0, crowded_cpu = 0;
+    ASSERT_EQ(
+        std::sscanf(r.out.c_str(), "alone_wall=%lf alone_cpu=%lf crowded_wall=%lf crowded_cpu=%lf",
+                    &alone_wall, &alone_cpu, &crowded_wall, &crowded_cpu),
+        4)
+        << r.out;
+    if (crowded_wall - crowded_cpu < 0.5 * crowded_cpu)
+      GTEST_SKIP() << "the two threads did not share one CPU as designed: " << r.out;
+    const viewer::Model user = viewer::build_model(only_profile(dir), omp::View::kUser);
+    const double alone = total_ns(user, "alone") * 1e-9;
+    const double crowded = total_ns(user, "crowded") * 1e-9;
+    std::printf("alone %.3f s (wall %.3f), crowded %.3f s (wall %.3f); %s", alone, alone_wall,
+                crowded, crowded_wall, r.out.c_str());
+    const double period_s = 1.0 / std::atof(rate);
+    const double tolerance = 10 * period_s + 0.1 * alone_cpu;
+    EXPECT_NEAR(alone, alone_wall, tolerance);
+    EXPECT_NEAR(crowded, crowded_wall, 2 * tolerance);
+  }
+}
+
 // On a busy machine a woken worker also waits for a CPU, inside the fork's exact interval: the
 // team's time off the CPU (measured by the program) is allowed on top.
 TEST_P(Omp, CoarseRegionsHaveLittleOverhead) {

@@ -211,5 +211,42 @@ TEST(Accounting, PartsAddUpToTheNanosecondWhateverTheWeights) {
     EXPECT_EQ(sum(place_thread_off_cpu(off, {}, {}, donors)), off) << off;
 }
 
+TEST(Accounting, OffCpuTimeGoesWhereTheSamplesSawIt) {
+  // Two phases of equal CPU time: the first ran alone (its samples saw nothing off the CPU),
+  // the second beside another process (its samples saw 80). All 80 go to the second, not
+  // 40 and 40 as by weight.
+  const std::vector<OffCpuDonor> donors = {{0, kWork, 50, 0}, {0, kWork, 50, 80}};
+  const auto parts = place_thread_off_cpu(80, {}, {{0, 100}}, donors);
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_EQ(parts[0].donor, 1u);
+  EXPECT_EQ(parts[0].ns, 80u);
+}
+
+TEST(Accounting, OffCpuTimeTheSamplesDidNotSeeGoesByWeight) {
+  // They saw 20 of 60: 20 where they saw it, the other 40 by weight (1:3).
+  const std::vector<OffCpuDonor> donors = {{0, kWork, 10, 20}, {0, kWork, 30, 0}};
+  const auto parts = place_thread_off_cpu(60, {}, {{0, 40}}, donors);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].ns, 30u) << "20 seen plus 10 of 40 by weight";
+  EXPECT_EQ(parts[1].ns, 30u);
+  // They saw more than there is to place (noise): scaled down, in proportion to what they saw.
+  const auto scaled =
+      place_thread_off_cpu(30, {}, {{0, 40}}, {{0, kWork, 10, 40}, {0, kWork, 30, 20}});
+  ASSERT_EQ(scaled.size(), 2u);
+  EXPECT_EQ(scaled[0].ns, 20u);
+  EXPECT_EQ(scaled[1].ns, 10u);
+  // Donors of no weight that saw some (a sample whose weight was another's): by what they saw.
+  EXPECT_EQ(sum(place_thread_off_cpu(9, {}, {}, {{0, kWork, 0, 3}})), 9u);
+}
+
+TEST(Accounting, InARegionOffCpuTimeGoesWhereItsSamplesSawIt) {
+  // Region 1's 30 off the CPU go over its two samples by what they saw (1:2), not by weight.
+  const std::vector<OffCpuDonor> donors = {{1, kWork, 30, 10}, {1, kWork, 10, 20}};
+  const auto parts = place_thread_off_cpu(30, {{1, 70}}, {{1, 40}}, donors);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].ns, 10u);
+  EXPECT_EQ(parts[1].ns, 20u);
+}
+
 }  // namespace
 }  // namespace omprof::omp

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "collector/handler/intervals.h"
+#include "collector/handler/sample_measures.h"
 #include "collector/timeline_events.h"
 #include "omp/states.h"
 #include "proto/interval_ring.h"

@@ -1,0 +1,48 @@
+// Where a thread's time off the CPU fell, as its samples see it. A CPU-time sample stands for
+// the thread's CPU time since the previous one; the wall time between the two that neither the
+// sample nor a measured wait accounts for was spent off the CPU (preempted, blocked) around
+// then: the two samples share it, half each (where in the gap it fell is not known; at a
+// phase's end, giving all of it to the next sample moved a preempted phase's last gaps into the
+// phase after it). The samples keep it (journal SampleEntry.off_cpu_seen_ns), and the viewer
+// spreads the thread's off-CPU time over its samples by it (omp/accounting.h), instead of
+// evenly over its work: a phase that was preempted gets its preemption, a phase that ran alone
+// none (docs/semantics.md, "Work is the rest of the thread's time").
+//
+// A measured wait is known only when it ends, and its samples repeat it; what a sample sees
+// before the wait's time is known is carried to later samples, which subtract the wait then.
+// Pure arithmetic on the thread's own trail: async-signal-safe.
+#pragma once
+
+#include <cstdint>
+
+namespace omprof::handler {
+
+constexpr uint32_t kNoSeenSlot = ~uint32_t(0);
+
+struct OffCpuTrail {
+  uint64_t mono_ns = 0;      // the previous sample (at first: the thread's start)
+  uint64_t measured_ns = 0;  // the thread's measured time then (ThreadState.measured_total_ns)
+  int64_t carry_ns = 0;      // seen and not yet given to a sample (negative: counted ahead)
+  // The previous sample's entry in the thread's table when it takes off-CPU time (set by the
+  // caller once the sample is recorded), else kNoSeenSlot.
+  uint32_t previous_slot = kNoSeenSlot;
+};
+
+// What a sample's time is (omp/accounting.h, as set by set_sample_measures).
+enum class SampleTime : uint8_t {
+  kTakesOffCpu,      // the thread's own time (work, a sampled wait): it takes what it saw
+  kOwnOffCpuKnown,   // its time counts, its time off the CPU is measured or placed elsewhere
+  kRepeatsMeasured,  // a measured wait's time: its weight is not the thread's time
+};
+
+struct OffCpuSeen {
+  uint64_t previous_ns = 0;  // for trail.previous_slot's entry
+  uint64_t this_ns = 0;      // for this sample's entry
+};
+// A sample of `weight_ns` taken at `now_mono_ns`, the thread's measured time being
+// `measured_ns`: the time off the CPU it saw since the previous sample, split between the two
+// (none unless it is kTakesOffCpu; all of it when the previous one takes none).
+OffCpuSeen off_cpu_seen(OffCpuTrail& trail, uint64_t now_mono_ns, uint64_t measured_ns,
+                        uint64_t weight_ns, SampleTime time);
+
+}  // namespace omprof::handler
