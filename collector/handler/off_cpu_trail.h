@@ -39,10 +39,13 @@ struct OffCpuSeen {
   uint64_t previous_ns = 0;  // for trail.previous_slot's entry
   uint64_t this_ns = 0;      // for this sample's entry
 };
-// A sample of `weight_ns` taken at `now_mono_ns`, the thread's measured time being
-// `measured_ns`: the time off the CPU it saw since the previous sample, split between the two
-// (none unless it is kTakesOffCpu; all of it when the previous one takes none).
+// A sample taken at `now_mono_ns`, `cpu_ns` of the thread's CPU time after the previous one (as
+// its clock read it: not the sample's weight, which stratified sampling jitters by up to a
+// period, and which the carry would turn into time off the CPU for phases that had none), the
+// thread's measured time being `measured_ns`: the time off the CPU it saw since the previous
+// sample, split between the two (none unless it is kTakesOffCpu; all of it when the previous
+// one takes none).
 OffCpuSeen off_cpu_seen(OffCpuTrail& trail, uint64_t now_mono_ns, uint64_t measured_ns,
-                        uint64_t weight_ns, SampleTime time);
+                        uint64_t cpu_ns, SampleTime time);
 
 }  // namespace omprof::handler

@@ -109,13 +109,14 @@ uint16_t stack_flags(const CaptureResult& r) {
   return (r.truncated ? kStackTruncated : 0) | (r.unwind_failed ? kStackUnwindFailed : 0);
 }
 
-void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
+// `cpu_ns`: the thread's CPU time since its previous sample, as its clock read it.
+void take_sample(ThreadState* ts, uint64_t weight_ns, uint64_t cpu_ns, void* ucontext) {
   if (current_section() == Section::kUnwinding) {
     // The thread is unwinding itself (OpenMP fork callback) and libunwind is not reentrant:
     // hand the sample to that code, which records it with the stack it is capturing.
     read_context(ts, ts->deferred.ctx);
     // Its time off the CPU goes to the thread's next sample (recorded here, the carry).
-    off_cpu_seen(ts->off_cpu_trail, ts->last_sample_mono_ns, ts->measured_total_ns, weight_ns,
+    off_cpu_seen(ts->off_cpu_trail, ts->last_sample_mono_ns, ts->measured_total_ns, cpu_ns,
                  SampleTime::kOwnOffCpuKnown);
     ts->off_cpu_trail.previous_slot = kNoSeenSlot;
     add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ts->deferred.ctx),
@@ -144,7 +145,7 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, void* ucontext) {
   const SampleTime time = sample_time(ctx.omp_state);
   OffCpuTrail& trail = ts->off_cpu_trail;
   const OffCpuSeen seen =
-      off_cpu_seen(trail, ts->last_sample_mono_ns, ts->measured_total_ns, weight_ns, time);
+      off_cpu_seen(trail, ts->last_sample_mono_ns, ts->measured_total_ns, cpu_ns, time);
   if (seen.previous_ns) ts->table.add_off_cpu_seen(trail.previous_slot, seen.previous_ns);
   uint32_t slot = kNoSlot;
   const bool kept =
@@ -181,15 +182,16 @@ void sample_and_rearm(ThreadState* ts, const SamplingClock* clock, void* ucontex
   SamplingState& st = sampling_state();
   uint64_t now_offset = 0;
   const uint64_t now = clock->now_ns();  // a system call for the thread CPU clock
+  const uint64_t cpu_ns = now > ts->last_clock_ns ? now - ts->last_clock_ns : 0;
   const uint64_t weight_ns = sample_weight(ts, clock->on_ticks, now, now_offset);
   ts->last_sample_mono_ns = monotonic_ns();  // how long the process ran, should it die
   if (st.time_handler) {
     const uint64_t t0 = monotonic_ns();
-    take_sample(ts, weight_ns, ucontext);
+    take_sample(ts, weight_ns, cpu_ns, ucontext);
     st.handler_ns.fetch_add(monotonic_ns() - t0, std::memory_order_relaxed);
     st.handler_calls.fetch_add(1, std::memory_order_relaxed);
   } else {
-    take_sample(ts, weight_ns, ucontext);
+    take_sample(ts, weight_ns, cpu_ns, ucontext);
   }
   // Clocks are one-shot with a fresh random interval each time. Shutdown sets `stopped` and
   // waits for handlers in flight before it disarms clocks, so none is re-armed after.
