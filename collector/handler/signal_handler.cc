@@ -62,18 +62,18 @@ void read_context(const ThreadState* ts, SampleContext& ctx) {
 // stands for the clock's advance since the previous one. Every tick is then equally likely to
 // be sampled in the long run, whatever the program's period, and totals still equal the clock.
 //
-// Returns the weight of a sample taken at `now` and sets `now_offset` to the position inside
-// the current stratum.
-uint64_t sample_weight(ThreadState* ts, bool on_ticks, uint64_t now, uint64_t& now_offset) {
+// Returns the weight of a sample taken at `now`, `advance` after the previous one (the clock's
+// reading since then), and sets `now_offset` to the position inside the current stratum.
+uint64_t sample_weight(ThreadState* ts, bool on_ticks, uint64_t now, uint64_t advance,
+                       uint64_t& now_offset) {
   const uint64_t period = sampling_state().period_ns;
-  const uint64_t previous = ts->last_clock_ns;
   ts->last_clock_ns = now;  // how far the thread got, should the process die
   const uint64_t since = now > ts->grid_origin_ns ? now - ts->grid_origin_ns : 0;
   const uint64_t stratum = since / period;
   now_offset = since % period;
   const uint64_t strata = stratum + 1 > ts->strata_sampled ? stratum + 1 - ts->strata_sampled : 0;
   ts->strata_sampled = stratum + 1;  // coverage: the strata reached, for both schemes
-  if (on_ticks) return now > previous ? now - previous : 0;
+  if (on_ticks) return advance;
   return strata * period;
 }
 
@@ -182,8 +182,9 @@ void sample_and_rearm(ThreadState* ts, const SamplingClock* clock, void* ucontex
   SamplingState& st = sampling_state();
   uint64_t now_offset = 0;
   const uint64_t now = clock->now_ns();  // a system call for the thread CPU clock
+  // The clock's advance since the previous sample: the thread's CPU time (CPU clocks).
   const uint64_t cpu_ns = now > ts->last_clock_ns ? now - ts->last_clock_ns : 0;
-  const uint64_t weight_ns = sample_weight(ts, clock->on_ticks, now, now_offset);
+  const uint64_t weight_ns = sample_weight(ts, clock->on_ticks, now, cpu_ns, now_offset);
   ts->last_sample_mono_ns = monotonic_ns();  // how long the process ran, should it die
   if (st.time_handler) {
     const uint64_t t0 = monotonic_ns();
