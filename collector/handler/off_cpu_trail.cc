@@ -2,12 +2,29 @@
 
 namespace omprof::handler {
 
+namespace {
+
+// The CPU time a gap's `unmeasured_ns` of wall outside the measured time hid: all the clock
+// read, unless the measured time is wall known while it runs (the rest ran inside it); a sample
+// inside a measured wait whose time is known only at its end subtracts none (the wait will).
+int64_t cpu_outside_measured(int64_t unmeasured_ns, uint64_t cpu_ns, SampleTime time,
+                             MeasuredKnown known) {
+  if (known == MeasuredKnown::kWhileItRuns) {
+    if (unmeasured_ns <= 0) return 0;
+    return int64_t(cpu_ns) < unmeasured_ns ? int64_t(cpu_ns) : unmeasured_ns;
+  }
+  return time == SampleTime::kRepeatsMeasured ? 0 : int64_t(cpu_ns);
+}
+
+}  // namespace
+
 OffCpuSeen off_cpu_seen(OffCpuTrail& trail, uint64_t now_mono_ns, uint64_t measured_ns,
-                        uint64_t cpu_ns, SampleTime time) {
-  int64_t seen = trail.carry_ns;
-  if (now_mono_ns > trail.mono_ns) seen += int64_t(now_mono_ns - trail.mono_ns);
-  if (measured_ns > trail.measured_ns) seen -= int64_t(measured_ns - trail.measured_ns);
-  if (time != SampleTime::kRepeatsMeasured) seen -= int64_t(cpu_ns);
+                        uint64_t cpu_ns, SampleTime time, MeasuredKnown known) {
+  int64_t unmeasured = 0;
+  if (now_mono_ns > trail.mono_ns) unmeasured += int64_t(now_mono_ns - trail.mono_ns);
+  if (measured_ns > trail.measured_ns) unmeasured -= int64_t(measured_ns - trail.measured_ns);
+  int64_t seen =
+      trail.carry_ns + unmeasured - cpu_outside_measured(unmeasured, cpu_ns, time, known);
   trail.mono_ns = now_mono_ns > trail.mono_ns ? now_mono_ns : trail.mono_ns;
   trail.measured_ns = measured_ns > trail.measured_ns ? measured_ns : trail.measured_ns;
   OffCpuSeen out;

@@ -8,8 +8,13 @@
 // evenly over its work: a phase that was preempted gets its preemption, a phase that ran alone
 // none (docs/semantics.md, "Work is the rest of the thread's time").
 //
-// A measured wait is known only when it ends, and its samples repeat it; what a sample sees
-// before the wait's time is known is carried to later samples, which subtract the wait then.
+// A measured wait's samples repeat it. Where its time is known only when it ends (libgomp's
+// time off the CPU), what a sample sees before is carried to later samples, which subtract the
+// wait then. Where it is wall time known while it runs (OMPT's exact waits, MPI calls: their
+// open part is published, intervals.h measured_so_far_ns), a gap's CPU time outside the
+// measured time is at most the gap's wall outside it: the CPU time the thread spent spinning in
+// a wait is part of the wait, not work that hides time off the CPU, and a sample inside a wait
+// does not pass on the work before it as time off the CPU.
 // Pure arithmetic on the thread's own trail: async-signal-safe.
 #pragma once
 
@@ -35,6 +40,12 @@ enum class SampleTime : uint8_t {
   kRepeatsMeasured,  // a measured wait's time: its weight is not the thread's time
 };
 
+// When the thread's measured time is known (sample_measures.h set_measured_known_while_open).
+enum class MeasuredKnown : uint8_t {
+  kAtItsEnd,     // some of it only when it ends (carried until then)
+  kWhileItRuns,  // all of it, its open part included: wall time
+};
+
 struct OffCpuSeen {
   uint64_t previous_ns = 0;  // for trail.previous_slot's entry
   uint64_t this_ns = 0;      // for this sample's entry
@@ -42,10 +53,11 @@ struct OffCpuSeen {
 // A sample taken at `now_mono_ns`, `cpu_ns` of the thread's CPU time after the previous one (as
 // its clock read it: not the sample's weight, which stratified sampling jitters by up to a
 // period, and which the carry would turn into time off the CPU for phases that had none), the
-// thread's measured time being `measured_ns`: the time off the CPU it saw since the previous
-// sample, split between the two (none unless it is kTakesOffCpu; all of it when the previous
-// one takes none).
+// thread's measured time being `measured_ns` (known `known`): the time off the CPU it saw since
+// the previous sample, split between the two (none unless it is kTakesOffCpu; all of it when
+// the previous one takes none).
 OffCpuSeen off_cpu_seen(OffCpuTrail& trail, uint64_t now_mono_ns, uint64_t measured_ns,
-                        uint64_t cpu_ns, SampleTime time);
+                        uint64_t cpu_ns, SampleTime time,
+                        MeasuredKnown known = MeasuredKnown::kAtItsEnd);
 
 }  // namespace omprof::handler

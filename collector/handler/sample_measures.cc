@@ -13,6 +13,7 @@ constexpr uint32_t kStateBits = format::kMpiFirst + 1;
 using Bits = std::atomic<uint64_t>[(kStateBits + 63) / 64];
 Bits g_repeats;
 Bits g_takes_none;
+std::atomic<bool> g_known_while_open{false};
 
 uint32_t bit_of(uint32_t state) {
   return state >= format::kMpiFirst ? kStateBits - 1 : state;
@@ -49,6 +50,15 @@ void set_takes_no_off_cpu(uint32_t state, bool none) {
 SampleTime sample_time(uint32_t state) {
   if (bit(g_repeats, state)) return SampleTime::kRepeatsMeasured;
   return bit(g_takes_none, state) ? SampleTime::kOwnOffCpuKnown : SampleTime::kTakesOffCpu;
+}
+
+void set_measured_known_while_open(bool known) {
+  g_known_while_open.store(known, std::memory_order_relaxed);
+}
+
+MeasuredKnown measured_known() {
+  return g_known_while_open.load(std::memory_order_relaxed) ? MeasuredKnown::kWhileItRuns
+                                                            : MeasuredKnown::kAtItsEnd;
 }
 
 }  // namespace omprof::handler

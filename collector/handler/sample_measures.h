@@ -19,4 +19,10 @@ void set_takes_no_off_cpu(uint32_t state, bool none);
 
 SampleTime sample_time(uint32_t state);
 
+// Whether every time the run measures is wall time whose open part the thread publishes while
+// it runs (OMPT's exact waits, MPI calls; intervals.h measured_so_far_ns), or some is known only
+// when it ends (libgomp's waits' time off the CPU).
+void set_measured_known_while_open(bool known);
+MeasuredKnown measured_known();
+
 }  // namespace omprof::handler

@@ -116,8 +116,9 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, uint64_t cpu_ns, void* uco
     // hand the sample to that code, which records it with the stack it is capturing.
     read_context(ts, ts->deferred.ctx);
     // Its time off the CPU goes to the thread's next sample (recorded here, the carry).
-    off_cpu_seen(ts->off_cpu_trail, ts->last_sample_mono_ns, ts->measured_total_ns, cpu_ns,
-                 SampleTime::kOwnOffCpuKnown);
+    off_cpu_seen(ts->off_cpu_trail, ts->last_sample_mono_ns,
+                 measured_so_far_ns(ts, ts->last_sample_mono_ns), cpu_ns,
+                 SampleTime::kOwnOffCpuKnown, measured_known());
     ts->off_cpu_trail.previous_slot = kNoSeenSlot;
     add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ts->deferred.ctx),
                     weight_ns, ts->deferred.ctx);
@@ -145,7 +146,8 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, uint64_t cpu_ns, void* uco
   const SampleTime time = sample_time(ctx.omp_state);
   OffCpuTrail& trail = ts->off_cpu_trail;
   const OffCpuSeen seen =
-      off_cpu_seen(trail, ts->last_sample_mono_ns, ts->measured_total_ns, cpu_ns, time);
+      off_cpu_seen(trail, ts->last_sample_mono_ns, measured_so_far_ns(ts, ts->last_sample_mono_ns),
+                   cpu_ns, time, measured_known());
   if (seen.previous_ns) ts->table.add_off_cpu_seen(trail.previous_slot, seen.previous_ns);
   uint32_t slot = kNoSlot;
   const bool kept =

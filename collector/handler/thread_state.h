@@ -118,6 +118,9 @@ struct ThreadState : journal::ThreadRecord {
   // the handler).
   OffCpuTrail off_cpu_trail;
   uint64_t measured_total_ns = 0;
+  // When the measured wait running now began (its piece since, if it was paused for tasks; 0:
+  // none, or not published: libgomp), set by the OMPT adapter (ompt/exact_waits.cc).
+  uint64_t measured_open_since_ns = 0;
 
   // Samples that landed while the thread unwound itself (reentrancy.h, Section::kUnwinding).
   struct {

@@ -1,5 +1,6 @@
 #include "collector/ompt/exact_waits.h"
 
+#include <atomic>
 #include <cstdlib>
 
 #include "collector/handler/region_ends.h"
@@ -104,12 +105,21 @@ class ThreadSink final : public openmp::WaitSink {
 };
 
 // The outermost open wait, for a live reader (collector/open_wait.h): published while the stack
-// of open waits has one, withdrawn when it has none.
+// of open waits has one, withdrawn when it has none; and the wait running now, for the signal
+// handler (ThreadState.measured_open_since_ns).
 void publish_outermost(ThreadState* ts, const openmp::OpenWaits& waits) {
+  ts->measured_open_since_ns = waits.running_since_ns();
   if (waits.depth() == 1)
     open_wait::begin(*ts, waits.outermost().ctx.omp_state, waits.outermost().first_start_ns);
   else if (waits.depth() == 0)
     open_wait::end(*ts);
+}
+
+// Before a wait's time so far goes to the thread's measured total (its end, a pause): a sample
+// in between sees it in neither, rather than in both (the trail's carry settles either).
+void withdraw_running(ThreadState* ts) {
+  ts->measured_open_since_ns = 0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 
 void begin_wait(ThreadState* ts, openmp::WaitStart& start, uint32_t state) {
@@ -148,6 +158,7 @@ uint64_t wait_end_sync(ThreadState* ts) {
   OmptThread& o = own(ts);
   const uint64_t now = monotonic_ns();
   ThreadSink sink(ts);
+  withdraw_running(ts);
   const openmp::EndedWait ended = o.waits.end(now, ProcessTeam(ts->index), sink);
   publish_outermost(ts, o.waits);
   if (!ended.closed) return 0;
@@ -173,8 +184,9 @@ void wait_end_mutex(ThreadState* ts, uint64_t wait_id) {
   OmptThread& o = own(ts);
   if (o.waits.depth() == 0) return;
   ThreadSink sink(ts);
-  if (o.waits.end_mutex(wait_id, monotonic_ns(), ProcessTeam(ts->index), sink))
-    publish_outermost(ts, o.waits);
+  withdraw_running(ts);
+  o.waits.end_mutex(wait_id, monotonic_ns(), ProcessTeam(ts->index), sink);
+  publish_outermost(ts, o.waits);
 }
 
 void wait_task_switch(ThreadState* ts, const void* next_task) {
@@ -183,7 +195,9 @@ void wait_task_switch(ThreadState* ts, const void* next_task) {
   // switches between other tasks (undeferred tasks inside a stolen one) cost no clock read.
   if (!waits.switch_moves_wait(next_task)) return;
   ThreadSink sink(ts);
+  withdraw_running(ts);
   waits.task_switch(next_task, monotonic_ns(), sink);
+  ts->measured_open_since_ns = waits.running_since_ns();
 }
 
 void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
@@ -209,6 +223,7 @@ void close_open_waits(uint64_t now_ns) {
     // The threads are parked in the runtime at exit (or gone): their open waits are stable.
     ThreadSink sink(ts);
     o->waits.close_all(now_ns, ProcessTeam(ts->index), sink);
+    ts->measured_open_since_ns = 0;
     open_wait::end(*ts);
   }
 }

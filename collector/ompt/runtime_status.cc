@@ -48,6 +48,11 @@ void apply_timeline_measurement() {
     handler::set_repeats_measured(state, omp::repeats_measured_time(m, accounted, true));
     handler::set_takes_no_off_cpu(state, !omp::takes_off_cpu_time(m, accounted));
   }
+  // What OMPT measures is wall time published while it runs (ompt/exact_waits.cc); libgomp's
+  // waits' time off the CPU is known at their end.
+  bool known_while_open = true;
+  for (const omp::MeasuredStates& s : m.states) known_while_open &= s.how != omp::Measure::kOffCpu;
+  handler::set_measured_known_while_open(known_while_open);
   // MPI calls are always measured by omprof's wrappers: a sample inside one repeats it. One
   // switch for every call (kMpiFirst itself is no call).
   handler::set_repeats_measured(format::kMpiFirst,

@@ -139,6 +139,9 @@ class OpenWaits {
   // What the open waits would record if they ended at `now_ns`, leaving them open.
   void so_far(uint64_t now_ns, const TeamFacts& team, WaitParts& parts) const;
 
+  // When the innermost wait began running (its piece since the tasks it ran), 0 when it is
+  // paused or none is open: the measured time running now.
+  uint64_t running_since_ns() const { return depth_ ? waits_[depth_ - 1].start_ns : 0; }
   int depth() const { return depth_; }
   const OpenWait& outermost() const { return waits_[0]; }
 

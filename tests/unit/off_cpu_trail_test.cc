@@ -13,11 +13,19 @@ constexpr uint64_t kMs = 1000000;
 struct Thread {
   OffCpuTrail trail;
   uint64_t measured_ns = 0;
-  // A sample at `at_ms` of 5 ms of CPU time; the next sample may share with it when it takes.
-  OffCpuSeen sample(uint64_t at_ms, SampleTime time = SampleTime::kTakesOffCpu) {
-    const OffCpuSeen seen = off_cpu_seen(trail, at_ms * kMs, measured_ns, 5 * kMs, time);
+  MeasuredKnown known = MeasuredKnown::kAtItsEnd;
+  // A sample at `at_ms` of `cpu_ms` of CPU time since the previous one; the next sample may share
+  // with it when it takes.
+  OffCpuSeen sample(uint64_t at_ms, SampleTime time = SampleTime::kTakesOffCpu,
+                    uint64_t cpu_ms = 5) {
+    const OffCpuSeen seen =
+        off_cpu_seen(trail, at_ms * kMs, measured_ns, cpu_ms * kMs, time, known);
     trail.previous_slot = time == SampleTime::kTakesOffCpu ? 1 : kNoSeenSlot;
     return seen;
+  }
+  uint64_t seen_by(uint64_t at_ms, SampleTime time, uint64_t cpu_ms) {
+    const OffCpuSeen s = sample(at_ms, time, cpu_ms);
+    return s.previous_ns + s.this_ns;
   }
 };
 
@@ -82,6 +90,46 @@ TEST(OffCpuTrail, AClockGoingBackwardsSeesNothing) {
   const OffCpuSeen s = t.sample(40);
   EXPECT_EQ(s.previous_ns + s.this_ns, 0u);
   EXPECT_EQ(t.trail.mono_ns, 50 * kMs);
+}
+
+// OMPT: waits are wall time whose open part the thread publishes (measured_ns grows while the
+// wait runs). A thread works 0-10 ms, off the CPU 4 ms of it, and spins in a lock wait from 10
+// to 14 ms, where a sample lands (9 ms of CPU since the previous sample at 0 ms: 6 of work, 3
+// of spinning, the clock cannot tell which).
+TEST(OffCpuTrail, WorkBeforeAWaitIsNotPassedOnAsTimeOffTheCpu) {
+  Thread t;
+  t.known = MeasuredKnown::kWhileItRuns;
+  t.measured_ns = 3 * kMs;  // the wait's part so far, 10 to 13
+  // 13 ms of wall, 3 measured: 10 outside, of which the clock's 9 ms of CPU may cover 9.
+  EXPECT_EQ(t.seen_by(13, SampleTime::kRepeatsMeasured, 9), 0u);
+  t.measured_ns = 4 * kMs;  // the wait ends at 14 and is recorded
+  // The next work sample at 20: 6 ms outside, 5 of CPU, 1 off; plus the 1 ms carried: the
+  // sample in the wait took none (the clock's 9 ms hid at most 9 of the 10 outside).
+  EXPECT_EQ(t.seen_by(20, SampleTime::kTakesOffCpu, 5), 2 * kMs);
+  // With the wait's time known only at its end, the sample in the wait subtracted no CPU
+  // time: the next sample took the 6 ms of work before the wait as time off the CPU.
+  Thread late;
+  EXPECT_EQ(late.seen_by(13, SampleTime::kRepeatsMeasured, 9), 0u);
+  late.measured_ns = 4 * kMs;
+  EXPECT_EQ(late.seen_by(20, SampleTime::kTakesOffCpu, 5), 11 * kMs);
+}
+
+TEST(OffCpuTrail, CpuTimeSpentSpinningInAWaitHidesNoTimeOffTheCpu) {
+  // A work sample at 5; a spinning wait from 5 to 8, then work to 10, a sample: 5 ms of CPU,
+  // 3 of them in the wait. Then 3 ms off the CPU in the next gap: seen whole, not less the
+  // wait's CPU time.
+  Thread t;
+  t.known = MeasuredKnown::kWhileItRuns;
+  t.sample(5);
+  t.measured_ns = 3 * kMs;
+  EXPECT_EQ(t.seen_by(10, SampleTime::kTakesOffCpu, 5), 0u);
+  EXPECT_EQ(t.seen_by(18, SampleTime::kTakesOffCpu, 5), 3 * kMs);
+  // Known only at its end, the wait's CPU time counted against the thread's later gaps.
+  Thread late;
+  late.sample(5);
+  late.measured_ns = 3 * kMs;
+  EXPECT_EQ(late.seen_by(10, SampleTime::kTakesOffCpu, 5), 0u);
+  EXPECT_EQ(late.seen_by(18, SampleTime::kTakesOffCpu, 5), 0u);
 }
 
 }  // namespace
