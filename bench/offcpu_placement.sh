@@ -6,8 +6,8 @@
 # incl_s) against THREADS x its wall time: every thread of the team is in the region from fork
 # to join, working, waiting or off the CPU, so the two agree when the time off the CPU is
 # placed right. Prints each region's error and the RMS over regions, per run. With
-# OMPROF_BEFORE=<an older libomprof.so>, each round also runs that collector, side by side.
-# Not a test.
+# OMPROF_BEFORE=<an older libomprof.so>, each round also runs that collector, side by side;
+# OMPROF_BUILDS="clang" (or "gcc") runs one build only. Not a test.
 #   bash bench/offcpu_placement.sh ROUNDS BURNERS THREADS [REPS]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -51,7 +51,7 @@ print("rms %.3f" % (sum(e * e for e in errs) / len(errs)) ** 0.5)
 
 echo "machine: $(nproc) CPUs, $(uname -r); $burners burners, $threads threads, $reps reps"
 for ((r = 0; r < rounds; r++)); do
-  for build_name in clang gcc; do
+  for build_name in ${OMPROF_BUILDS:-clang gcc}; do
     for c in "${collectors[@]}"; do
       lib=()
       [[ $c == before ]] && lib=(env OMPROF_LIBRARY="$OMPROF_BEFORE")

@@ -18,17 +18,24 @@ int64_t cpu_outside_measured(int64_t unmeasured_ns, uint64_t cpu_ns, SampleTime 
 
 }  // namespace
 
-OffCpuSeen off_cpu_seen(OffCpuTrail& trail, uint64_t now_mono_ns, uint64_t measured_ns,
-                        uint64_t cpu_ns, SampleTime time, MeasuredKnown known) {
+OffCpuSeen off_cpu_seen(OffCpuTrail& trail, const SampleGap& gap) {
   int64_t unmeasured = 0;
-  if (now_mono_ns > trail.mono_ns) unmeasured += int64_t(now_mono_ns - trail.mono_ns);
-  if (measured_ns > trail.measured_ns) unmeasured -= int64_t(measured_ns - trail.measured_ns);
-  int64_t seen =
-      trail.carry_ns + unmeasured - cpu_outside_measured(unmeasured, cpu_ns, time, known);
-  trail.mono_ns = now_mono_ns > trail.mono_ns ? now_mono_ns : trail.mono_ns;
-  trail.measured_ns = measured_ns > trail.measured_ns ? measured_ns : trail.measured_ns;
+  if (gap.now_mono_ns > trail.mono_ns) unmeasured += int64_t(gap.now_mono_ns - trail.mono_ns);
+  if (gap.measured_ns > trail.measured_ns)
+    unmeasured -= int64_t(gap.measured_ns - trail.measured_ns);
+  int64_t seen = trail.carry_ns + unmeasured -
+                 cpu_outside_measured(unmeasured, gap.cpu_ns, gap.time, gap.known);
+  trail.mono_ns = gap.now_mono_ns > trail.mono_ns ? gap.now_mono_ns : trail.mono_ns;
+  trail.measured_ns = gap.measured_ns > trail.measured_ns ? gap.measured_ns : trail.measured_ns;
   OffCpuSeen out;
-  if (time != SampleTime::kTakesOffCpu || seen <= 0) {
+  if (gap.time != SampleTime::kTakesOffCpu && seen > 0 &&
+      gap.known == MeasuredKnown::kWhileItRuns && trail.previous_slot != kNoSeenSlot &&
+      trail.previous_region == gap.region) {
+    trail.carry_ns = 0;
+    out.previous_ns = uint64_t(seen);
+    return out;
+  }
+  if (gap.time != SampleTime::kTakesOffCpu || seen <= 0) {
     trail.carry_ns = seen;
     return out;
   }

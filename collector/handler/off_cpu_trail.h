@@ -28,9 +28,10 @@ struct OffCpuTrail {
   uint64_t mono_ns = 0;      // the previous sample (at first: the thread's start)
   uint64_t measured_ns = 0;  // the thread's measured time then (ThreadState.measured_total_ns)
   int64_t carry_ns = 0;      // seen and not yet given to a sample (negative: counted ahead)
-  // The previous sample's entry in the thread's table when it takes off-CPU time (set by the
-  // caller once the sample is recorded), else kNoSeenSlot.
+  // The previous sample's entry in the thread's table when it takes off-CPU time, and its
+  // parallel region (set by the caller once the sample is recorded), else kNoSeenSlot.
   uint32_t previous_slot = kNoSeenSlot;
+  uint64_t previous_region = 0;
 };
 
 // What a sample's time is (omp/accounting.h, as set by set_sample_measures).
@@ -50,14 +51,23 @@ struct OffCpuSeen {
   uint64_t previous_ns = 0;  // for trail.previous_slot's entry
   uint64_t this_ns = 0;      // for this sample's entry
 };
-// A sample taken at `now_mono_ns`, `cpu_ns` of the thread's CPU time after the previous one (as
-// its clock read it: not the sample's weight, which stratified sampling jitters by up to a
-// period, and which the carry would turn into time off the CPU for phases that had none), the
-// thread's measured time being `measured_ns` (known `known`): the time off the CPU it saw since
-// the previous sample, split between the two (none unless it is kTakesOffCpu; all of it when
-// the previous one takes none).
-OffCpuSeen off_cpu_seen(OffCpuTrail& trail, uint64_t now_mono_ns, uint64_t measured_ns,
-                        uint64_t cpu_ns, SampleTime time,
-                        MeasuredKnown known = MeasuredKnown::kAtItsEnd);
+// A sample and the gap since the previous one.
+struct SampleGap {
+  uint64_t now_mono_ns = 0;
+  // The thread's CPU time since the previous sample, as its clock read it: not the sample's
+  // weight, which stratified sampling jitters by up to a period, and which the carry would turn
+  // into time off the CPU for phases that had none.
+  uint64_t cpu_ns = 0;
+  uint64_t measured_ns = 0;  // the thread's measured time now (intervals.h measured_so_far_ns)
+  MeasuredKnown known = MeasuredKnown::kAtItsEnd;
+  SampleTime time = SampleTime::kTakesOffCpu;
+  uint64_t region = 0;  // the sample's parallel region (its fork record; 0: none)
+};
+// The time off the CPU `gap` saw since the previous sample, split between the two (none unless
+// the sample is kTakesOffCpu; all of it when the previous one takes none). A sample inside a
+// wait whose measured time is known while it runs gives what it saw, which lies before the
+// wait, to the previous sample when that one is in the same parallel region (not after the
+// wait, maybe in the next region, where a carry goes).
+OffCpuSeen off_cpu_seen(OffCpuTrail& trail, const SampleGap& gap);
 
 }  // namespace omprof::handler

@@ -109,6 +109,18 @@ uint16_t stack_flags(const CaptureResult& r) {
   return (r.truncated ? kStackTruncated : 0) | (r.unwind_failed ? kStackUnwindFailed : 0);
 }
 
+// The gap since `ts`'s previous sample, for a sample in `region` whose time is `time`.
+SampleGap gap_of(const ThreadState* ts, uint64_t cpu_ns, SampleTime time, uint64_t region) {
+  SampleGap gap;
+  gap.now_mono_ns = ts->last_sample_mono_ns;
+  gap.cpu_ns = cpu_ns;
+  gap.measured_ns = measured_so_far_ns(ts, ts->last_sample_mono_ns);
+  gap.known = measured_known();
+  gap.time = time;
+  gap.region = region;
+  return gap;
+}
+
 // `cpu_ns`: the thread's CPU time since its previous sample, as its clock read it.
 void take_sample(ThreadState* ts, uint64_t weight_ns, uint64_t cpu_ns, void* ucontext) {
   if (current_section() == Section::kUnwinding) {
@@ -116,10 +128,11 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, uint64_t cpu_ns, void* uco
     // hand the sample to that code, which records it with the stack it is capturing.
     read_context(ts, ts->deferred.ctx);
     // Its time off the CPU goes to the thread's next sample (recorded here, the carry).
-    off_cpu_seen(ts->off_cpu_trail, ts->last_sample_mono_ns,
-                 measured_so_far_ns(ts, ts->last_sample_mono_ns), cpu_ns,
-                 SampleTime::kOwnOffCpuKnown, measured_known());
-    ts->off_cpu_trail.previous_slot = kNoSeenSlot;
+    OffCpuTrail& trail = ts->off_cpu_trail;
+    const OffCpuSeen seen = off_cpu_seen(
+        trail, gap_of(ts, cpu_ns, SampleTime::kOwnOffCpuKnown, ts->deferred.ctx.fork_id));
+    if (seen.previous_ns) ts->table.add_off_cpu_seen(trail.previous_slot, seen.previous_ns);
+    trail.previous_slot = kNoSeenSlot;
     add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ts->deferred.ctx),
                     weight_ns, ts->deferred.ctx);
     ts->deferred.weight_ns += weight_ns;
@@ -145,15 +158,14 @@ void take_sample(ThreadState* ts, uint64_t weight_ns, uint64_t cpu_ns, void* uco
   const bool counted = read_counter_deltas(ts, counters);
   const SampleTime time = sample_time(ctx.omp_state);
   OffCpuTrail& trail = ts->off_cpu_trail;
-  const OffCpuSeen seen =
-      off_cpu_seen(trail, ts->last_sample_mono_ns, measured_so_far_ns(ts, ts->last_sample_mono_ns),
-                   cpu_ns, time, measured_known());
+  const OffCpuSeen seen = off_cpu_seen(trail, gap_of(ts, cpu_ns, time, ctx.fork_id));
   if (seen.previous_ns) ts->table.add_off_cpu_seen(trail.previous_slot, seen.previous_ns);
   uint32_t slot = kNoSlot;
   const bool kept =
       ts->table.add(frames, r.depth, flags, ctx, 1, weight_ns, 0, idle_blame_ns(ts, weight_ns),
                     seen.this_ns, counted ? counters : nullptr, &slot);
   trail.previous_slot = kept && time == SampleTime::kTakesOffCpu ? slot : kNoSeenSlot;
+  trail.previous_region = ctx.fork_id;
   add_to_interval(ts->intervals, ts->last_sample_mono_ns, timeline_class_of(ts, ctx), weight_ns,
                   ctx, counted ? counters : nullptr, kept ? slot : kNoSlot);
   if (r.truncated) ts->truncated_samples += 1;

@@ -14,13 +14,21 @@ struct Thread {
   OffCpuTrail trail;
   uint64_t measured_ns = 0;
   MeasuredKnown known = MeasuredKnown::kAtItsEnd;
+  uint64_t region = 7;  // the parallel region of the next sample
   // A sample at `at_ms` of `cpu_ms` of CPU time since the previous one; the next sample may share
   // with it when it takes.
   OffCpuSeen sample(uint64_t at_ms, SampleTime time = SampleTime::kTakesOffCpu,
                     uint64_t cpu_ms = 5) {
-    const OffCpuSeen seen =
-        off_cpu_seen(trail, at_ms * kMs, measured_ns, cpu_ms * kMs, time, known);
+    SampleGap gap;
+    gap.now_mono_ns = at_ms * kMs;
+    gap.cpu_ns = cpu_ms * kMs;
+    gap.measured_ns = measured_ns;
+    gap.known = known;
+    gap.time = time;
+    gap.region = region;
+    const OffCpuSeen seen = off_cpu_seen(trail, gap);
     trail.previous_slot = time == SampleTime::kTakesOffCpu ? 1 : kNoSeenSlot;
+    trail.previous_region = region;
     return seen;
   }
   uint64_t seen_by(uint64_t at_ms, SampleTime time, uint64_t cpu_ms) {
@@ -130,6 +138,33 @@ TEST(OffCpuTrail, CpuTimeSpentSpinningInAWaitHidesNoTimeOffTheCpu) {
   late.measured_ns = 3 * kMs;
   EXPECT_EQ(late.seen_by(10, SampleTime::kTakesOffCpu, 5), 0u);
   EXPECT_EQ(late.seen_by(18, SampleTime::kTakesOffCpu, 5), 0u);
+}
+
+TEST(OffCpuTrail, WhatASampleInAWaitSawGoesToThePreviousSampleOfItsRegion) {
+  // A work sample at 5; work from 5 to 9, off the CPU 2 ms of it; a wait from 9 to 15 that
+  // sleeps; a sample in it at 12 (2 ms of CPU since 5); the next work sample at 20 (5 ms of CPU).
+  // The 2 ms off the CPU lay before the wait: the previous sample takes them.
+  Thread t;
+  t.known = MeasuredKnown::kWhileItRuns;
+  t.sample(5);
+  t.measured_ns = 3 * kMs;  // the wait so far
+  OffCpuSeen in_wait = t.sample(12, SampleTime::kRepeatsMeasured, 2);
+  EXPECT_EQ(in_wait.previous_ns, 2 * kMs);
+  EXPECT_EQ(in_wait.this_ns, 0u);
+  t.measured_ns = 6 * kMs;  // the wait ended at 15
+  EXPECT_EQ(t.seen_by(20, SampleTime::kTakesOffCpu, 5), 0u);
+  // The previous sample in another region (the wait's region began after it): carried to the
+  // next sample, which is more likely in the wait's region.
+  Thread other;
+  other.known = MeasuredKnown::kWhileItRuns;
+  other.sample(5);
+  other.region = 8;
+  other.measured_ns = 3 * kMs;
+  EXPECT_EQ(other.seen_by(12, SampleTime::kRepeatsMeasured, 2), 0u);
+  other.measured_ns = 6 * kMs;
+  const OffCpuSeen next = other.sample(20, SampleTime::kTakesOffCpu, 5);
+  EXPECT_EQ(next.previous_ns, 0u);
+  EXPECT_EQ(next.this_ns, 2 * kMs);
 }
 
 }  // namespace
