@@ -16,6 +16,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "unwind/dwarf_scopes.h"
 #include "unwind/module_kind.h"
 #include "unwind/plt.h"
 
@@ -133,6 +134,7 @@ struct Symbolizer::Impl {
   std::vector<bool> names_only;
   std::vector<std::string> problems;
   mutable std::vector<CuIndex> cu_index;
+  mutable std::vector<ScopeFinder> scopes;  // per module
   mutable std::vector<CanonicalNames> canonical;
   mutable std::vector<std::unique_ptr<std::vector<PltStub>>> plt;
 
@@ -217,6 +219,7 @@ Symbolizer::Symbolizer(const std::vector<Module>& modules, bool system_lines) : 
   impl_->handles.assign(modules.size(), nullptr);
   impl_->problems.resize(modules.size());
   impl_->cu_index.resize(modules.size());
+  impl_->scopes.resize(modules.size());
   impl_->canonical.resize(modules.size());
   impl_->plt.resize(modules.size());
   if (!impl_->dwfl) return;
@@ -337,29 +340,36 @@ bool innermost_scope(Dwarf_Die* parent, Dwarf_Addr pc, Dwarf_Die* found) {
   return false;
 }
 
-// The chain of scopes containing `pc`, innermost first (dwarf_getscopes_die's array, to free),
-// reaching a subprogram when `pc` is in one; the count, or 0. dwarf_getscopes finds the innermost
-// scope at the address, but past an inlined function it continues with that function's abstract
-// definition (its namespace), not its callers. The concrete chain (inline, its inlined caller,
-// ..., the subprogram) is the containment of that innermost DIE: dwarf_getscopes_die.
-int scopes_at(Dwarf_Die* cu, Dwarf_Addr pc, Dwarf_Die** scopes) {
+// The chain of scopes containing `pc`, innermost first, reaching a subprogram when `pc` is in
+// one: from the unit's index of functions (dwarf_scopes.h), else from libdw's walk of the whole
+// unit. dwarf_getscopes finds the innermost scope at the address, but past an inlined function
+// it continues with that function's abstract definition (its namespace), not its callers. The
+// concrete chain (inline, its inlined caller, ..., the subprogram) is the containment of that
+// innermost DIE: dwarf_getscopes_die.
+std::vector<Dwarf_Die> scopes_at(ScopeFinder& finder, Dwarf_Die* cu, Dwarf_Addr pc) {
+  std::vector<Dwarf_Die> chain = finder.scopes_at(cu, pc);
+  if (!chain.empty()) return chain;
   Dwarf_Die* at_pc = nullptr;
   const int n_at_pc = dwarf_getscopes(cu, pc, &at_pc);
   bool in_subprogram = false;
   for (int i = 0; i < n_at_pc; ++i) in_subprogram |= dwarf_tag(&at_pc[i]) == DW_TAG_subprogram;
   Dwarf_Die innermost;
+  Dwarf_Die* scopes = nullptr;
   int n = 0;
   if (in_subprogram)
-    n = dwarf_getscopes_die(&at_pc[0], scopes);
+    n = dwarf_getscopes_die(&at_pc[0], &scopes);
   else if (innermost_scope(cu, pc, &innermost))
-    n = dwarf_getscopes_die(&innermost, scopes);
+    n = dwarf_getscopes_die(&innermost, &scopes);
   free(at_pc);
-  return n > 0 ? n : 0;
+  if (n > 0) chain.assign(scopes, scopes + n);
+  free(scopes);
+  return chain;
 }
 
 // Source frames at `pc` inside compilation unit `cu`: the inlined chain, innermost first, then
 // `outer` (the real function) with its file and line.
-std::vector<SourceFrame> source_frames(Dwarf_Die* cu, Dwarf_Addr pc, SourceFrame outer) {
+std::vector<SourceFrame> source_frames(ScopeFinder& finder, Dwarf_Die* cu, Dwarf_Addr pc,
+                                       SourceFrame outer) {
   std::string file;
   int leaf_line = 0;
   if (Dwarf_Line* line = dwarf_getsrc_die(cu, pc)) {
@@ -367,14 +377,13 @@ std::vector<SourceFrame> source_frames(Dwarf_Die* cu, Dwarf_Addr pc, SourceFrame
     dwarf_lineno(line, &leaf_line);
   }
   int64_t lineno = leaf_line;
-  Dwarf_Die* scopes = nullptr;
-  const int nscopes = scopes_at(cu, pc, &scopes);
+  std::vector<Dwarf_Die> scopes = scopes_at(finder, cu, pc);
   Dwarf_Files* files = nullptr;
   size_t nfiles = 0;
   dwarf_getsrcfiles(cu, &files, &nfiles);
   std::vector<SourceFrame> out;
-  for (int i = 0; i < nscopes; ++i) {
-    Dwarf_Die* die = &scopes[i];
+  for (Dwarf_Die& scope : scopes) {
+    Dwarf_Die* die = &scope;
     const int tag = dwarf_tag(die);
     if (tag == DW_TAG_subprogram) {
       if (outer.function.empty()) outer.function = die_name(die, &outer.system_name);
@@ -394,7 +403,6 @@ std::vector<SourceFrame> source_frames(Dwarf_Die* cu, Dwarf_Addr pc, SourceFrame
     if (dwarf_attr(die, DW_AT_call_line, &attr) && dwarf_formudata(&attr, &v) == 0)
       lineno = int64_t(v);
   }
-  free(scopes);
   outer.file = file;
   outer.line = lineno;
   out.push_back(outer);
@@ -432,7 +440,7 @@ Symbolized Symbolizer::lookup(uint64_t address) const {
     out.frames.push_back(outer);
     return out;
   }
-  out.frames = source_frames(&cu_die, address - bias, outer);
+  out.frames = source_frames(impl_->scopes[size_t(out.module)], &cu_die, address - bias, outer);
   return out;
 }
 
