@@ -21,7 +21,8 @@ SampleTime sample_time(uint32_t state);
 
 // Whether every time the run measures is wall time whose open part the thread publishes while
 // it runs (OMPT's exact waits, MPI calls; intervals.h measured_so_far_ns), or some is known only
-// when it ends (libgomp's waits' time off the CPU).
+// when it ends (libgomp's waits' time off the CPU). Known while open until set: a program
+// without OpenMP measures only its MPI calls.
 void set_measured_known_while_open(bool known);
 MeasuredKnown measured_known();
 
