@@ -26,7 +26,7 @@ constexpr uint32_t kNoSeenSlot = ~uint32_t(0);
 
 struct OffCpuTrail {
   uint64_t mono_ns = 0;      // the previous sample (at first: the thread's start)
-  uint64_t measured_ns = 0;  // the thread's measured time then (ThreadState.measured_total_ns)
+  uint64_t measured_ns = 0;  // the thread's measured time then (intervals.h measured_so_far_ns)
   int64_t carry_ns = 0;      // seen and not yet given to a sample (negative: counted ahead)
   // The previous sample's entry in the thread's table when it takes off-CPU time, and its
   // parallel region (set by the caller once the sample is recorded), else kNoSeenSlot.
