@@ -22,30 +22,71 @@ void fail_journal(const std::string& path, const std::string& what) {
 
 namespace {
 
-// Copies the file's data (not its holes) into `dest`, which holds `size` zero bytes. Read, not
-// mapped: a mapping of the file faults with SIGBUS where another process truncates it while it
-// is read, or where a full tmpfs cannot back a hole; read() gives zeros and short counts.
-bool copy_data(int fd, char* dest, uint64_t size) {
+// Copies the file's data (not its holes) into `dest`, whose bytes outside `data` are zero, and
+// sets `data` to the ranges copied. Read, not mapped: a mapping of the file faults with SIGBUS
+// where another process truncates it while it is read, or where a full tmpfs cannot back a
+// hole; read() gives zeros and short counts.
+bool copy_data(int fd, char* dest, uint64_t size, DataRanges& data) {
+  data.clear();
   off_t at = 0;
   while (uint64_t(at) < size) {
-    const off_t data = lseek(fd, at, SEEK_DATA);
-    if (data < 0) return errno == ENXIO;  // no data after `at`: the rest is a hole
-    off_t hole = lseek(fd, data, SEEK_HOLE);
+    const off_t from = lseek(fd, at, SEEK_DATA);
+    if (from < 0) return errno == ENXIO;  // no data after `at`: the rest is a hole
+    off_t hole = lseek(fd, from, SEEK_HOLE);
     if (hole < 0 || uint64_t(hole) > size) hole = off_t(size);
-    for (off_t p = data; p < hole;) {
+    for (off_t p = from; p < hole;) {
       const ssize_t n = pread(fd, dest + p, size_t(hole - p), p);
       if (n < 0 && errno == EINTR) continue;
+      if (n > 0) p += n;
+      if (n > 0 && p < hole) continue;
+      if (p > from) data.emplace_back(uint64_t(from), uint64_t(p));
       if (n <= 0) return n == 0;  // truncated meanwhile: what was read stands
-      p += n;
     }
     at = hole;
   }
   return true;
 }
 
+// A zeroed private mapping of `size` bytes (null on failure, errno set).
+char* zero_pages(uint64_t size) {
+  void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  return m == MAP_FAILED ? nullptr : static_cast<char*>(m);
+}
+
 }  // namespace
 
-Mapped::Mapped(const std::string& path) : path_(path) {
+void zero_dropped_ranges(char* base, const DataRanges& before, const DataRanges& now) {
+  size_t k = 0;
+  for (auto [from, to] : before) {
+    while (from < to) {
+      while (k < now.size() && now[k].second <= from) ++k;
+      if (k == now.size() || now[k].first >= to) {  // nothing of `now` in [from, to)
+        std::memset(base + from, 0, to - from);
+        break;
+      }
+      if (now[k].first > from) std::memset(base + from, 0, now[k].first - from);
+      from = now[k].second;
+    }
+  }
+}
+
+JournalCopies::~JournalCopies() {
+  for (auto& [path, c] : copies_) munmap(c.base, c.size);
+}
+
+void JournalCopies::forget_unused() {
+  for (auto it = copies_.begin(); it != copies_.end();) {
+    if (it->second.used) {
+      (it++)->second.used = false;
+      continue;
+    }
+    munmap(it->second.base, it->second.size);
+    it = copies_.erase(it);
+  }
+}
+
+Mapped::Mapped(const std::string& path, JournalCopies* copies) : path_(path), copies_(copies) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail_journal(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
@@ -54,26 +95,49 @@ Mapped::Mapped(const std::string& path) : path_(path) {
     fail_journal(path, "not a regular file");
   }
   size_ = uint64_t(st.st_size);
+  dev_ = st.st_dev;
+  ino_ = st.st_ino;
   mtime_ns_ = uint64_t(st.st_mtim.tv_sec) * 1000000000ULL + uint64_t(st.st_mtim.tv_nsec);
   if (size_ < sizeof(FileHeader)) {
     ::close(fd);
     fail_journal(path, size_ == 0 ? "empty journal" : "truncated journal (no header)");
   }
-  void* m = mmap(nullptr, size_, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  const bool read = m != MAP_FAILED && copy_data(fd, static_cast<char*>(m), size_);
+  // The copy the last read of this journal left, if it is of the same file and size.
+  char* m = nullptr;
+  DataRanges before;
+  if (copies_) {
+    const auto kept = copies_->copies_.find(path);
+    if (kept != copies_->copies_.end()) {
+      JournalCopies::Copy& c = kept->second;
+      if (c.dev == dev_ && c.ino == ino_ && c.size == size_)
+        m = c.base, before = std::move(c.data);
+      else
+        munmap(c.base, c.size);
+      copies_->copies_.erase(kept);
+    }
+  }
+  if (!m) m = zero_pages(size_);
+  const bool read = m && copy_data(fd, m, size_, data_);
   const int read_errno = errno;
   ::close(fd);
-  if (m == MAP_FAILED) fail_journal(path, std::string("cannot map: ") + std::strerror(read_errno));
+  if (!m) fail_journal(path, std::string("cannot map: ") + std::strerror(read_errno));
+  zero_dropped_ranges(m, before, data_);
   if (!read) {
     munmap(m, size_);
     fail_journal(path, std::string("cannot read: ") + std::strerror(read_errno));
   }
-  base_ = static_cast<const char*>(m);
+  base_ = m;
 }
 
 Mapped::~Mapped() {
-  munmap(const_cast<char*>(base_), size_);
+  char* base = const_cast<char*>(base_);
+  if (!copies_) {
+    munmap(base, size_);
+    return;
+  }
+  JournalCopies::Copy& c = copies_->copies_[path_];
+  if (c.base) munmap(c.base, c.size);  // another read of the same path kept its copy first
+  c = {dev_, ino_, size_, base, std::move(data_), true};
 }
 
 bool flag(const bool& stored) {

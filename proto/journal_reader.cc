@@ -270,8 +270,8 @@ bool has_mpi_waits(const std::vector<v1::ThreadProfile>& threads) {
 }  // namespace
 
 std::string recover_profile(const std::string& journal_path, const v1::Ending& ending,
-                            uint64_t end_unix_ns) {
-  const Mapped m(journal_path);
+                            uint64_t end_unix_ns, JournalCopies* copies) {
+  const Mapped m(journal_path, copies);
   const FileHeader& h = checked_header(m);
   TableBuilder b;
   const Entries e = read_entries(m, h, b);

@@ -12,14 +12,16 @@
 
 namespace omprof::format {
 
+class JournalCopies;
+
 // Whether `path` names a journal (by its suffix).
 bool is_journal_path(const std::string& path);
 
 // `end_unix_ns`: when the process was seen to end (0: unknown; the journal's last change is
-// used). Throws ProfileError naming the file on a journal that is not one, or is damaged beyond
-// use.
+// used). `copies`: a reader's copies of the journals it reads again (journal_file.h; null: none).
+// Throws ProfileError naming the file on a journal that is not one, or is damaged beyond use.
 std::string recover_profile(const std::string& journal_path, const v1::Ending& ending,
-                            uint64_t end_unix_ns);
+                            uint64_t end_unix_ns, JournalCopies* copies = nullptr);
 
 // For a reader that did not see the process end: ENDING_RUNNING if the process that writes the
 // journal is alive on this host, else ENDING_NOT_OBSERVED.

@@ -123,7 +123,7 @@ nlohmann::json slowest_ranks(const ScalingRun& run, size_t top) {
 }  // namespace
 
 bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot, std::string& error,
-                   SymbolCache& symbols) {
+                   LiveReader& reader) {
   int status = 0;
   const std::vector<std::string> files = expand_profile_arguments({dir}, status);
   if (status || files.empty()) {
@@ -137,12 +137,18 @@ bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot,
   ScalingRunBuilder builder(dir, "", run);
   bool added = true;
   // Each file read once (a journal of a running process is the costly part of a snapshot).
-  for_each_profile(files, symbols, status, [&](const format::Profile& p) {
-    if (p.header.ending().kind() == v1::Ending::ENDING_RUNNING) ++running;
-    const Model m = build_model(p, omp::View::kUser);  // the costly part after reading
-    add_to_timeline(t, p, m);
-    if (added) added = builder.add(m, error);
-  });
+  for (const std::string& file : files) {
+    try {
+      const format::Profile p = load_profile(file, reader.symbols, &reader.journals);
+      if (p.header.ending().kind() == v1::Ending::ENDING_RUNNING) ++running;
+      const Model m = build_model(p, omp::View::kUser);  // the costly part after reading
+      add_to_timeline(t, p, m);
+      if (added) added = builder.add(m, error);
+    } catch (const format::ProfileError& e) {
+      tell_unreadable(e, status);
+    }
+  }
+  reader.journals.forget_unused();
   finish_timeline(t);
   if (!added || !builder.finish(error)) return false;
   double latest_start_s = 0;

@@ -13,11 +13,17 @@
 
 namespace omprof::viewer {
 
-// False with `error` (one line) when DIR holds nothing to read. `symbols`: kept from one
-// snapshot to the next by a reader that takes many (resolving the same addresses again was
-// most of a snapshot's cost: 0.2 s of CPU on LULESH).
+// What a reader that takes many snapshots keeps from one to the next: the symbols (resolving the
+// same addresses again was most of a snapshot's cost: 0.2 s of CPU on LULESH), and the copies of
+// the journals (copied again into the same pages; those of ended processes are freed).
+struct LiveReader {
+  SymbolCache symbols;
+  format::JournalCopies journals;
+};
+
+// False with `error` (one line) when DIR holds nothing to read.
 bool live_snapshot(const std::string& dir, size_t top, nlohmann::json& snapshot, std::string& error,
-                   SymbolCache& symbols);
+                   LiveReader& reader);
 void write_live_text(std::ostream& out, const nlohmann::json& snapshot);
 
 }  // namespace omprof::viewer

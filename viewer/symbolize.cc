@@ -120,11 +120,12 @@ void SymbolCache::symbolize(format::Profile& p) {
   }
 }
 
-format::Profile load_profile(const std::string& path, SymbolCache& cache) {
+format::Profile load_profile(const std::string& path, SymbolCache& cache,
+                             format::JournalCopies* journals) {
   format::Profile p =
       format::is_journal_path(path)
-          ? format::parse_profile(format::recover_profile(path, format::observe_ending(path), 0),
-                                  path)
+          ? format::parse_profile(
+                format::recover_profile(path, format::observe_ending(path), 0, journals), path)
           : format::read_profile(path);
   try {
     cache.symbolize(p);

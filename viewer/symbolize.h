@@ -11,6 +11,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "proto/journal_file.h"
 #include "proto/profile_reader.h"
 #include "unwind/symbolizer.h"
 
@@ -36,7 +37,9 @@ class SymbolCache {
   size_t opened_ = 0;
 };
 
-// Reads a profile and symbolizes it with `cache`. Throws format::ProfileError.
-format::Profile load_profile(const std::string& path, SymbolCache& cache);
+// Reads a profile and symbolizes it with `cache`; `journals`: a reader's copies of the journals
+// it reads again (proto/journal_file.h; null: none). Throws format::ProfileError.
+format::Profile load_profile(const std::string& path, SymbolCache& cache,
+                             format::JournalCopies* journals = nullptr);
 
 }  // namespace omprof::viewer

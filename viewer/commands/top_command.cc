@@ -26,11 +26,11 @@ struct TopCommand {
 
 int run(const TopCommand& c) {
   const bool redraw = c.format == "text" && !c.once && isatty(1);
-  SymbolCache symbols;  // one for every snapshot: their addresses repeat
+  LiveReader reader;  // one for every snapshot: their addresses and journals repeat
   for (;;) {
     nlohmann::json s;
     std::string error;
-    if (!live_snapshot(c.dir, c.top, s, error, symbols)) {
+    if (!live_snapshot(c.dir, c.top, s, error, reader)) {
       std::cerr << "omprof: top: " << error << "\n";
       if (c.once) return 1;
     } else if (c.format == "json") {
