@@ -2,9 +2,10 @@
 # What the timeline costs to read (issue 42), not a test:
 #  1. `omprof top` on a job of RANKS MPI ranks (tests/programs/mpi_ranks), while it runs (the
 #     ranks busy on this machine's cores) and after it ended: median wall seconds of 3 of
-#     `--once`, started in the job's own session (one process among the ranks) and in a session of
-#     its own (`setsid`: as from another terminal or an ssh login to the node, where the kernel's
-#     autogroup scheduling gives the session its share of the CPUs), and the median time between
+#     `--once`, started in the job's own session and in a session of its own (`setsid`: as from
+#     another terminal or an ssh login to the node, where the kernel's autogroup scheduling gives
+#     the session its share of the CPUs; `omprof top` starts the viewer in a session of its own
+#     either way, launcher/own_session.h, but its own start is in the job's), and the median time between
 #     the snapshots of `--every 0.05` in its own session (the symbol cache warm), with its CPU;
 #  2. the HTML page of a run with a long timeline (--interval 1 over about 6 s: 3,000 intervals
 #     of 2 threads, as many as a 5-minute run at the default 100 ms) opened in headless Chromium

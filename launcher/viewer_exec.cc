@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "launcher/own_session.h"
+
 namespace omprof::launcher {
 
 namespace {
@@ -49,10 +51,16 @@ int exec_viewer(int argc, char** argv) {
   const std::string path = viewer_path();
   std::vector<char*> args(argv, argv + argc);
   args.push_back(nullptr);
-  execv(path.c_str(), args.data());
-  std::fprintf(stderr, "omprof: cannot run the viewer '%s': %s\n", path.c_str(),
-               std::strerror(errno));
-  return 2;
+  const auto exec = [&] {
+    execv(path.c_str(), args.data());
+    std::fprintf(stderr, "omprof: cannot run the viewer '%s': %s\n", path.c_str(),
+                 std::strerror(errno));
+    return 2;
+  };
+  // A live view reads beside ranks that may keep every CPU busy: from a session of its own, it
+  // gets a session's share of the CPUs, not one process's among the ranks (own_session.h).
+  if (argc > 1 && std::strcmp(argv[1], "top") == 0) return run_in_own_session(exec);
+  return exec();
 }
 
 int recover_journals(const std::vector<JournalOf>& journals, pid_t child, int wait_status,

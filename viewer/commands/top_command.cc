@@ -1,6 +1,7 @@
 // `omprof top DIR`: what a running job has measured so far (viewer/live_view.h), refreshed every
 // --every seconds until every process of the job has ended, or once (--once). Reads the files
-// `omprof run -o DIR` writes; never signals, locks or writes anything of the job's.
+// `omprof run -o DIR` writes; never signals, locks or writes anything of the job's. The launcher
+// starts it in a session of its own (launcher/own_session.h).
 #include <unistd.h>
 
 #include <chrono>
