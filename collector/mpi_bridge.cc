@@ -14,6 +14,7 @@
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "collector/timeline_events.h"
+#include "collector/writer/journal_entries.h"
 #include "collector/writer/mpi_facts.h"
 #include "collector/writer/summary_files.h"
 #include "proto/manifest.h"
@@ -108,8 +109,9 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_leave
 }
 
 extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_finalizing() {
-  if (g_facts.finalize_start_ns == 0)
-    g_facts.finalize_start_ns = monotonic_ns() - runtime().start_mono_ns;
+  if (g_facts.finalize_start_ns != 0) return;
+  g_facts.finalize_start_ns = monotonic_ns() - runtime().start_mono_ns;
+  writer::journal_mpi_facts();
 }
 
 extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_initialized(
@@ -130,6 +132,7 @@ extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_initi
     std::strncpy(g_facts.note, note, sizeof g_facts.note - 1);
   }
   g_facts.initialized = true;
+  writer::journal_mpi_facts();
 }
 
 extern "C" __attribute__((visibility("default"))) void omprof_internal_mpi_aborting(int errorcode) {

@@ -263,6 +263,7 @@ constexpr uint32_t kOmp = 4;
 constexpr uint32_t kFork = 5;
 constexpr uint32_t kRegion = 6;
 constexpr uint32_t kRegionNode = 7;
+constexpr uint32_t kMpi = 8;
 }  // namespace JournalEntry
 
 namespace JournalModule {

@@ -38,6 +38,8 @@ using journal::ThreadRecord;
 struct Entries {
   v1::Header start;
   bool has_start = false;
+  v1::Header mpi;  // its mpi_* fields, the latest entry's
+  bool has_mpi = false;
   v1::JournalOmp omp;
   std::map<uint64_t, v1::JournalFork> forks;
   std::map<uint32_t, std::string> region_names;
@@ -83,6 +85,10 @@ Entries read_entries(const Mapped& m, const FileHeader& h, TableBuilder& b) {
         break;
       case v1::JournalEntry::kRegionNode:
         e.region_nodes[entry.region_node().id()] = entry.region_node();
+        break;
+      case v1::JournalEntry::kMpi:
+        e.mpi = entry.mpi();
+        e.has_mpi = true;
         break;
       default:
         break;  // a newer collector's entry
@@ -252,6 +258,17 @@ v1::Header recovered_header(const Entries& e, const v1::Ending& ending, uint64_t
   h.set_omp_note(e.omp.omp_note());
   h.set_exact_waits(e.omp.exact_waits());
   h.set_off_cpu_waits(e.omp.off_cpu_waits());
+  if (e.has_mpi) {  // MPI_Init returned: the facts the start entry could only guess
+    h.set_mpi_rank(e.mpi.mpi_rank());
+    h.set_mpi_size(e.mpi.mpi_size());
+    h.set_mpi_library(e.mpi.mpi_library());
+    h.set_mpi_thread_level(e.mpi.mpi_thread_level());
+    h.set_mpi_calls_exact(e.mpi.mpi_calls_exact());
+    h.set_mpi_note(e.mpi.mpi_note());
+    h.set_mpi_init_end_ns(e.mpi.mpi_init_end_ns());
+    h.set_mpi_finalize_start_ns(e.mpi.mpi_finalize_start_ns());
+    h.set_mpi_cpu_exact(e.mpi.mpi_cpu_exact());
+  }
   h.set_symbolize_offline(true);
   h.set_recovered(true);
   *h.mutable_ending() = ending;

@@ -43,10 +43,18 @@ double TimeSplit::outside_mpi_ns(double elapsed_ns) const {
 RankBuilder::RankBuilder(const omp::Measurement& measurement, uint64_t duration_ns)
     : measurement_(measurement), duration_ns_(duration_ns), window_end_ns_(duration_ns) {}
 
+PopWindow pop_window(uint64_t init_end_ns, uint64_t finalize_start_ns, uint64_t duration_ns) {
+  PopWindow w;
+  w.start_ns = std::min(init_end_ns, duration_ns);
+  w.end_ns = std::max(w.start_ns,
+                      std::min(finalize_start_ns ? finalize_start_ns : duration_ns, duration_ns));
+  return w;
+}
+
 void RankBuilder::set_window(uint64_t start_ns, uint64_t end_ns) {
-  window_start_ns_ = std::min(start_ns, duration_ns_);
-  window_end_ns_ =
-      std::max(window_start_ns_, std::min(end_ns ? end_ns : duration_ns_, duration_ns_));
+  const PopWindow w = pop_window(start_ns, end_ns, duration_ns_);
+  window_start_ns_ = w.start_ns;
+  window_end_ns_ = w.end_ns;
 }
 
 void RankBuilder::begin_thread(uint64_t start_ns, uint64_t end_ns) {

@@ -46,6 +46,16 @@ struct RankNumbers {
   std::map<std::string, RankRegion> regions;  // by path "outer/inner"
 };
 
+// A rank's POP window, ns since its run's start: from MPI_Init's return (`init_end_ns`; 0: the
+// start) to MPI_Finalize's call (`finalize_start_ns`; 0: not yet or never, as in a running or
+// killed process: the end of the run or snapshot), within the run's `duration_ns`. The one rule
+// for the rank summary and the scaling analysis alike.
+struct PopWindow {
+  uint64_t start_ns = 0, end_ns = 0;
+  uint64_t ns() const { return end_ns - start_ns; }
+};
+PopWindow pop_window(uint64_t init_end_ns, uint64_t finalize_start_ns, uint64_t duration_ns);
+
 // Builds a rank's numbers the way the viewer's model attributes time (viewer/model.cc): exact
 // waits replace the samples that saw the same waits; on a thread with exact MPI waits, samples
 // inside MPI only repeat them; with a CPU clock, the thread time that neither samples nor exact

@@ -8,6 +8,7 @@
 
 #include "omp/states.h"
 #include "omp/user_model.h"
+#include "ranks/rank_numbers.h"
 #include "viewer/counter_facts.h"
 #include "viewer/export.h"
 #include "viewer/idle_blame.h"
@@ -157,9 +158,8 @@ class RankReader {
  private:
   double window_ns() const {
     const v1::Header& h = p_.header;
-    if (h.mpi_finalize_start_ns() > h.mpi_init_end_ns() && h.mpi_init_end_ns() > 0)
-      return double(h.mpi_finalize_start_ns() - h.mpi_init_end_ns());
-    return double(h.duration_ns());
+    return double(
+        ranks::pop_window(h.mpi_init_end_ns(), h.mpi_finalize_start_ns(), h.duration_ns()).ns());
   }
 
   void add_sample(const Model& m, const ViewSample& s) {

@@ -127,6 +127,14 @@ void journal_header() {
   ompt::apply_timeline_measurement();
 }
 
+void journal_mpi_facts() {
+  HeaderFacts facts;
+  add_mpi_facts(facts);
+  wire::Encoder e;
+  add_mpi_header_fields(e, facts);
+  journal::append_entry(fields::JournalEntry::kMpi, e);
+}
+
 void journal_module(const unwind::Module& m) {
   namespace J = fields::JournalModule;
   namespace G = fields::JournalSegment;

@@ -25,6 +25,9 @@ void add_mpi_facts(HeaderFacts& facts);
 bool open_profile_journal(std::string& error);
 // The run's header (program, arguments, clock, rate, ...), once the modules are known.
 void journal_header();
+// The MPI facts (add_mpi_facts) as they are now: at MPI_Init's return and MPI_Finalize's call,
+// so that a live reader and a recovered profile have the rank's POP window and MPI library.
+void journal_mpi_facts();
 void journal_module(const unwind::Module& m);
 void journal_unloaded(const unwind::Module& m);
 

@@ -203,6 +203,19 @@ void add_sampling_settings(wire::Encoder& h, const Config& cfg) {
 
 }  // namespace
 
+void add_mpi_header_fields(wire::Encoder& h, const HeaderFacts& facts) {
+  namespace H = fields::Header;
+  h.i32(H::kMpiRank, facts.mpi_rank);
+  h.i32(H::kMpiSize, facts.mpi_size);
+  h.str_nonempty(H::kMpiLibrary, facts.mpi_library);
+  h.i32(H::kMpiThreadLevel, facts.mpi_thread_level);
+  h.boolean(H::kMpiCallsExact, facts.mpi_calls_exact);
+  h.str_nonempty(H::kMpiNote, facts.mpi_note);
+  h.u64(H::kMpiInitEndNs, facts.mpi_init_end_ns);
+  h.u64(H::kMpiFinalizeStartNs, facts.mpi_finalize_start_ns);
+  h.boolean(H::kMpiCpuExact, facts.mpi_cpu_exact);
+}
+
 wire::Encoder header_record(const HeaderFacts& facts) {
   namespace H = fields::Header;
   const Runtime& rt = runtime();
@@ -223,15 +236,7 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.str_nonempty(H::kOmpRuntime, facts.omp.runtime);
   h.boolean(H::kOmptActive, facts.omp.ompt_active);
   h.str_nonempty(H::kOmpNote, facts.omp.note);
-  h.i32(H::kMpiRank, facts.mpi_rank);
-  h.i32(H::kMpiSize, facts.mpi_size);
-  h.str_nonempty(H::kMpiLibrary, facts.mpi_library);
-  h.i32(H::kMpiThreadLevel, facts.mpi_thread_level);
-  h.boolean(H::kMpiCallsExact, facts.mpi_calls_exact);
-  h.str_nonempty(H::kMpiNote, facts.mpi_note);
-  h.u64(H::kMpiInitEndNs, facts.mpi_init_end_ns);
-  h.u64(H::kMpiFinalizeStartNs, facts.mpi_finalize_start_ns);
-  h.boolean(H::kMpiCpuExact, facts.mpi_cpu_exact);
+  add_mpi_header_fields(h, facts);
   h.boolean(H::kExactWaits, facts.omp.ompt_active);     // exact OpenMP waits in ThreadProfile.wait
   h.boolean(H::kOffCpuWaits, facts.omp.off_cpu_waits);  // their off-CPU part (libgomp)
   h.boolean(H::kSymbolizeOffline, facts.symbolize_offline);

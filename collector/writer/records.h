@@ -49,6 +49,8 @@ struct HeaderFacts {
   int exit_status = 0;
 };
 wire::Encoder header_record(const HeaderFacts& facts);
+// The header's mpi_* fields: in the profile's header, and in the journal's MPI entry.
+void add_mpi_header_fields(wire::Encoder& h, const HeaderFacts& facts);
 
 void add_string_records(wire::RecordStream& out, const StringTable& strings);
 void add_mapping_records(wire::RecordStream& out, const std::vector<unwind::Module>& modules,

@@ -616,6 +616,16 @@ TEST(MpiKilled, ACallInProgressAtDeathIsMpiTimeToTheEnd) {
   for (const std::string& f : profiles_in(dir))
     if (!format::is_journal_path(f)) files.push_back(f);
   ASSERT_EQ(files.size(), 2u) << r.err;
+  // The recovered profiles have the MPI facts the collector journals at MPI_Init's return: the
+  // library, and the POP window's start (its end is the run's: MPI_Finalize never began).
+  for (const std::string& f : files) {
+    const format::Profile p = format::read_profile(f);
+    EXPECT_TRUE(p.header.recovered()) << f;
+    EXPECT_GT(p.header.mpi_init_end_ns(), 0u) << f;
+    EXPECT_EQ(p.header.mpi_finalize_start_ns(), 0u) << f;
+    EXPECT_FALSE(p.header.mpi_library().empty()) << f;
+    EXPECT_EQ(p.header.mpi_size(), 2) << f;
+  }
   for (const viewer::RankNumbers& rank : read_ranks(dir)) {
     EXPECT_NEAR(double(rank.split.mpi_wait_ns) * 1e-9, 2.0, 0.25) << "rank " << rank.rank;
     EXPECT_NEAR(double(rank.split.work_ns) * 1e-9, 0.3, 0.1) << "rank " << rank.rank;
@@ -663,6 +673,12 @@ TEST(MpiKilled, TopShowsRanksBlockedInACallNow) {
     ++blocked;
   }
   EXPECT_EQ(blocked, 2) << seen.dump();
+  // The run so far is the ranks' 0.3 s of work each and their MPI time, within the POP window
+  // from MPI_Init's return (journaled then): MPI_Init's time is not capacity left unused
+  // ("serial", as it read when a live rank's window began at its start).
+  const double thread_s = seen.value("run_thread_s", 0.0);
+  EXPECT_NEAR(seen["run"].value("work", 0.0) * thread_s, 0.6, 0.15) << seen.dump();
+  EXPECT_LT(seen["run"].value("serial", 1.0) * thread_s, 0.05) << seen.dump();
 }
 
 // The public collective summary: strict fails the same way on every rank when the region trees
