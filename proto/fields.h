@@ -287,6 +287,7 @@ constexpr uint32_t kOmptActive = 2;
 constexpr uint32_t kOmpNote = 3;
 constexpr uint32_t kExactWaits = 4;
 constexpr uint32_t kOffCpuWaits = 5;
+constexpr uint32_t kMeasurement = 6;
 }  // namespace JournalOmp
 
 namespace JournalFork {

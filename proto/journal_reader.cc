@@ -258,6 +258,11 @@ v1::Header recovered_header(const Entries& e, const v1::Ending& ending, uint64_t
   h.set_omp_note(e.omp.omp_note());
   h.set_exact_waits(e.omp.exact_waits());
   h.set_off_cpu_waits(e.omp.off_cpu_waits());
+  if (e.omp.has_measurement()) {  // how the run measures each state, as the profile says it
+    *h.mutable_state_measurement() = e.omp.measurement().state_measurement();
+    h.set_wrapper_states(e.omp.measurement().wrapper_states());
+    h.set_taskwait_sampled(e.omp.measurement().taskwait_sampled());
+  }
   if (e.has_mpi) {  // MPI_Init returned: the facts the start entry could only guess
     h.set_mpi_rank(e.mpi.mpi_rank());
     h.set_mpi_size(e.mpi.mpi_size());

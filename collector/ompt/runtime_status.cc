@@ -41,6 +41,20 @@ omp::Measurement run_measurement() {
   return m;
 }
 
+void add_run_measurement(wire::Encoder& h) {
+  namespace How = format::fields::StateMeasurement;
+  const omp::Measurement m = run_measurement();
+  for (const omp::MeasuredStates& r : m.states) {
+    wire::Encoder e;
+    e.u64(How::kFirstState, r.first);
+    e.u64(How::kLastState, r.last);
+    e.u64(How::kHow, r.how == omp::Measure::kExact ? 1 : r.how == omp::Measure::kOffCpu ? 2 : 0);
+    h.message(format::fields::Header::kStateMeasurement, e);
+  }
+  h.boolean(format::fields::Header::kWrapperStates, m.wrapper_states);
+  h.boolean(format::fields::Header::kTaskwaitSampled, !taskwait_exact());
+}
+
 void apply_timeline_measurement() {
   const omp::Measurement m = run_measurement();
   for (uint32_t state = 0; state < format::kMpiFirst; ++state) {
@@ -115,6 +129,9 @@ void journal_runtime_status(const std::vector<unwind::Module>& modules) {
   e.str_nonempty(J::kOmpNote, st.note);
   e.boolean(J::kExactWaits, st.ompt_active);
   e.boolean(J::kOffCpuWaits, st.off_cpu_waits);
+  wire::Encoder measurement;
+  add_run_measurement(measurement);
+  e.message(J::kMeasurement, measurement);
   journal::append_entry(format::fields::JournalEntry::kOmp, e);
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "omp/accounting.h"
+#include "proto/wire.h"
 #include "unwind/module.h"
 
 namespace omprof::ompt {
@@ -32,6 +33,9 @@ void note_gomp_wrappers();
 // the timeline and the in-job rank summary): what OMPT or the libgomp wrappers measure, once one
 // of them started, and the sampling clock.
 omp::Measurement run_measurement();
+// run_measurement as Header fields (state_measurement, wrapper_states, taskwait_sampled): in
+// the profile's header, and in the journal's runtime status (journal_runtime_status).
+void add_run_measurement(wire::Encoder& h);
 // Tells the timeline which samples only repeat a measured wait (omp/accounting.h), from how this
 // run measures its waits so far (at start, and again when OMPT or the libgomp wrappers start).
 void apply_timeline_measurement();

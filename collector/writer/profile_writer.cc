@@ -181,7 +181,6 @@ static writer::HeaderFacts header_facts(uint64_t duration_ns, ProcessEnding endi
   facts.symbolize_offline = !symbolized_in_process;
   facts.region_window_start_ns = regions.window_start_ns;
   facts.region_cpu_exact = region_cpu_measured();
-  facts.taskwait_sampled = !ompt::taskwait_exact();
   facts.omp = ompt::runtime_status(modules);
   facts.ending_kind = ending.kind;
   facts.exit_status = ending.exit_status;

@@ -74,19 +74,6 @@ void add_counter_events(wire::Encoder& h) {
 }
 
 // An interval's leads, by their index in the thread's sample list.
-// How the run measured each state (omp/accounting.h: the adapters' one description of it).
-void add_state_measurement(wire::Encoder& h) {
-  namespace How = fields::StateMeasurement;
-  const omp::Measurement m = ompt::run_measurement();
-  for (const omp::MeasuredStates& r : m.states) {
-    wire::Encoder e;
-    e.u64(How::kFirstState, r.first);
-    e.u64(How::kLastState, r.last);
-    e.u64(How::kHow, r.how == omp::Measure::kExact ? 1 : r.how == omp::Measure::kOffCpu ? 2 : 0);
-    h.message(fields::Header::kStateMeasurement, e);
-  }
-  h.boolean(fields::Header::kWrapperStates, m.wrapper_states);
-}
 
 void add_leads(wire::Encoder& in, const journal::IntervalRecord& r,
                const std::unordered_map<uint32_t, uint32_t>& sample_of_slot) {
@@ -243,8 +230,7 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.u64(H::kRegionWindowStartNs, uint64_t(facts.region_window_start_ns));
   h.boolean(H::kRegionCpuExact, facts.region_cpu_exact);
   h.boolean(H::kRegionCountersExact, region_counters_measured());
-  h.boolean(H::kTaskwaitSampled, facts.taskwait_sampled);
-  add_state_measurement(h);
+  ompt::add_run_measurement(h);
   if (facts.wall_clock.checked) {
     h.str(H::kWallClock, facts.wall_clock.tsc ? "tsc" : "clock_monotonic");
     h.i64(H::kWallClockDriftNs, facts.wall_clock.drift_ns);

@@ -41,7 +41,6 @@ struct HeaderFacts {
   bool symbolize_offline = true;
   int64_t region_window_start_ns = 0;
   bool region_cpu_exact = false;
-  bool taskwait_sampled = false;
   ompt::RuntimeStatus omp;
   WallClockCheck wall_clock;
   MachineLoad machine;
