@@ -5,6 +5,7 @@
 
 #include "omp/states.h"
 #include "omp/user_model.h"
+#include "proto/mpi_calls.h"
 #include "proto/state_codes.h"
 #include "viewer/model.h"
 #include "viewer/regions_view.h"
@@ -12,10 +13,21 @@
 
 namespace omprof::viewer {
 
+ranks::PopWindow pop_window_of(const format::Profile& p) {
+  const v1::Header& h = p.header;
+  for (const auto& [index, t] : p.threads) {
+    const uint32_t call = format::mpi_call_of(t.now_state());
+    if (call == format::kMpi_Init || call == format::kMpi_Init_thread)
+      return {h.duration_ns(), h.duration_ns()};
+  }
+  return ranks::pop_window(h.mpi_init_end_ns(), h.mpi_finalize_start_ns(), h.duration_ns());
+}
+
 RankNumbers rank_numbers(const format::Profile& p) {
   const omp::Measurement measured = measurement_of(p.header);
   ranks::RankBuilder b(measured, p.header.duration_ns());
-  b.set_window(p.header.mpi_init_end_ns(), p.header.mpi_finalize_start_ns());
+  const ranks::PopWindow window = pop_window_of(p);
+  b.set_window(window.start_ns, window.end_ns);
   // "In taskwait" and runtime overhead depend on the stack (omp::resolve_state), as in the
   // other views; each (stack, state) is resolved once.
   std::map<std::pair<uint64_t, uint32_t>, uint32_t> resolved;

@@ -16,6 +16,11 @@ using ranks::JobSummary;
 using ranks::RankNumbers;
 using ranks::RankRegion;
 
+// A rank's POP window (ranks::pop_window) from its profile's header, empty while the rank is
+// still inside MPI_Init (a live or killed rank whose call in progress is MPI_Init[_thread]): its
+// window has not begun, and its time so far is setup, not capacity left unused.
+ranks::PopWindow pop_window_of(const format::Profile& p);
+
 // One rank's numbers, attributed as the model attributes them (viewer/model.cc).
 RankNumbers rank_numbers(const format::Profile& p);
 

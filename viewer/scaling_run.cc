@@ -8,11 +8,11 @@
 
 #include "omp/states.h"
 #include "omp/user_model.h"
-#include "ranks/rank_numbers.h"
 #include "viewer/counter_facts.h"
 #include "viewer/export.h"
 #include "viewer/idle_blame.h"
 #include "viewer/profile_inputs.h"
+#include "viewer/ranks.h"
 #include "viewer/regions_view.h"
 #include "viewer/run_configuration.h"
 #include "viewer/summary_reader.h"
@@ -156,11 +156,7 @@ class RankReader {
   }
 
  private:
-  double window_ns() const {
-    const v1::Header& h = p_.header;
-    return double(
-        ranks::pop_window(h.mpi_init_end_ns(), h.mpi_finalize_start_ns(), h.duration_ns()).ns());
-  }
+  double window_ns() const { return double(pop_window_of(p_).ns()); }
 
   void add_sample(const Model& m, const ViewSample& s) {
     bool setup = false;

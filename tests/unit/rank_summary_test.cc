@@ -13,6 +13,7 @@
 #include "ranks/job_summary.h"
 #include "ranks/rank_numbers.h"
 #include "ranks/summary_file.h"
+#include "viewer/ranks.h"
 #include "viewer/summary_reader.h"
 
 namespace omprof::ranks {
@@ -200,6 +201,29 @@ TEST(SummaryFile, ReadsBackWhatWasWrittenAndRejectsDamage) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << "\x89OMPROF\n" << bytes.substr(8);
   EXPECT_THROW(viewer::read_summary_file(path), std::runtime_error);
   std::remove(path.c_str());
+}
+
+// The POP window: from MPI_Init's return to MPI_Finalize's call, to the end of the run (or of
+// a live snapshot) without MPI_Finalize, the whole run without MPI; empty while the rank is
+// still inside MPI_Init (its time so far is setup, not unused capacity).
+TEST(PopWindow, FromMpiInitsReturnToFinalizeOrTheEnd) {
+  constexpr uint64_t kRun = 1'000'000'000;
+  EXPECT_EQ(pop_window(300, 900, kRun).ns(), 600u);
+  EXPECT_EQ(pop_window(300, 0, kRun).start_ns, 300u);
+  EXPECT_EQ(pop_window(300, 0, kRun).end_ns, kRun);
+  EXPECT_EQ(pop_window(0, 0, kRun).ns(), kRun);
+  EXPECT_EQ(pop_window(2 * kRun, 0, kRun).ns(), 0u);  // a damaged header: within the run
+  format::Profile p;
+  p.header.set_duration_ns(kRun);
+  p.threads[0].set_now_state(format::mpi_state(format::kMpi_Recv));
+  EXPECT_EQ(viewer::pop_window_of(p).ns(), kRun);  // no MPI facts: the whole run
+  p.header.set_mpi_init_end_ns(300);
+  EXPECT_EQ(viewer::pop_window_of(p).ns(), kRun - 300);
+  p.header.set_mpi_init_end_ns(0);
+  p.threads[0].set_now_state(format::mpi_state(format::kMpi_Init));
+  EXPECT_EQ(viewer::pop_window_of(p).ns(), 0u);
+  p.threads[0].set_now_state(format::mpi_state(format::kMpi_Init_thread));
+  EXPECT_EQ(viewer::pop_window_of(p).ns(), 0u);
 }
 
 }  // namespace
