@@ -40,19 +40,15 @@ std::atomic<bool> g_attached{false};
 // the barriers are split (openmp/events.h).
 constexpr omprof::openmp::BarrierTiming kArrivals = omprof::openmp::BarrierTiming::kArrivals;
 
-// The handler reads the state first, then the value (omp_inquiry.cc, read_gomp_state).
 void set_context(ThreadState* ts, uint64_t value, uint32_t state) {
-  ts->gomp.parallel_value = value;
-  std::atomic_signal_fence(std::memory_order_release);
-  ts->gomp.state = state;
-  ts->gomp.thread = true;
+  omprof::handler::publish_gomp_context(ts->omp.gomp, value, state);
 }
 
 void save(const ThreadState* ts, omprof_gomp_context* saved) {
-  saved->parallel_value = ts->gomp.parallel_value;
-  saved->state = ts->gomp.state;
-  saved->thread_num = ts->omp_thread_num;
-  saved->task_origin = ts->task_origin;
+  saved->parallel_value = ts->omp.gomp.parallel_value;
+  saved->state = ts->omp.gomp.state;
+  saved->thread_num = ts->omp.thread_num;
+  saved->task_origin = ts->omp.task_origin;
   const GompThread* mine = existing(ts);
   saved->task_cut = mine ? mine->task_cut : 0;
 }
@@ -61,8 +57,7 @@ void save(const ThreadState* ts, omprof_gomp_context* saved) {
 // can read the origin.
 void set_task(ThreadState* ts, uint32_t origin, uint64_t cut) {
   own(ts).task_cut = cut;
-  std::atomic_signal_fence(std::memory_order_release);
-  ts->task_origin = origin;
+  omprof::handler::publish_running_task(ts->omp, origin, nullptr);
 }
 
 // Barriers and taskwaits, where the runtime may run tasks, are measured by their time off the
@@ -101,15 +96,15 @@ using omprof::openmp::off_cpu_ns;
 omprof::openmp::JoinFacts join_facts(const ThreadState* ts, uint64_t now, bool has_next,
                                      uint32_t next_instance) {
   omprof::openmp::JoinFacts f;
-  const uint32_t instance = pv::instance(ts->gomp.parallel_value);
+  const uint32_t instance = pv::instance(ts->omp.gomp.parallel_value);
   uint64_t end = 0;
   f.region_ended =
-      ts->omp_thread_num != 0 && omprof::handler::region_ended(instance, &end) && end < now;
+      ts->omp.thread_num != 0 && omprof::handler::region_ended(instance, &end) && end < now;
   f.region_end_ns = end;
   f.next_fork_ns = has_next ? omprof::handler::region_fork_ns(next_instance) : 0;
   f.all_begun_ns = omprof::handler::all_members_begun_ns(instance, &f.all_begun_known);
-  f.body_ns = ts->gomp.body_ns;
-  f.all_ended_ns = ts->gomp.join_ran_task ? 0 : omprof::handler::all_members_ended_ns(instance);
+  f.body_ns = ts->omp.gomp.body_ns;
+  f.all_ended_ns = ts->omp.gomp.join_ran_task ? 0 : omprof::handler::all_members_ended_ns(instance);
   return f;
 }
 
@@ -158,8 +153,8 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
     off = omprof::openmp::sleep_part(w.clock, off, run_delay);
   note_measured(ts, now, off);
   namespace arrivals = omprof::handler::barrier_arrivals;
-  const uint64_t last = ts->gomp.barrier_tag && !ts->gomp.barrier_ran_task
-                            ? arrivals::all_arrived_ns(ts->gomp.barrier_tag)
+  const uint64_t last = ts->omp.gomp.barrier_tag && !ts->omp.gomp.barrier_ran_task
+                            ? arrivals::all_arrived_ns(ts->omp.gomp.barrier_tag)
                             : 0;
   const omprof::openmp::BarrierSplit split =
       omprof::openmp::split_at_last_arrival(off, w.clock.start_ns, now, last);
@@ -184,7 +179,7 @@ ThreadState* tracked_thread() {
 }
 
 SampleContext context_now(const ThreadState* ts, uint32_t state) {
-  return omprof::wait_context(*ts, ts->gomp.parallel_value, state);
+  return omprof::wait_context(*ts, ts->omp.gomp.parallel_value, state);
 }
 
 // The calling thread's CPU time at `now` (clocks/switch_watch.h: a system call only after the
@@ -203,7 +198,7 @@ OMPROF_EXPORT int omprof_internal_gomp_attach(void) {
   omprof::handler::set_gomp_inquiry();
   if (ThreadState* ts = omprof::handler::current_thread()) {
     ts->is_omp_thread = true;
-    if (!ts->gomp.thread) set_context(ts, 0, fmt::kWorkSerial);
+    if (!ts->omp.gomp.thread) set_context(ts, 0, fmt::kWorkSerial);
   }
   omprof::ompt::note_gomp_wrappers();
   return 1;
@@ -214,7 +209,7 @@ OMPROF_EXPORT uint64_t omprof_internal_gomp_fork(const void* codeptr_ra, const v
   ThreadState* ts = tracked_thread();
   if (!ts) return 0;
   // A thread of the program's own that forks a region is an OpenMP initial thread.
-  if (!ts->gomp.thread) set_context(ts, 0, fmt::kWorkSerial);
+  if (!ts->omp.gomp.thread) set_context(ts, 0, fmt::kWorkSerial);
   save(ts, saved);
   ts->is_omp_thread = true;
   const omprof::openmp::Forked f = omprof::openmp::fork(ts, codeptr_ra, enter_frame, 0, kArrivals);
@@ -234,7 +229,7 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   // the region's end is published: at the region-end barrier's state, a sample would read an
   // ended region as idle (omp_inquiry.cc), and closing the join may take system calls.
   if (ts) {
-    ts->gomp.state = fmt::kOverhead;
+    ts->omp.gomp.state = fmt::kOverhead;
     std::atomic_signal_fence(std::memory_order_release);
   }
   const uint64_t now = omprof::monotonic_ns();
@@ -242,7 +237,7 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   if (!ts) return;
   omprof::open_wait::end(*ts);
   if (own(ts).waits.join().is_open()) close_join(ts, now, cpu_at(ts, now), nullptr, 0);
-  ts->omp_thread_num = saved->thread_num;
+  ts->omp.thread_num = saved->thread_num;
   set_task(ts, saved->task_origin, saved->task_cut);
   set_context(ts, saved->parallel_value, saved->state);
 }
@@ -271,9 +266,9 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
                                       pv::fork_id(value), 0, omprof::current_region_node()),
                                   off, now);
   }
-  ts->gomp.team_size = team_size;
+  ts->omp.gomp.team_size = team_size;
   g.barriers_met = 0;
-  ts->gomp.barrier_tag = 0;
+  ts->omp.gomp.barrier_tag = 0;
   g.body_start_ns = now;
   set_task(ts, 0, reinterpret_cast<uint64_t>(body_frame));
   set_context(ts, value, fmt::kWorkParallel);
@@ -281,15 +276,15 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
 
 OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   ThreadState* ts = tracked_thread();
-  if (!ts || ts->gomp.parallel_value == 0) return;
+  if (!ts || ts->omp.gomp.parallel_value == 0) return;
   // A worker stays in this state through the team's end barrier and, once the region has
   // joined, while it idles for the next one (the handler tells them apart: region_ends.h).
   const uint64_t now = omprof::monotonic_ns();
   GompThread& g = own(ts);
-  ts->gomp.body_ns = now > g.body_start_ns ? now - g.body_start_ns : 0;
-  ts->gomp.join_ran_task = false;
-  omprof::openmp::member_end(ts, pv::instance(ts->gomp.parallel_value), now, kArrivals);
-  ts->gomp.state = fmt::kWaitBarrierImplicitParallel;
+  ts->omp.gomp.body_ns = now > g.body_start_ns ? now - g.body_start_ns : 0;
+  ts->omp.gomp.join_ran_task = false;
+  omprof::openmp::member_end(ts, pv::instance(ts->omp.gomp.parallel_value), now, kArrivals);
+  ts->omp.gomp.state = fmt::kWaitBarrierImplicitParallel;
   // At the region's end until the join (the master) or the next region (a worker, idle then).
   omprof::open_wait::begin(*ts, fmt::kWaitBarrierImplicitParallel, now);
   if (!measures_off_cpu(ts)) return;
@@ -303,14 +298,14 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   const bool team_barrier = state & OMPROF_GOMP_TEAM_BARRIER;
   state &= ~OMPROF_GOMP_TEAM_BARRIER;
   ThreadState* ts = tracked_thread();
-  if (!ts || !ts->gomp.thread) return;  // a thread outside OpenMP: left alone
+  if (!ts || !ts->omp.gomp.thread) return;  // a thread outside OpenMP: left alone
   saved->begun = 1;
   save(ts, saved);
-  saved->barrier_tag = ts->gomp.barrier_tag;
-  saved->barrier_ran_task = ts->gomp.barrier_ran_task;
+  saved->barrier_tag = ts->omp.gomp.barrier_tag;
+  saved->barrier_ran_task = ts->omp.gomp.barrier_ran_task;
   saved->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
   GompThread& g = own(ts);
-  if (state == fmt::kInTaskwait) ts->gomp.taskwait_strata = ts->strata_sampled;
+  if (state == fmt::kInTaskwait) ts->omp.gomp.taskwait_strata = ts->strata_sampled;
   // The clocks are read only for a wait that is measured; one the guard does not count starts
   // from the cheap clock's last exact reading, and reads no clock at all unless the thread is
   // switched out meanwhile.
@@ -332,19 +327,19 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   // all write (about 50 ns a barrier on 2 vCPUs), and a thread that makes over 16,000 waits a
   // second leaves its barrier waits unsplit, sampled only, as it leaves their time off the CPU.
   // Every member numbers every team barrier, counted or not, so that the numbers agree.
-  if (team_barrier && ts->gomp.team_size > 1 && ts->gomp.parallel_value) {
+  if (team_barrier && ts->omp.gomp.team_size > 1 && ts->omp.gomp.parallel_value) {
     namespace arrivals = omprof::handler::barrier_arrivals;
     const uint32_t number = ++g.barriers_met;
     if (saved->clock.cpu_start_ns && counted) {
-      tag = arrivals::tag(pv::instance(ts->gomp.parallel_value), number);
-      arrivals::arrive(tag, ts->gomp.team_size, saved->clock.start_ns);
+      tag = arrivals::tag(pv::instance(ts->omp.gomp.parallel_value), number);
+      arrivals::arrive(tag, ts->omp.gomp.team_size, saved->clock.start_ns);
     }
   }
-  ts->gomp.barrier_ran_task = false;
-  ts->gomp.barrier_tag = tag;
+  ts->omp.gomp.barrier_ran_task = false;
+  ts->omp.gomp.barrier_tag = tag;
   saved->outer = static_cast<omprof_gomp_context*>(g.open_wait);
   g.open_wait = saved;
-  ts->gomp.state = state;
+  ts->omp.gomp.state = state;
   if (!saved->outer)  // the outermost wait, for a live reader
     omprof::open_wait::begin(*ts, state,
                              saved->clock.start_ns && !saved->clock_marked
@@ -356,14 +351,14 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
   if (!saved->begun) return;
   ThreadState* ts = tracked_thread();
   if (!ts) return;
-  const uint32_t state = ts->gomp.state;
-  ts->gomp.state = saved->state;
+  const uint32_t state = ts->omp.gomp.state;
+  ts->omp.gomp.state = saved->state;
   GompThread& g = own(ts);
   g.open_wait = saved->outer;
   if (!g.open_wait) omprof::open_wait::end(*ts);
   // An enclosing taskwait that ran this (a task's wait) was busy until now: it counts as
   // waiting again only from its next sample on.
-  ts->gomp.taskwait_strata = ts->strata_sampled;
+  ts->omp.gomp.taskwait_strata = ts->strata_sampled;
   if (omprof::omp::is_measured_whole_on_libgomp(state)) {
     const uint64_t now = omprof::monotonic_ns();
     if (now > saved->clock.start_ns)
@@ -374,8 +369,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
     const uint64_t now = omprof::monotonic_ns();
     record_off_cpu_wait(ts, *saved, state, now, cpu_at(ts, now));
   }
-  ts->gomp.barrier_tag = saved->barrier_tag;  // the enclosing wait's (none, usually)
-  ts->gomp.barrier_ran_task = saved->barrier_ran_task;
+  ts->omp.gomp.barrier_tag = saved->barrier_tag;  // the enclosing wait's (none, usually)
+  ts->omp.gomp.barrier_ran_task = saved->barrier_ran_task;
 }
 
 namespace omprof::gomp {
@@ -404,7 +399,7 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   saved->begun = 1;
-  saved->task_origin = ts->task_origin;
+  saved->task_origin = ts->omp.task_origin;
   const GompThread* mine = existing(ts);
   saved->task_cut = mine ? mine->task_cut : 0;
   // The wait the task runs in is measured up to here: time the task spends off the CPU
@@ -417,15 +412,15 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t cpu = cpu_at(ts, now);
     if (saved->paused.join) close_join(ts, now, cpu, nullptr, 0);
-    if (saved->paused.wait) record_off_cpu_wait(ts, *wait, ts->gomp.state, now, cpu);
+    if (saved->paused.wait) record_off_cpu_wait(ts, *wait, ts->omp.gomp.state, now, cpu);
   }
-  if (ts->gomp.state == fmt::kWaitBarrierImplicitParallel) ts->gomp.join_ran_task = true;
-  if (ts->gomp.barrier_tag) ts->gomp.barrier_ran_task = true;
+  if (ts->omp.gomp.state == fmt::kWaitBarrierImplicitParallel) ts->omp.gomp.join_ran_task = true;
+  if (ts->omp.gomp.barrier_tag) ts->omp.gomp.barrier_ran_task = true;
   set_task(ts, record, reinterpret_cast<uint64_t>(frame));
   // The thread runs a task, whatever it waited in: work (a sample then needs no stack rule, and
   // no fork-wait rule of the region-end barrier applies to it).
-  saved->state = ts->gomp.state;
-  ts->gomp.state = fmt::kWorkParallel;
+  saved->state = ts->omp.gomp.state;
+  ts->omp.gomp.state = fmt::kWorkParallel;
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* saved) {
@@ -433,9 +428,9 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   set_task(ts, saved->task_origin, saved->task_cut);
-  ts->gomp.state = saved->state;
+  ts->omp.gomp.state = saved->state;
   // An enclosing taskwait was busy until now: waiting again only from its next sample on.
-  ts->gomp.taskwait_strata = ts->strata_sampled;
+  ts->omp.gomp.taskwait_strata = ts->strata_sampled;
   if (!saved->paused.join && !saved->paused.wait) return;
   // The paused waits go on from here (the task's own waits, if any, are over). A barrier or
   // taskwait after a task that began a wait itself (a recursion of taskwaits, as fib's) records

@@ -45,13 +45,13 @@ OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
                                                         omprof_gomp_runtime_call* call) {
   call->clock.start_ns = 0;
   ThreadState* ts = tracked_thread();
-  if (!ts || !ts->gomp.thread) return 0;
+  if (!ts || !ts->omp.gomp.thread) return 0;
   GompThread& g = own(ts);
   const uint64_t cut = g.task_cut;
   if (cut == 0) return 0;
   // The creating context: the running task's record, else the innermost region.
-  uint64_t parent = ts->task_origin;
-  if (!parent) parent = pv::fork_id(ts->gomp.parallel_value);
+  uint64_t parent = ts->omp.task_origin;
+  if (!parent) parent = pv::fork_id(ts->omp.gomp.parallel_value);
   if (!parent) return 0;
   const uint32_t record = omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);
   if (record) {

@@ -115,16 +115,17 @@ void place_measured(ThreadState* ts, uint64_t end_mono_ns, uint64_t ns,
 }
 
 uint64_t measured_so_far_ns(const ThreadState* ts, uint64_t now_mono_ns) {
-  uint64_t since = ts->measured_open_since_ns;
+  uint64_t since = ts->omp.ompt.measured_open_since_ns;
   if (ts->mpi_call.load(std::memory_order_relaxed) != 0) since = ts->mpi_call_start_mono_ns;
   const uint64_t open = since && now_mono_ns > since ? now_mono_ns - since : 0;
   return ts->measured_total_ns + open;
 }
 
 uint32_t timeline_class_of(const ThreadState* ts, const journal::SampleContext& ctx) {
-  if (ctx.omp_state == format::kInTaskwait && ts->taskwait_depth > 0 &&
-      ts->taskwait_depth <= kMaxTaskwaitBrackets && ts->current_task &&
-      ts->current_task != ts->taskwait_brackets[ts->taskwait_depth - 1].task)
+  if (ctx.omp_state == format::kInTaskwait && ts->omp.ompt.taskwait_depth > 0 &&
+      ts->omp.ompt.taskwait_depth <= kMaxTaskwaitBrackets && ts->omp.ompt.current_task &&
+      ts->omp.ompt.current_task !=
+          ts->omp.ompt.taskwait_brackets[ts->omp.ompt.taskwait_depth - 1].task)
     return timeline::kWork;
   return timeline::class_of(ctx.omp_state);
 }

@@ -39,7 +39,7 @@ void add_measured_to_intervals(journal::IntervalRing* ring, uint64_t end_mono_ns
 void place_measured(ThreadState* ts, uint64_t end_mono_ns, uint64_t ns,
                     const journal::SampleContext& ctx);
 // `ts`'s measured time up to `now_mono_ns`: its measured total and the part so far of the
-// measured wait or MPI call it is in (ThreadState.measured_open_since_ns, mpi_call), for the
+// measured wait or MPI call it is in (ThreadState::omp's measured_open_since_ns, mpi_call), for the
 // off-CPU trail (off_cpu_trail.h). In the handler, on the thread itself.
 uint64_t measured_so_far_ns(const ThreadState* ts, uint64_t now_mono_ns);
 

@@ -37,7 +37,7 @@ void set_gomp_inquiry() {
 uint64_t innermost_parallel_value() {
   if (g_gomp.load(std::memory_order_relaxed) && !g_get_state.load(std::memory_order_relaxed)) {
     const ThreadState* ts = current_thread();
-    return ts ? ts->gomp.parallel_value : 0;
+    return ts ? ts->omp.gomp.parallel_value : 0;
   }
   const ompt_get_parallel_info_t info = g_get_parallel_info.load(std::memory_order_relaxed);
   ompt_data_t* pd = nullptr;
@@ -53,21 +53,21 @@ uint64_t innermost_parallel_value() {
 // is the runtime code of a task run inside another task's wait.
 namespace {
 bool taskwait_can_wait(const ThreadState* ts) {
-  const int depth = ts->taskwait_depth;
+  const int depth = ts->omp.ompt.taskwait_depth;
   if (depth > kMaxTaskwaitBrackets) return true;  // not recorded: as before brackets were kept
-  const TaskwaitBracket& b = ts->taskwait_brackets[depth - 1];
+  const TaskwaitBracket& b = ts->omp.ompt.taskwait_brackets[depth - 1];
   if (!b.task) return true;
-  if (ts->current_task != b.task) return false;
+  if (ts->omp.ompt.current_task != b.task) return false;
   return b.group || task_children::outstanding(static_cast<const uint64_t*>(b.task)) > 0;
 }
 }  // namespace
 
 uint32_t running_task_origin(const ThreadState* ts) {
-  if (ts->gomp.thread) return ts->task_origin;  // libgomp: set by omprof's trampoline
-  const ompt_frame_t* frame = ts->task_frame;
+  if (ts->omp.gomp.thread) return ts->omp.task_origin;  // libgomp: set by omprof's trampoline
+  const ompt_frame_t* frame = ts->omp.ompt.task_frame;
   std::atomic_signal_fence(std::memory_order_acquire);
   if (!frame || !plausible_pointer(frame) || !frame->exit_frame.ptr) return 0;
-  return ts->task_origin;
+  return ts->omp.task_origin;
 }
 
 namespace {
@@ -82,11 +82,11 @@ bool fork_not_done(const ThreadState* ts, uint32_t instance, uint64_t now) {
   bool known = false;
   const uint64_t all_begun = all_members_begun_ns(instance, &known);
   if (!known) return false;
-  return all_begun == 0 || now < all_begun + ts->gomp.body_ns;
+  return all_begun == 0 || now < all_begun + ts->omp.gomp.body_ns;
 }
 
 bool join_in_progress(const ThreadState* ts, uint32_t instance, uint64_t now) {
-  if (ts->gomp.join_ran_task) return false;
+  if (ts->omp.gomp.join_ran_task) return false;
   const uint64_t all_ended = all_members_ended_ns(instance);
   return all_ended != 0 && now >= all_ended;
 }
@@ -97,8 +97,8 @@ bool barrier_released(const ThreadState* ts, uint32_t state) {
   if (state == format::kWaitBarrierImplicitParallel || state < format::kWaitBarrier ||
       state > format::kWaitBarrierTeams)
     return false;
-  return ts->gomp.barrier_tag && !ts->gomp.barrier_ran_task &&
-         barrier_arrivals::all_arrived(ts->gomp.barrier_tag, ts->gomp.team_size);
+  return ts->omp.gomp.barrier_tag && !ts->omp.gomp.barrier_ran_task &&
+         barrier_arrivals::all_arrived(ts->omp.gomp.barrier_tag, ts->omp.gomp.team_size);
 }
 
 // A worker whose region (`instance`) has ended is woken for its team's next region (libgomp
@@ -117,18 +117,18 @@ bool being_woken(uint32_t instance, uint32_t thread_num) {
 // never saw.
 bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
   if (!g_gomp.load(std::memory_order_relaxed) || !ts) return false;
-  if (!ts->gomp.thread) {
+  if (!ts->omp.gomp.thread) {
     state = format::kWorkSerial;  // the initial thread before its first region
     return ts->is_main;
   }
-  state = ts->gomp.state;
+  state = ts->omp.gomp.state;
   std::atomic_signal_fence(std::memory_order_acquire);
-  region = ts->gomp.parallel_value;
+  region = ts->omp.gomp.parallel_value;
   // libgomp gives no count of a taskwait's outstanding children (OMPT mode: taskwait_can_wait).
   // A taskwait's first sample is taken as its bookkeeping (a program of fine-grained tasks makes
   // millions of taskwaits, almost all with nothing to wait for), later ones as waiting: a long
   // taskwait loses at most one sample to overhead.
-  if (state == format::kInTaskwait && ts->strata_sampled <= ts->gomp.taskwait_strata)
+  if (state == format::kInTaskwait && ts->strata_sampled <= ts->omp.gomp.taskwait_strata)
     state = format::kWorkParallel;
   // At the region's end barrier: before every member has started the body, the fork; after
   // every member has ended it, the join; once the region has ended, idle unless being woken.
@@ -136,7 +136,7 @@ bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
   if (state == format::kWaitBarrierImplicitParallel) {
     const uint32_t instance = parallel_value::instance(region);
     if (region_ended(instance)) {
-      if (being_woken(instance, ts->omp_thread_num)) state = format::kOverhead;
+      if (being_woken(instance, ts->omp.thread_num)) state = format::kOverhead;
     } else {
       const uint64_t now = monotonic_ns();
       if (fork_not_done(ts, instance, now) || join_in_progress(ts, instance, now))
@@ -170,14 +170,14 @@ void read_omp_context(const ThreadState* ts, SampleContext& ctx) {
     return;
   }
   ctx.fork_id = parallel_value::fork_id(region);
-  if (ctx.fork_id) ctx.omp_thread_num = ts->omp_thread_num;
+  if (ctx.fork_id) ctx.omp_thread_num = ts->omp.thread_num;
   ctx.task_origin = running_task_origin(ts);
-  if (state == kWorkParallel && ts->taskwait_depth > 0 && taskwait_can_wait(ts)) {
+  if (state == kWorkParallel && ts->omp.ompt.taskwait_depth > 0 && taskwait_can_wait(ts)) {
     ctx.omp_state = kInTaskwait;
     // The waiting task runs here (taskwait_can_wait): its record, where the thread's running
     // task is not known (libomp 14 around untied tasks).
-    if (!ctx.task_origin && ts->taskwait_depth <= kMaxTaskwaitBrackets)
-      ctx.task_origin = ts->taskwait_brackets[ts->taskwait_depth - 1].origin;
+    if (!ctx.task_origin && ts->omp.ompt.taskwait_depth <= kMaxTaskwaitBrackets)
+      ctx.task_origin = ts->omp.ompt.taskwait_brackets[ts->omp.ompt.taskwait_depth - 1].origin;
   }
 }
 

@@ -22,7 +22,7 @@ void set_ompt_inquiry(ompt_get_state_t get_state, ompt_get_thread_data_t get_thr
                       ompt_get_parallel_info_t get_parallel_info);
 void clear_ompt_inquiry();
 // The program runs on GNU libgomp under omprof's wrappers: without OMPT, the handler reads the
-// thread's state and region from what the wrappers wrote (ThreadState::gomp, handler/thread_state.h
+// thread's state and region from what the wrappers wrote (ThreadState::omp, omp_published.h
 // GompPublished).
 void set_gomp_inquiry();
 

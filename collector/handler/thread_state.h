@@ -3,7 +3,6 @@
 // handler reads and writes only the calling thread's state.
 #pragma once
 
-#include <omp-tools.h>
 #include <pthread.h>
 #include <sys/types.h>
 #include <time.h>
@@ -12,6 +11,7 @@
 #include <cstdint>
 
 #include "collector/handler/off_cpu_trail.h"
+#include "collector/handler/omp_published.h"
 #include "collector/handler/sample_table.h"
 #include "proto/journal.h"
 
@@ -19,43 +19,8 @@ namespace omprof::handler {
 
 struct SamplingClock;
 
-// A taskwait or taskgroup wait in progress on a thread (collector/ompt/ompt_tool.cc): the
-// waiting task's ompt_data_t, whose word counts its outstanding children (task_children.h).
-struct TaskwaitBracket {
-  const void* task = nullptr;
-  bool group = false;  // a taskgroup waits for descendants, which are not counted
-  // The waiting task's creation record (0: none): a sample in the wait is the task's even where
-  // the thread's running task is not known (libomp 14 around untied tasks).
-  uint32_t origin = 0;
-};
-constexpr int kMaxTaskwaitBrackets = 32;
-
 constexpr uint32_t kMaxForkNesting = 8;
 constexpr uint32_t kWaitTableCapacity = 1024;
-
-// On GNU libgomp (no OMPT), what omprof's wrappers of its entry points publish for the
-// thread's signal handler (omp_inquiry.cc): written only by the thread itself, in ordinary
-// context (collector/gomp_bridge.cc), with plain stores, a region's value before its state
-// (a signal fence between); what the wrappers keep for themselves lives apart
-// (collector/gomp_thread.h), out of the handler's reach.
-struct GompPublished {
-  // Whether the wrappers saw the thread fork or join a team (the rest is valid once set).
-  bool thread = false;
-  uint32_t state = 0;           // proto/state_codes.h
-  uint64_t parallel_value = 0;  // its innermost region (parallel_value.h)
-  // The thread's strata_sampled when its innermost taskwait began: a taskwait that already had
-  // a sample is one that waits.
-  uint64_t taskwait_strata = 0;
-  // How long the thread's last region body lasted, and whether it ran a task at its region's
-  // end barrier since (that wait is then not split at the last member's arrival).
-  uint64_t body_ns = 0;
-  bool join_ran_task = false;
-  // The team barrier the thread waits in now (barrier_arrivals.h; 0: none), whether it ran a
-  // task there (its wait is then not split), and its team's size.
-  uint64_t barrier_tag = 0;
-  bool barrier_ran_task = false;
-  uint32_t team_size = 0;
-};
 
 // Starts with the journal's record of the thread (proto/journal.h: tid, times, counters), so
 // that the state lives in the thread's journal block and survives the process.
@@ -94,23 +59,14 @@ struct ThreadState : journal::ThreadRecord {
   // and the strata sampled since are in the journal record.
   uint64_t rng_state = 0;
 
-  // What the handler reads of the thread's OpenMP and explicit-region context, kept current by
-  // the OMPT callbacks and the region API on this thread.
-  uint32_t omp_thread_num = 0;  // number in the innermost team
-  int taskwait_depth = 0;       // taskwait/taskgroup waits in progress (libomp 14: work_parallel)
-  TaskwaitBracket taskwait_brackets[kMaxTaskwaitBrackets];  // the innermost at depth - 1
-  const void* current_task = nullptr;  // the task this thread runs (task_schedule), if known
-  // The deferred explicit task this thread runs, if its creation was recorded: its creation
-  // record (ompt/task_origins.h; 0: the implicit task) and, on OMPT, its frame, whose exit frame
-  // is set while the task's own code runs. Written frame last (omp_inquiry.h,
-  // running_task_origin). On libgomp the wrappers' trampoline writes the record alone.
-  uint32_t task_origin = 0;
-  const ompt_frame_t* task_frame = nullptr;
+  // What the OpenMP adapters publish for the handler (omp_published.h), and the explicit-region
+  // node the region API keeps current on this thread.
+  OmpPublished omp;
   uint64_t task_paths_skipped = 0;  // creation paths not recorded (ompt_tool.cc, cost guard)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
-  // On GNU libgomp (no OMPT), what omprof's wrappers publish for the handler.
-  GompPublished gomp;
-  // The wrappers' own state, which the handler never reads (collector/gomp_thread.h).
+  // The adapters' own state, which the handler never reads: the OMPT callbacks'
+  // (collector/ompt/ompt_thread.h) and the libgomp wrappers' (collector/gomp_thread.h).
+  void* ompt_private = nullptr;
   void* gomp_private = nullptr;
 
   // Where the thread's time off the CPU fell (off_cpu_trail.h): the handler's trail, and the
@@ -118,9 +74,6 @@ struct ThreadState : journal::ThreadRecord {
   // the handler).
   OffCpuTrail off_cpu_trail;
   uint64_t measured_total_ns = 0;
-  // When the measured wait running now began (its piece since, if it was paused for tasks; 0:
-  // none, or not published: libgomp), set by the OMPT adapter (ompt/exact_waits.cc).
-  uint64_t measured_open_since_ns = 0;
 
   // Samples that landed while the thread unwound itself (reentrancy.h, Section::kUnwinding).
   struct {
@@ -137,8 +90,6 @@ struct ThreadState : journal::ThreadRecord {
   // Measured OpenMP waits: written by both runtimes' adapters on this thread only, never by the
   // handler.
   SampleTable waits;
-  // The OMPT callbacks' own state, which the handler never reads (collector/ompt/ompt_thread.h).
-  void* ompt_private = nullptr;
   // Forks by this thread not yet counted in their fork record (ompt_tool.cc): the record this
   // thread forked last and how many times in a row, added to the record when it changes or when
   // the profile is written, instead of an atomic addition per fork (ThreadRecord's

@@ -106,9 +106,9 @@ class ThreadSink final : public openmp::WaitSink {
 
 // The outermost open wait, for a live reader (collector/open_wait.h): published while the stack
 // of open waits has one, withdrawn when it has none; and the wait running now, for the signal
-// handler (ThreadState.measured_open_since_ns).
+// handler (handler/omp_published.h measured_open_since_ns).
 void publish_outermost(ThreadState* ts, const openmp::OpenWaits& waits) {
-  ts->measured_open_since_ns = waits.running_since_ns();
+  ts->omp.ompt.measured_open_since_ns = waits.running_since_ns();
   if (waits.depth() == 1)
     open_wait::begin(*ts, waits.outermost().ctx.omp_state, waits.outermost().first_start_ns);
   else if (waits.depth() == 0)
@@ -118,7 +118,7 @@ void publish_outermost(ThreadState* ts, const openmp::OpenWaits& waits) {
 // Before a wait's time so far goes to the thread's measured total (its end, a pause): a sample
 // in between sees it in neither, rather than in both (the trail's carry settles either).
 void withdraw_running(ThreadState* ts) {
-  ts->measured_open_since_ns = 0;
+  ts->omp.ompt.measured_open_since_ns = 0;
   std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 
@@ -197,7 +197,7 @@ void wait_task_switch(ThreadState* ts, const void* next_task) {
   ThreadSink sink(ts);
   withdraw_running(ts);
   waits.task_switch(next_task, monotonic_ns(), sink);
-  ts->measured_open_since_ns = waits.running_since_ns();
+  ts->omp.ompt.measured_open_since_ns = waits.running_since_ns();
 }
 
 void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
@@ -223,7 +223,7 @@ void close_open_waits(uint64_t now_ns) {
     // The threads are parked in the runtime at exit (or gone): their open waits are stable.
     ThreadSink sink(ts);
     o->waits.close_all(now_ns, ProcessTeam(ts->index), sink);
-    ts->measured_open_since_ns = 0;
+    ts->omp.ompt.measured_open_since_ns = 0;
     open_wait::end(*ts);
   }
 }

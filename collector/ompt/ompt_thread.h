@@ -2,7 +2,7 @@
 // (exact_waits.cc), its fork and join bookkeeping in progress, its last synchronization point
 // and the barriers it met in its region (barrier_spans.h), the tasks it runs (running_tasks.h)
 // and the last region value it read. The signal handler never reads any of it (what it reads is
-// published in handler/thread_state.h: the state, the region, the task origin and frame), so it
+// published in handler/omp_published.h: the task origin and frame, the taskwaits), so it
 // lives apart, as the libgomp wrappers' does (collector/gomp_thread.h): ThreadState holds only an
 // opaque pointer to it, made on the thread's first OMPT callback that needs it (the collector's
 // private heap, never the program's) and kept to the end (shutdown closes the waits still open).
@@ -21,7 +21,7 @@ namespace omprof::ompt {
 
 // An explicit task running on a thread, possibly suspended under tasks it runs inline (if(0)
 // ones) or in its waits (running_tasks.h): its creation record and OMPT frame, as for
-// ThreadState::task_origin. Undeferred tasks take their creator's.
+// handler/omp_published.h publish_running_task. Undeferred tasks take their creator's.
 struct RunningTask {
   const void* task = nullptr;
   uint32_t origin = 0;

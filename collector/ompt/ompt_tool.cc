@@ -132,10 +132,10 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     ThreadState* ts = current_thread();
     OmptThread* o = ts ? &own(ts) : nullptr;
     if (ts) {
-      ts->omp_thread_num = index;
+      ts->omp.thread_num = index;
       remember_value(ts, parallel_data, value);
       o->running_depth = 0;  // the implicit task: no creation record
-      if (ts->task_origin || ts->task_frame) set_running_task(ts, 0, nullptr);
+      if (ts->omp.task_origin || ts->omp.ompt.task_frame) set_running_task(ts, 0, nullptr);
     }
     const uint64_t now = end_overhead(parallel_data);  // fork, or a worker's since its wake-up
     if (o) {  // the region's first synchronization point (ompt/barrier_spans.h)
@@ -168,21 +168,21 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
     // The handler reads the innermost bracket at depth - 1: written before the depth grows,
     // left after it shrinks (the task may be freed once its wait ends).
     if (endpoint == ompt_scope_begin) {
-      if (ts->taskwait_depth < handler::kMaxTaskwaitBrackets) {
-        auto& b = ts->taskwait_brackets[ts->taskwait_depth];
+      if (ts->omp.ompt.taskwait_depth < handler::kMaxTaskwaitBrackets) {
+        auto& b = ts->omp.ompt.taskwait_brackets[ts->omp.ompt.taskwait_depth];
         b.task = task_data;
         b.group = kind == ompt_sync_region_taskgroup;
         b.origin = task_data && handler::task_children::linked(&task_data->value)
                        ? task_origins::find(task_data)
                        : 0;
       }
-      ts->current_task = task_data;  // the waiting task runs here, by definition
+      ts->omp.ompt.current_task = task_data;  // the waiting task runs here, by definition
       std::atomic_signal_fence(std::memory_order_release);
-      ++ts->taskwait_depth;
-    } else if (ts->taskwait_depth > 0) {
-      --ts->taskwait_depth;
+      ++ts->omp.ompt.taskwait_depth;
+    } else if (ts->omp.ompt.taskwait_depth > 0) {
+      --ts->omp.ompt.taskwait_depth;
       std::atomic_signal_fence(std::memory_order_release);
-      ts->current_task = task_data;
+      ts->omp.ompt.current_task = task_data;
     }
     // Sampled, not timed: a task-heavy program calls this twice per task (docs/semantics.md).
     if (!taskwait_exact()) return;
@@ -197,9 +197,9 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   const bool region_end = kind == ompt_sync_region_barrier_implicit ||
                           kind == ompt_sync_region_barrier_implicit_parallel;
   BarrierRole role = BarrierRole::kOther;
-  if (region_end && !codeptr_ra && ts->omp_thread_num != 0)
+  if (region_end && !codeptr_ra && ts->omp.thread_num != 0)
     role = BarrierRole::kWorkerJoin;
-  else if (region_end && codeptr_ra && ts->omp_thread_num == 0 &&
+  else if (region_end && codeptr_ra && ts->omp.thread_num == 0 &&
            construct_address(codeptr_ra) == own(ts).forked_construct)
     role = BarrierRole::kMasterJoin;
   const uint32_t instance =
@@ -213,8 +213,10 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   // task switches, which libomp 14 misnames around untied tasks (BOTS fib on clang: most of its
   // taskwaits lay under the region, outside every task).
   if ((kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup) &&
-      ts->taskwait_depth > 0 && ts->taskwait_depth <= handler::kMaxTaskwaitBrackets)
-    if (const uint32_t origin = ts->taskwait_brackets[ts->taskwait_depth - 1].origin)
+      ts->omp.ompt.taskwait_depth > 0 &&
+      ts->omp.ompt.taskwait_depth <= handler::kMaxTaskwaitBrackets)
+    if (const uint32_t origin =
+            ts->omp.ompt.taskwait_brackets[ts->omp.ompt.taskwait_depth - 1].origin)
       ctx.task_origin = origin;
   wait_begin_sync(ts, int(kind), construct_address(codeptr_ra), task_data, ctx, instance, role);
 }
@@ -243,7 +245,7 @@ void on_task_schedule(ompt_data_t* prior_task, ompt_task_status_t status, ompt_d
   // A fulfilment completes a detached task from wherever its event is fulfilled: no switch.
   if (status == ompt_task_late_fulfill || status == ompt_task_early_fulfill) return;
   if (ThreadState* ts = current_thread()) {
-    ts->current_task = next_task;
+    ts->omp.ompt.current_task = next_task;
     if (status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach)
       task_ended(ts, next_task);
     else
@@ -271,8 +273,8 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
   // else the innermost region.
   ThreadState* ts = current_thread();
   uint64_t parent = 0;
-  if (ts && ts->current_task == encountering_task)
-    parent = ts->task_origin;
+  if (ts && ts->omp.ompt.current_task == encountering_task)
+    parent = ts->omp.task_origin;
   else if (handler::task_children::linked(&encountering_task->value))
     parent = task_origins::find(encountering_task);
   if (!parent) parent = enclosing_fork_id();

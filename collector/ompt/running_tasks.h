@@ -1,4 +1,4 @@
-// The task each thread runs, for the handler (thread_state.h: task_origin, task_frame): a
+// The task each thread runs, for the handler (handler/omp_published.h: task_origin, task_frame): a
 // deferred task's creation record, found again when it starts on any thread, or its creator's
 // for an undeferred one; kept as a per-thread stack of running tasks across task switches.
 // Process context (OMPT callbacks).
@@ -25,14 +25,9 @@ const ompt_data_t* runtime_current_task(const ompt_frame_t** frame);
 
 // Inline below: called at every task switch (two per task in a program of fine-grained tasks).
 
-// The task the thread runs from now on (`origin`: its record, 0 for none). The frame is
-// written last: the handler reads it first.
+// The task the thread runs from now on (`origin`: its record, 0 for none; handler/omp_published.h).
 inline void set_running_task(ThreadState* ts, uint32_t origin, const ompt_frame_t* frame) {
-  ts->task_frame = nullptr;
-  std::atomic_signal_fence(std::memory_order_release);
-  ts->task_origin = origin;
-  std::atomic_signal_fence(std::memory_order_release);
-  ts->task_frame = frame;
+  handler::publish_running_task(ts->omp, origin, frame);
 }
 
 // `next` starts (or is switched to after a yield): a deferred task's origin was recorded at
@@ -57,8 +52,8 @@ inline void task_began(ThreadState* ts, const ompt_data_t* next) {
     }
     if (!r.frame) r.origin = 0;
   } else {
-    r.origin = ts->task_origin;
-    r.frame = ts->task_frame;
+    r.origin = ts->omp.task_origin;
+    r.frame = ts->omp.ompt.task_frame;
   }
   if (o.running_depth < kMaxRunningTasks) o.running_tasks[o.running_depth] = r;
   ++o.running_depth;

@@ -38,7 +38,7 @@ void member_begin(ThreadState* ts, uint64_t value, unsigned index, unsigned team
                   uint64_t construct, uint64_t now_ns, BarrierTiming timing) {
   if (ts) {
     ts->is_omp_thread = true;
-    ts->omp_thread_num = index;
+    ts->omp.thread_num = index;
     // (OMPT counts its workers when they start: thread_begin.)
     if (index != 0 && !ts->counted_worker) handler::count_omp_worker(ts);
   }
