@@ -20,7 +20,9 @@ namespace omprof::handler {
 // at the barrier.
 constexpr uint32_t kRegionEndRingSize = 4096;
 
-struct RegionEnd {
+// A line each: an entry other threads read (a worker's wake-up) then shares no line with the next
+// region's, which its master writes meanwhile (1.4% of 100,000 tiny regions' time under omprof).
+struct alignas(64) RegionEnd {
   std::atomic<uint32_t> instance{0};
   std::atomic<uint64_t> end_ns{0};
   // The master's next fork at the same depth (collector/openmp/events.cc), which wakes the
@@ -32,6 +34,11 @@ struct RegionEnd {
   std::atomic<uint32_t> next_instance{0};
 };
 extern RegionEnd g_region_ends[kRegionEndRingSize];
+
+// Starts reading region `instance`'s entry, which region_ended or waking_fork_ns reads soon.
+inline void prefetch_region_end(uint32_t instance) {
+  __builtin_prefetch(&g_region_ends[instance % kRegionEndRingSize]);
+}
 
 inline void note_region_end(uint32_t instance, uint64_t now_ns) {
   RegionEnd& e = g_region_ends[instance % kRegionEndRingSize];
@@ -75,7 +82,8 @@ inline uint64_t waking_fork_ns(uint32_t instance, uint32_t thread_num, uint64_t*
 // member has, the rest of the wait at that barrier is its own synchronization (the release,
 // the join), not the team's imbalance: the join's overhead, as libomp's barrier spans tell it
 // (collector/ompt/barrier_spans.h).
-struct RegionStart {
+// A line each, as RegionEnd: every member writes its region's (1.4% of tiny regions on libgomp).
+struct alignas(64) RegionStart {
   std::atomic<uint32_t> instance{0};
   std::atomic<uint32_t> begun{0};
   std::atomic<uint32_t> ended{0};

@@ -61,6 +61,10 @@ void publish(uint64_t key, uint32_t thread, uint64_t span_ns) {
     if (word.compare_exchange_weak(old, want, std::memory_order_relaxed)) return;
 }
 
+void prefetch(uint64_t key) {
+  if (key) __builtin_prefetch(&slot_of(key));
+}
+
 uint64_t longest(uint64_t key, uint32_t threads, uint64_t own_span_ns) {
   if (!key) return own_span_ns;
   const Slot& slot = slot_of(key);

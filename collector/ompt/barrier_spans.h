@@ -37,5 +37,7 @@ void publish(uint64_t key, uint32_t thread, uint64_t span_ns);
 // The barrier's longest span once every thread arrived, or `own_span_ns` if that is longer or
 // no span was published; `threads`: the process's threads so far (the words to read).
 uint64_t longest(uint64_t key, uint32_t threads, uint64_t own_span_ns);
+// Starts reading the barrier's slot, which longest reads soon.
+void prefetch(uint64_t key);
 
 }  // namespace omprof::ompt::barrier_spans

@@ -156,6 +156,12 @@ bool taskwait_exact() {
 
 uint64_t wait_end_sync(ThreadState* ts) {
   OmptThread& o = own(ts);
+  // What closing the wait reads of its team (other threads wrote it: cache misses), asked for
+  // at once rather than one after another.
+  if (const openmp::OpenWait* w = o.waits.innermost()) {
+    barrier_spans::prefetch(w->barrier_key);
+    if (w->role == BarrierRole::kWorkerJoin) handler::prefetch_region_end(w->region_instance);
+  }
   const uint64_t now = monotonic_ns();
   ThreadSink sink(ts);
   withdraw_running(ts);

@@ -144,6 +144,8 @@ class OpenWaits {
   uint64_t running_since_ns() const { return depth_ ? waits_[depth_ - 1].start_ns : 0; }
   int depth() const { return depth_; }
   const OpenWait& outermost() const { return waits_[0]; }
+  // The innermost open wait (null: none).
+  const OpenWait* innermost() const { return depth_ > 0 ? &waits_[depth_ - 1] : nullptr; }
 
  private:
   void drop_failed_test_lock();
