@@ -62,6 +62,9 @@ struct GompPublished {
 
 struct OmpPublished {
   uint32_t thread_num = 0;  // in the innermost team (both runtimes)
+  // Parallel regions this thread forked and has not joined (ompt/fork_walls.h): the main
+  // thread's serial code is blamed for idle workers only outside them (idle_workers.h).
+  uint32_t fork_depth = 0;
   // The deferred explicit task this thread runs, if its creation was recorded: its creation
   // record (ompt/task_origins.h; 0: the implicit task). Both runtimes: publish_running_task.
   uint32_t task_origin = 0;

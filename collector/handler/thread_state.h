@@ -22,6 +22,34 @@ struct SamplingClock;
 constexpr uint32_t kMaxForkNesting = 8;
 constexpr uint32_t kWaitTableCapacity = 1024;
 
+// The OpenMP event model's per-thread bookkeeping (collector/openmp/events.h and what it calls:
+// fork walls, member counters, region instances, task paths), kept by both runtimes' adapters in
+// process context. The handler never reads it: what it reads is OmpPublished.
+struct OmpProcessState {
+  // When the thread forked each of the innermost kMaxForkNesting regions it has not joined
+  // (ompt/fork_walls.h; the depth is OmpPublished::fork_depth).
+  uint64_t fork_start_ns[kMaxForkNesting] = {};
+  // The region this thread forked last at each depth (its value, parallel_value.h): its next
+  // fork there wakes that region's team (collector/openmp/events.cc, fork).
+  uint64_t last_fork_value[kMaxForkNesting] = {};
+  // With --region-counters, the parallel regions this thread is a member of and has not
+  // arrived at the end of, innermost last, with its counts at its start (ompt/member_counters.h).
+  struct MemberCounts {
+    uint64_t fork_id;
+    uint64_t construct;  // the master's: the construct it forked (its end barrier's address)
+    uint32_t instance;
+    bool master;
+    uint64_t start[journal::kMaxCounters];
+  };
+  MemberCounts member_counts[kMaxForkNesting];
+  uint32_t member_depth = 0;    // may exceed kMaxForkNesting: those are not counted
+  bool counted_worker = false;  // among the OpenMP workers alive (idle_workers.h)
+  // Region instance numbers this thread may use, taken from the process's counter in blocks.
+  uint64_t next_instance = 0;
+  uint64_t instances_end = 0;
+  uint64_t task_paths_skipped = 0;  // creation paths not recorded (ompt_tool.cc, cost guard)
+};
+
 // Starts with the journal's record of the thread (proto/journal.h: tid, times, counters), so
 // that the state lives in the thread's journal block and survives the process.
 struct ThreadState : journal::ThreadRecord {
@@ -62,7 +90,6 @@ struct ThreadState : journal::ThreadRecord {
   // What the OpenMP adapters publish for the handler (omp_published.h), and the explicit-region
   // node the region API keeps current on this thread.
   OmpPublished omp;
-  uint64_t task_paths_skipped = 0;  // creation paths not recorded (ompt_tool.cc, cost guard)
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
   // The adapters' own state, which the handler never reads: the OMPT callbacks'
   // (collector/ompt/ompt_thread.h) and the libgomp wrappers' (collector/gomp_thread.h).
@@ -90,33 +117,8 @@ struct ThreadState : journal::ThreadRecord {
   // Measured OpenMP waits: written by both runtimes' adapters on this thread only, never by the
   // handler.
   SampleTable waits;
-  // Forks by this thread not yet counted in their fork record (ompt_tool.cc): the record this
-  // thread forked last and how many times in a row, added to the record when it changes or when
-  // the profile is written, instead of an atomic addition per fork (ThreadRecord's
-  // uncounted_fork_id, uncounted_forks, in the journal).
-  // Parallel regions this thread forked and has not joined, and when it forked each of the
-  // innermost kMaxForkNesting (ompt/fork_walls.h); the fork record whose instances' wall time
-  // the thread adds up, and the sum not yet added to the record.
-  uint64_t fork_start_ns[kMaxForkNesting] = {};
-  // The region this thread forked last at each depth (its value, parallel_value.h): its next
-  // fork there wakes that region's team (collector/openmp/events.cc, fork).
-  uint64_t last_fork_value[kMaxForkNesting] = {};
-  // With --region-counters, the parallel regions this thread is a member of and has not
-  // arrived at the end of, innermost last, with its counts at its start (ompt/member_counters.h).
-  struct MemberCounts {
-    uint64_t fork_id;
-    uint64_t construct;  // the master's: the construct it forked (its end barrier's address)
-    uint32_t instance;
-    bool master;
-    uint64_t start[journal::kMaxCounters];
-  };
-  MemberCounts member_counts[kMaxForkNesting];
-  uint32_t member_depth = 0;    // may exceed kMaxForkNesting: those are not counted
-  uint32_t fork_depth = 0;      // (wall_fork_id, wall_unflushed_ns: ThreadRecord's)
-  bool counted_worker = false;  // among the OpenMP workers alive (idle_workers.h)
-  // Region instance numbers this thread may use, taken from the process's counter in blocks.
-  uint64_t next_instance = 0;
-  uint64_t instances_end = 0;
+  // The OpenMP event model's bookkeeping, in process context (OmpProcessState).
+  OmpProcessState omp_process;
 
   uint64_t context_switches = 0;  // at the thread's end (collector/lifecycle.cc)
 

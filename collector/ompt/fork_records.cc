@@ -87,11 +87,12 @@ uint64_t new_instance(ThreadState* ts) {
   if (!ts) {
     n = g_region_instances.fetch_add(1, std::memory_order_relaxed);
   } else {
-    if (ts->next_instance == ts->instances_end) {
-      ts->next_instance = g_region_instances.fetch_add(kInstanceBlock, std::memory_order_relaxed);
-      ts->instances_end = ts->next_instance + kInstanceBlock;
+    if (ts->omp_process.next_instance == ts->omp_process.instances_end) {
+      ts->omp_process.next_instance =
+          g_region_instances.fetch_add(kInstanceBlock, std::memory_order_relaxed);
+      ts->omp_process.instances_end = ts->omp_process.next_instance + kInstanceBlock;
     }
-    n = ts->next_instance++;
+    n = ts->omp_process.next_instance++;
   }
   return n % pv::kInstanceMask + 1;
 }
@@ -246,7 +247,7 @@ std::vector<ForkSnapshot> fork_snapshots() {
 uint64_t fork_records_dropped() {
   uint64_t skipped = 0;
   for (uint32_t i = 0; i < thread_count(); ++i)
-    if (const ThreadState* ts = thread_at(i)) skipped += ts->task_paths_skipped;
+    if (const ThreadState* ts = thread_at(i)) skipped += ts->omp_process.task_paths_skipped;
   return forks().dropped.load() + task_origins::dropped() + skipped;
 }
 
@@ -453,7 +454,7 @@ uint32_t record_task_creation(const void* codeptr_ra, const void* enter_frame, u
   ForkScratch* scratch = fork_scratch();
   if (scratch->task_paths_off) {
     // Per thread: a shared counter would cost a cache miss.
-    if (ThreadState* ts = current_thread()) ++ts->task_paths_skipped;
+    if (ThreadState* ts = current_thread()) ++ts->omp_process.task_paths_skipped;
     return 0;
   }
   const uint64_t id = record_path(codeptr_ra, enter_frame, parent, true, cut_frame);

@@ -6,15 +6,16 @@ namespace omprof::ompt {
 
 void note_fork_time(handler::ThreadState* ts, uint64_t now_ns) {
   if (!ts) return;
-  if (ts->fork_depth < handler::kMaxForkNesting) ts->fork_start_ns[ts->fork_depth] = now_ns;
-  ++ts->fork_depth;
+  if (ts->omp.fork_depth < handler::kMaxForkNesting)
+    ts->omp_process.fork_start_ns[ts->omp.fork_depth] = now_ns;
+  ++ts->omp.fork_depth;
 }
 
 void note_join_time(handler::ThreadState* ts, uint64_t fork_id, uint64_t now_ns) {
-  if (!ts || ts->fork_depth == 0) return;  // forked before omprof knew the thread
-  const uint32_t depth = --ts->fork_depth;
+  if (!ts || ts->omp.fork_depth == 0) return;  // forked before omprof knew the thread
+  const uint32_t depth = --ts->omp.fork_depth;
   if (depth >= handler::kMaxForkNesting) return;  // nested too deep to be timed
-  const uint64_t start = ts->fork_start_ns[depth];
+  const uint64_t start = ts->omp_process.fork_start_ns[depth];
   const uint64_t wall = now_ns > start ? now_ns - start : 0;
   if (depth == 0) ts->parallel_wall_ns += wall;
   if (!fork_id) return;

@@ -26,13 +26,13 @@ bool on() {
 void begin(ThreadState* ts, uint64_t fork_id, uint32_t instance, bool master, uint64_t construct) {
   if (!on() || !ts || !fork_id) return;
   // An outermost region's member is in no other region: parts still open missed their end.
-  if (ts->member_depth && is_outermost_fork(fork_id)) {
-    drop(ts->member_depth);
-    ts->member_depth = 0;
+  if (ts->omp_process.member_depth && is_outermost_fork(fork_id)) {
+    drop(ts->omp_process.member_depth);
+    ts->omp_process.member_depth = 0;
   }
-  const uint32_t depth = ts->member_depth++;
+  const uint32_t depth = ts->omp_process.member_depth++;
   if (depth >= handler::kMaxForkNesting) return;
-  ThreadState::MemberCounts& m = ts->member_counts[depth];
+  handler::OmpProcessState::MemberCounts& m = ts->omp_process.member_counts[depth];
   m.fork_id = fork_id;
   m.instance = instance;
   m.master = master;
@@ -41,25 +41,27 @@ void begin(ThreadState* ts, uint64_t fork_id, uint32_t instance, bool master, ui
 }
 
 bool ends_member(const ThreadState* ts, uint32_t instance, uint64_t construct) {
-  if (!ts->member_depth || ts->member_depth > handler::kMaxForkNesting) return ts->member_depth > 0;
-  const ThreadState::MemberCounts& m = ts->member_counts[ts->member_depth - 1];
+  if (!ts->omp_process.member_depth || ts->omp_process.member_depth > handler::kMaxForkNesting)
+    return ts->omp_process.member_depth > 0;
+  const handler::OmpProcessState::MemberCounts& m =
+      ts->omp_process.member_counts[ts->omp_process.member_depth - 1];
   return m.instance == instance && (m.master ? construct == m.construct : construct == 0);
 }
 
 void end(ThreadState* ts, uint32_t instance) {
-  if (!ts || ts->member_depth == 0) return;
+  if (!ts || ts->omp_process.member_depth == 0) return;
   // Beyond the table: the part is not counted (nor are the ones it holds).
-  if (ts->member_depth > handler::kMaxForkNesting) {
-    --ts->member_depth;
+  if (ts->omp_process.member_depth > handler::kMaxForkNesting) {
+    --ts->omp_process.member_depth;
     drop(1);
     return;
   }
-  uint32_t at = ts->member_depth;
-  while (at > 0 && ts->member_counts[at - 1].instance != instance) --at;
-  if (at == 0) return;          // not a region this thread is a member of
-  drop(ts->member_depth - at);  // nested parts that never arrived at their end
-  ts->member_depth = at - 1;
-  const ThreadState::MemberCounts& m = ts->member_counts[at - 1];
+  uint32_t at = ts->omp_process.member_depth;
+  while (at > 0 && ts->omp_process.member_counts[at - 1].instance != instance) --at;
+  if (at == 0) return;                      // not a region this thread is a member of
+  drop(ts->omp_process.member_depth - at);  // nested parts that never arrived at their end
+  ts->omp_process.member_depth = at - 1;
+  const handler::OmpProcessState::MemberCounts& m = ts->omp_process.member_counts[at - 1];
   uint64_t now[journal::kMaxCounters] = {};
   if (!m.fork_id || !handler::read_counter_group(ts, now)) {
     drop(1);

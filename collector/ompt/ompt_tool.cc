@@ -205,7 +205,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
   const uint32_t instance =
       handler::plausible_pointer(parallel_data) ? pv::instance(value_of(ts, parallel_data)) : 0;
   // The member's body ends at its region's end barrier.
-  if (region_end && ts->member_depth &&
+  if (region_end && ts->omp_process.member_depth &&
       member_counts::ends_member(ts, instance, construct_address(codeptr_ra)))
     openmp::member_end(ts, instance, 0, openmp::BarrierTiming::kSpans);
   SampleContext ctx = wait_context(ts, parallel_data);

@@ -23,12 +23,12 @@ Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame, un
     handler::note_region_fork(pv::instance(f.value), f.now_ns);
   // The thread's last region at this depth (the regions it forked and has not joined): its team,
   // reused, is woken by this fork.
-  const uint32_t depth = ts ? ts->fork_depth : handler::kMaxForkNesting;
+  const uint32_t depth = ts ? ts->omp.fork_depth : handler::kMaxForkNesting;
   if (depth < handler::kMaxForkNesting) {
-    if (const uint64_t last = ts->last_fork_value[depth])
+    if (const uint64_t last = ts->omp_process.last_fork_value[depth])
       handler::note_next_fork(pv::instance(last), f.now_ns, pv::instance(f.value),
                               pv::fork_id(f.value), team_size);
-    ts->last_fork_value[depth] = f.value;
+    ts->omp_process.last_fork_value[depth] = f.value;
   }
   ompt::note_fork_time(ts, f.now_ns);
   return f;
@@ -40,7 +40,7 @@ void member_begin(ThreadState* ts, uint64_t value, unsigned index, unsigned team
     ts->is_omp_thread = true;
     ts->omp.thread_num = index;
     // (OMPT counts its workers when they start: thread_begin.)
-    if (index != 0 && !ts->counted_worker) handler::count_omp_worker(ts);
+    if (index != 0 && !ts->omp_process.counted_worker) handler::count_omp_worker(ts);
   }
   if (timing == BarrierTiming::kArrivals)
     handler::note_member_begun(pv::instance(value), team_size, now_ns);
@@ -51,7 +51,7 @@ void member_begin(ThreadState* ts, uint64_t value, unsigned index, unsigned team
 
 void member_end(ThreadState* ts, uint32_t instance, uint64_t now_ns, BarrierTiming timing) {
   if (timing == BarrierTiming::kArrivals) handler::note_member_ended(instance, now_ns);
-  if (ts && ts->member_depth) ompt::member_counts::end(ts, instance);
+  if (ts && ts->omp_process.member_depth) ompt::member_counts::end(ts, instance);
 }
 
 void join(ThreadState* ts, uint64_t value, uint64_t now_ns) {
