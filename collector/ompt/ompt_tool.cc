@@ -36,7 +36,10 @@ namespace pv = handler::parallel_value;
 
 ompt_get_parallel_info_t g_get_parallel_info = nullptr;
 
-SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_data);
+// Inlined into each callback: a context returned through memory, its fields just written one
+// by one, was read back with wide loads that waited for every older store to drain.
+[[gnu::always_inline]] inline SampleContext wait_context(const ThreadState* ts,
+                                                         const ompt_data_t* parallel_data);
 uint64_t construct_address(const void* codeptr_ra);
 
 // What omprof stored in a region's parallel_data (parallel_value.h), from the calling thread's
@@ -149,7 +152,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
 
 // The context an exact wait is attributed to (collector/wait_context.h), in the region whose
 // parallel_data the runtime named.
-SampleContext wait_context(const ThreadState* ts, const ompt_data_t* parallel_data) {
+[[gnu::always_inline]] inline SampleContext wait_context(const ThreadState* ts,
+                                                         const ompt_data_t* parallel_data) {
   const uint64_t value =
       handler::plausible_pointer(parallel_data) ? value_of(ts, parallel_data) : 0;
   return omprof::wait_context(*ts, value, 0);
