@@ -1,7 +1,7 @@
 // What omprof's libgomp wrappers (gomp_bridge.cc) keep per thread for themselves: the clocks of
 // the waits and joins they measure off the CPU, the barriers met in the current region, the
 // cost guard, the thread's CPU clock. The handler never reads any of it (what it reads is published
-// in handler/omp_published.h GompPublished: the state, region value, task origin, barrier tag), so
+// in handler/omp_published.h: the task origin, and GompPublished's state, region, barrier tag), so
 // it lives apart: ThreadState holds only an opaque pointer to it, made on the thread's first use of
 // a wrapper and kept to the end (shutdown closes the joins still open). Process context.
 #pragma once

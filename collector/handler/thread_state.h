@@ -24,7 +24,8 @@ constexpr uint32_t kWaitTableCapacity = 1024;
 
 // The OpenMP event model's per-thread bookkeeping (collector/openmp/events.h and what it calls:
 // fork walls, member counters, region instances, task paths), kept by both runtimes' adapters in
-// process context. The handler never reads it: what it reads is OmpPublished.
+// process context (idle_workers.h's count too). The signal handler never reads it: it reads
+// OmpPublished.
 struct OmpProcessState {
   // When the thread forked each of the innermost kMaxForkNesting regions it has not joined
   // (ompt/fork_walls.h; the depth is OmpPublished::fork_depth).
@@ -87,8 +88,7 @@ struct ThreadState : journal::ThreadRecord {
   // and the strata sampled since are in the journal record.
   uint64_t rng_state = 0;
 
-  // What the OpenMP adapters publish for the handler (omp_published.h), and the explicit-region
-  // node the region API keeps current on this thread.
+  // What the OpenMP adapters publish for the handler (omp_published.h).
   OmpPublished omp;
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
   // The adapters' own state, which the handler never reads: the OMPT callbacks'
