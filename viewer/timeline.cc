@@ -163,9 +163,11 @@ void finish_timeline(Timeline& t) {
     end_ns = std::max(end_ns, offset + l.thread_end_ns);
     regrid(l, offset, t.interval_ns);
   }
+  // Every lane gets every interval: a lane may hold cells past the end its threads' times give
+  // (a killed process's last thread), and the views read t.intervals cells of each.
   t.intervals = size_t((end_ns + t.interval_ns - 1) / t.interval_ns);
-  for (TimelineLane& l : t.lanes) l.cells.resize(std::max(l.cells.size(), t.intervals));
-  t.intervals = std::max(t.intervals, t.lanes.front().cells.size());
+  for (const TimelineLane& l : t.lanes) t.intervals = std::max(t.intervals, l.cells.size());
+  for (TimelineLane& l : t.lanes) l.cells.resize(t.intervals);
   std::stable_sort(t.lanes.begin(), t.lanes.end(), [](const auto& a, const auto& b) {
     return a.rank != b.rank ? a.rank < b.rank : a.thread < b.thread;
   });
