@@ -141,21 +141,19 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
   omprof::openmp::place_wait(ts, end, parts.overhead_ns - parts.release_ns, overhead_ctx);
 }
 
-// A wait measured off the CPU (`state`: barrier or taskwait), from its saved start to `now`
+// Wait `w`'s piece measured off the CPU (a barrier or taskwait), from its (re)start to `now`
 // (the thread's CPU time then: `cpu_now`). A team barrier's, after every member had arrived
 // (and if the thread ran no task there), is the barrier's synchronization: split in proportion
 // to the wall time before and after the last arrival.
-void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t state,
-                         uint64_t now, uint64_t cpu_now) {
+void record_off_cpu_wait(ThreadState* ts, const omprof::openmp::OpenWait& w, uint64_t now,
+                         uint64_t cpu_now) {
   uint64_t off = off_cpu_ns(w.clock.start_ns, w.clock.cpu_start_ns, now, cpu_now);
   uint64_t run_delay = 0;  // after a task that waited, only what the thread slept
   if (w.clock.sleep_only && own(ts).cpu_clock.run_delay(&run_delay))
     off = omprof::openmp::sleep_part(w.clock, off, run_delay);
   note_measured(ts, now, off);
   namespace arrivals = omprof::handler::barrier_arrivals;
-  const uint64_t last = ts->omp.gomp.barrier_tag && !ts->omp.gomp.barrier_ran_task
-                            ? arrivals::all_arrived_ns(ts->omp.gomp.barrier_tag)
-                            : 0;
+  const uint64_t last = w.barrier_key && !w.ran_tasks ? arrivals::all_arrived_ns(w.barrier_key) : 0;
   const omprof::openmp::BarrierSplit split =
       omprof::openmp::split_at_last_arrival(off, w.clock.start_ns, now, last);
   if (split.sync_ns)
@@ -163,8 +161,66 @@ void record_off_cpu_wait(ThreadState* ts, const omprof_gomp_context& w, uint32_t
                                 split.sync_ns, now);
   off = split.waiting_ns;
   // A taskwait off the CPU waits for its children (its runtime code on the CPU is overhead).
+  const uint32_t state = w.ctx.omp_state;
   const uint32_t as = state == fmt::kInTaskwait ? uint32_t(fmt::kWaitTaskwait) : state;
   if (off) omprof::openmp::record_wait(ts, w.codeptr, context_now(ts, as), off, now);
+}
+
+// How a wait that begins in `state` is measured, and its clocks: read only for a measured wait;
+// one the guard does not count (`counted`) starts from the cheap clock's last exact reading (a
+// mark, `marked`: the thread's switch word then), and reads no clock at all unless the thread is
+// switched out meanwhile.
+struct BeginClocks {
+  omprof::openmp::Measure how = omprof::openmp::Measure::kNone;
+  uint64_t now_ns = 0;
+  uint64_t cpu_ns = 0;
+  bool counted = false;
+  bool marked = false;
+  uint32_t switch_seq = 0;
+};
+[[gnu::always_inline]] inline BeginClocks begin_clocks(ThreadState* ts, GompThread& g,
+                                                       uint32_t state) {
+  using omprof::openmp::Measure;
+  BeginClocks c;
+  const bool off_cpu = measured_off_cpu(state) && measures_off_cpu(ts, &c.counted);
+  c.marked = off_cpu && !c.counted;
+  if (c.marked) {
+    const omprof::clocks::SwitchWatch::Mark m = g.cpu_clock.mark();
+    c.now_ns = m.wall_ns;
+    c.cpu_ns = m.cpu_ns;
+    c.switch_seq = m.seq;
+  } else if (off_cpu || omprof::omp::is_measured_whole_on_libgomp(state)) {
+    c.now_ns = omprof::monotonic_ns();
+    c.cpu_ns = off_cpu ? cpu_at(ts, c.now_ns) : 0;
+  }
+  c.how = off_cpu                                            ? Measure::kOffCpu
+          : omprof::omp::is_measured_whole_on_libgomp(state) ? Measure::kWhole
+                                                             : Measure::kNone;
+  return c;
+}
+
+// Wait `w` ended (off the stack): a lock or critical is recorded whole; a barrier or taskwait,
+// its time off the CPU since its (re)start, unless a wait began inside it (recorded()) or its
+// clock is a mark and the thread was never switched out since (it was never off the CPU).
+void record_ended_wait(ThreadState* ts, GompThread& g, const omprof::openmp::OpenWait& w) {
+  using omprof::openmp::Measure;
+  if (w.measure == Measure::kWhole) {
+    const uint64_t now = omprof::monotonic_ns();
+    if (now > w.clock.start_ns)
+      omprof::openmp::record_wait(ts, w.codeptr, context_now(ts, w.ctx.omp_state),
+                                  now - w.clock.start_ns, now);
+  } else if (w.measure == Measure::kOffCpu && g.waits.recorded(w) &&
+             !(w.clock_marked && !g.cpu_clock.switched_since(w.switch_seq))) {
+    const uint64_t now = omprof::monotonic_ns();
+    record_off_cpu_wait(ts, w, now, cpu_at(ts, now));
+  }
+}
+
+// The team barrier the thread waits in, for a sample (handler/omp_inquiry.cc): the innermost
+// open wait's (`w`, null: none).
+void publish_barrier(ThreadState* ts, const omprof::openmp::OpenWait* w) {
+  ts->omp.gomp.barrier_tag = w ? w->barrier_key : 0;
+  ts->omp.gomp.barrier_ran_task = w ? w->ran_tasks : false;
 }
 
 }  // namespace
@@ -295,31 +351,24 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
 OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* codeptr_ra,
                                                    omprof_gomp_context* saved) {
   saved->begun = 0;
+  saved->pushed = 0;
   const bool team_barrier = state & OMPROF_GOMP_TEAM_BARRIER;
   state &= ~OMPROF_GOMP_TEAM_BARRIER;
   ThreadState* ts = tracked_thread();
   if (!ts || !ts->omp.gomp.thread) return;  // a thread outside OpenMP: left alone
   saved->begun = 1;
   save(ts, saved);
-  saved->barrier_tag = ts->omp.gomp.barrier_tag;
-  saved->barrier_ran_task = ts->omp.gomp.barrier_ran_task;
-  saved->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
   GompThread& g = own(ts);
   if (state == fmt::kInTaskwait) ts->omp.gomp.taskwait_strata = ts->strata_sampled;
-  // The clocks are read only for a wait that is measured; one the guard does not count starts
-  // from the cheap clock's last exact reading, and reads no clock at all unless the thread is
-  // switched out meanwhile.
-  bool counted = false;
-  const bool off_cpu = measured_off_cpu(state) && measures_off_cpu(ts, &counted);
-  saved->clock_marked = off_cpu && !counted;
-  if (saved->clock_marked) {
-    const omprof::clocks::SwitchWatch::Mark m = g.cpu_clock.mark();
-    saved->clock = g.waits.begin(m.wall_ns, m.cpu_ns);
-    saved->switch_seq = m.seq;
+  const BeginClocks c = begin_clocks(ts, g, state);
+  const uint64_t codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
+  omprof::openmp::OpenWait* w = g.waits.begin_clocked(codeptr, state, c.how, c.now_ns, c.cpu_ns);
+  saved->pushed = w != nullptr;
+  if (w) {
+    w->clock_marked = c.marked;
+    w->switch_seq = c.switch_seq;
   } else {
-    const uint64_t now =
-        off_cpu || omprof::omp::is_measured_whole_on_libgomp(state) ? omprof::monotonic_ns() : 0;
-    saved->clock = g.waits.begin(now, off_cpu ? cpu_at(ts, now) : 0);
+    ++ts->open_waits_overflow;
   }
   uint64_t tag = 0;
   // Before the state: a sample in the wait sees its barrier. Counted only while the thread
@@ -330,47 +379,32 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   if (team_barrier && ts->omp.gomp.team_size > 1 && ts->omp.gomp.parallel_value) {
     namespace arrivals = omprof::handler::barrier_arrivals;
     const uint32_t number = ++g.barriers_met;
-    if (saved->clock.cpu_start_ns && counted) {
+    if (c.cpu_ns && c.counted) {
       tag = arrivals::tag(pv::instance(ts->omp.gomp.parallel_value), number);
-      arrivals::arrive(tag, ts->omp.gomp.team_size, saved->clock.start_ns);
+      arrivals::arrive(tag, ts->omp.gomp.team_size, c.now_ns);
     }
   }
+  if (w) w->barrier_key = tag;
   ts->omp.gomp.barrier_ran_task = false;
   ts->omp.gomp.barrier_tag = tag;
-  saved->outer = static_cast<omprof_gomp_context*>(g.open_wait);
-  g.open_wait = saved;
   ts->omp.gomp.state = state;
-  if (!saved->outer)  // the outermost wait, for a live reader
-    omprof::open_wait::begin(*ts, state,
-                             saved->clock.start_ns && !saved->clock_marked
-                                 ? saved->clock.start_ns
-                                 : omprof::monotonic_ns());
+  if (w && g.waits.depth() == 1)  // the outermost wait, for a live reader
+    omprof::open_wait::begin(*ts, state, c.now_ns && !c.marked ? c.now_ns : omprof::monotonic_ns());
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* saved) {
   if (!saved->begun) return;
   ThreadState* ts = tracked_thread();
   if (!ts) return;
-  const uint32_t state = ts->omp.gomp.state;
   ts->omp.gomp.state = saved->state;
   GompThread& g = own(ts);
-  g.open_wait = saved->outer;
-  if (!g.open_wait) omprof::open_wait::end(*ts);
+  const omprof::openmp::OpenWait* w = saved->pushed ? g.waits.pop() : nullptr;
+  if (w && g.waits.depth() == 0) omprof::open_wait::end(*ts);
   // An enclosing taskwait that ran this (a task's wait) was busy until now: it counts as
   // waiting again only from its next sample on.
   ts->omp.gomp.taskwait_strata = ts->strata_sampled;
-  if (omprof::omp::is_measured_whole_on_libgomp(state)) {
-    const uint64_t now = omprof::monotonic_ns();
-    if (now > saved->clock.start_ns)
-      omprof::openmp::record_wait(ts, saved->codeptr, context_now(ts, state),
-                                  now - saved->clock.start_ns, now);
-  } else if (g.waits.recorded(saved->clock) &&
-             !(saved->clock_marked && !g.cpu_clock.switched_since(saved->switch_seq))) {
-    const uint64_t now = omprof::monotonic_ns();
-    record_off_cpu_wait(ts, *saved, state, now, cpu_at(ts, now));
-  }
-  ts->omp.gomp.barrier_tag = saved->barrier_tag;  // the enclosing wait's (none, usually)
-  ts->omp.gomp.barrier_ran_task = saved->barrier_ran_task;
+  if (w) record_ended_wait(ts, g, *w);
+  publish_barrier(ts, g.waits.innermost());  // the enclosing wait's (none, usually)
 }
 
 namespace omprof::gomp {
@@ -406,16 +440,19 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   // (preempted) is the task's, spread over its samples like any thread's (omp/states.h).
   GompThread& g = own(ts);
   ++g.tasks_begun;
-  auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
-  saved->paused = g.waits.pause_for_task(wait ? &wait->clock : nullptr);
+  saved->paused = g.waits.pause_for_task();
+  omprof::openmp::OpenWait* wait = g.waits.innermost();
   if (saved->paused.join || saved->paused.wait) {
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t cpu = cpu_at(ts, now);
     if (saved->paused.join) close_join(ts, now, cpu, nullptr, 0);
-    if (saved->paused.wait) record_off_cpu_wait(ts, *wait, ts->omp.gomp.state, now, cpu);
+    if (saved->paused.wait) record_off_cpu_wait(ts, *wait, now, cpu);
   }
   if (ts->omp.gomp.state == fmt::kWaitBarrierImplicitParallel) ts->omp.gomp.join_ran_task = true;
-  if (ts->omp.gomp.barrier_tag) ts->omp.gomp.barrier_ran_task = true;
+  if (wait && wait->barrier_key) {  // its split is not known any more
+    wait->ran_tasks = true;
+    publish_barrier(ts, wait);
+  }
   set_task(ts, record, reinterpret_cast<uint64_t>(frame));
   // The thread runs a task, whatever it waited in: work (a sample then needs no stack rule, and
   // no fork-wait rule of the region-end barrier applies to it).
@@ -437,11 +474,9 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   // only what the thread slept, out of the run queue (openmp/wait_clocks.h), where that is read
   // cheaply; else it is not recorded from then on.
   GompThread& g = own(ts);
-  auto* wait = static_cast<omprof_gomp_context*>(g.open_wait);
   const uint64_t now = omprof::monotonic_ns();
   const uint64_t cpu = cpu_at(ts, now);
   uint64_t run_delay = 0;
   const bool run_delay_known = g.cpu_clock.run_delay(&run_delay);
-  g.waits.resume_after_task(saved->paused, wait ? &wait->clock : nullptr, now, cpu, run_delay_known,
-                            run_delay);
+  g.waits.resume_after_task(saved->paused, now, cpu, run_delay_known, run_delay);
 }

@@ -3,8 +3,8 @@
 // parallel region, each team member's start and end, and the waits the wrapped entry points
 // are. The collector keeps the thread's state and region where the signal handler reads them
 // (handler/omp_inquiry.h), and records each construct's call path as the OMPT tool does. C
-// linkage (both sides are C++: the context the wrappers keep on their stack holds the
-// collector's wait clocks); exported from libomprof.so. Ordinary context (never in a signal
+// linkage (both sides are C++: the context the wrappers keep on their stack holds what a task
+// paused, openmp/wait_clocks.h); exported from libomprof.so. Ordinary context (never in a signal
 // handler).
 #pragma once
 
@@ -15,21 +15,17 @@
 extern "C" {
 
 // A thread's OpenMP context, saved across a region it forks or a wait it enters.
+// The wait itself (its clocks, call site, team barrier) is on the thread's stack of open waits
+// (collector/openmp/open_waits.h).
 struct omprof_gomp_context {
   uint64_t parallel_value;
   uint32_t state;
   uint32_t thread_num;
-  omprof::openmp::WaitClock clock;    // a wait's clocks (openmp/wait_clocks.h)
-  uint64_t codeptr;                   // a wait's call site (the program's return address)
-  uint32_t begun;                     // a wait: whether wait_begin recorded it
-  uint32_t task_origin;               // the running task's creation record (0: an implicit task)
-  uint64_t task_cut;                  // the frame of omprof's call of the running task's code
-  struct omprof_gomp_context* outer;  // a wait: the wait it began in (GompThread::open_wait)
-  omprof::openmp::TaskPause paused;   // a task: the waits it paused (gomp_bridge.cc, task_begin)
-  uint64_t barrier_tag;               // a wait: the thread's team barrier before it began
-  uint32_t barrier_ran_task;          // and whether the thread had run a task there
-  uint32_t clock_marked;              // a wait: its clock is a mark (clocks/switch_watch.h)
-  uint32_t switch_seq;                // and the thread's switch word then
+  uint32_t begun;                    // a wait, a task: whether the collector saved the context
+  uint32_t pushed;                   // a wait: whether it is on the stack of open waits
+  uint32_t task_origin;              // the running task's creation record (0: an implicit task)
+  uint64_t task_cut;                 // the frame of omprof's call of the running task's code
+  omprof::openmp::TaskPause paused;  // a task: the waits it paused (gomp_bridge.cc, task_begin)
 };
 
 // The wrappers are loaded (their constructor, on the initial thread). Returns 0 when omprof

@@ -1,16 +1,17 @@
-// What omprof's libgomp wrappers (gomp_bridge.cc) keep per thread for themselves: the clocks of
-// the waits and joins they measure off the CPU, the barriers met in the current region, the
-// cost guard, the thread's CPU clock. The handler never reads any of it (what it reads is published
-// in handler/omp_published.h: the task origin, and GompPublished's state, region, barrier tag), so
-// it lives apart: ThreadState holds only an opaque pointer to it, made on the thread's first use of
-// a wrapper and kept to the end (shutdown closes the joins still open). Process context.
+// What omprof's libgomp wrappers (gomp_bridge.cc) keep per thread for themselves: the waits open
+// on the thread and its end-of-region wait (the event model's stack, openmp/open_waits.h), the
+// barriers met in the current region, the cost guard, the thread's CPU clock. The handler never
+// reads any of it (what it reads is published in handler/omp_published.h: the task origin, and
+// GompPublished's state, region, barrier tag), so it lives apart: ThreadState holds only an opaque
+// pointer to it, made on the thread's first use of a wrapper and kept to the end (shutdown closes
+// the joins still open). Process context.
 #pragma once
 
 #include <cstdint>
 
 #include "collector/clocks/switch_watch.h"
 #include "collector/openmp/cost_guard.h"
-#include "collector/openmp/wait_clocks.h"
+#include "collector/openmp/open_waits.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::gomp {
@@ -19,12 +20,9 @@ struct GompThread {
   // The frame of the trampoline that called the running task's code (creation paths are cut
   // there; 0: the implicit task).
   uint64_t task_cut = 0;
-  // The innermost wait the thread is in (an omprof_gomp_context on the wrapper's stack, valid
-  // while that wait lasts), so that a task run inside it can pause its off-CPU measurement.
-  void* open_wait = nullptr;
-  // The clocks of its waits and of its end-of-region wait (since the end of its last region
-  // body), and the context that wait is attributed to.
-  openmp::ThreadWaits waits;
+  // The waits open on the thread, measured by their clocks, and its end-of-region wait (since
+  // the end of its last region body), with the context that wait is attributed to.
+  openmp::OpenWaits waits;
   SampleContext join_ctx;
   uint64_t fork_start_ns = 0;  // a fork in progress: the clocks then (0: none)
   uint64_t fork_cpu_ns = 0;

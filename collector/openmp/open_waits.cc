@@ -103,9 +103,12 @@ void OpenWaits::drop_failed_test_lock() {
 bool OpenWaits::begin(const WaitStart& start, uint64_t now_ns, TeamFacts& team) {
   drop_failed_test_lock();
   if (depth_ >= kMaxOpenWaits) return false;
+  // Field by field, only those an exact wait uses: clearing the whole entry took a string
+  // store on every wait.
   OpenWait& w = waits_[depth_];
-  w = OpenWait{};
+  w.measure = Measure::kInterval;
   w.start_ns = w.first_start_ns = now_ns;
+  w.done_ns = w.placed_ns = 0;
   w.codeptr = start.codeptr;
   w.ctx = start.ctx;
   w.task = start.task;
@@ -113,6 +116,8 @@ bool OpenWaits::begin(const WaitStart& start, uint64_t now_ns, TeamFacts& team) 
   w.role = start.role;
   w.is_mutex = start.is_mutex;
   w.wait_id = start.wait_id;
+  w.barrier_key = w.span_ns = 0;
+  w.ran_tasks = false;
   if (start.is_barrier && sync_point_ns_ && now_ns >= sync_point_ns_) {
     w.barrier_key = team.barrier_key(start.region_instance, ++barrier_number_);
     w.span_ns = now_ns - sync_point_ns_;
@@ -177,15 +182,61 @@ void OpenWaits::task_switch(const void* next_task, uint64_t now_ns, WaitSink& si
   w.ran_tasks = true;
 }
 
+OpenWait* OpenWaits::begin_clocked(uint64_t codeptr, uint32_t state, Measure how, uint64_t now_ns,
+                                   uint64_t cpu_ns) {
+  ++epoch_;  // pushed or not: the waits around it are not recorded from now on
+  if (depth_ >= kMaxOpenWaits) return nullptr;
+  // Only the fields a clocked wait uses (the exact ones' stay as they were: never read).
+  OpenWait& w = waits_[depth_];
+  w.measure = how;
+  w.first_start_ns = now_ns;
+  w.codeptr = codeptr;
+  w.ctx.omp_state = state;
+  w.barrier_key = 0;
+  w.ran_tasks = false;
+  w.clock = WaitClock{now_ns, cpu_ns, epoch_};
+  w.clock_marked = false;
+  w.switch_seq = 0;
+  ++depth_;
+  return &w;
+}
+
+TaskPause OpenWaits::pause_for_task() {
+  TaskPause p;
+  p.join = join_.is_open();
+  OpenWait* w = innermost();
+  p.wait = w != nullptr && !w->clock.paused && recorded(*w);
+  if (p.wait) w->clock.paused = true;
+  return p;
+}
+
+void OpenWaits::resume_after_task(TaskPause paused, uint64_t now_ns, uint64_t cpu_ns,
+                                  bool run_delay_known, uint64_t run_delay_ns) {
+  if (paused.join) open_join(now_ns, cpu_ns);
+  OpenWait* w = innermost();
+  if (!paused.wait || w == nullptr) return;
+  WaitClock& c = w->clock;
+  c.paused = false;
+  if (c.epoch != epoch_) {
+    if (!run_delay_known) return;  // not recorded from now on
+    c.epoch = epoch_;
+    c.sleep_only = true;
+  }
+  c.start_ns = now_ns;
+  c.cpu_start_ns = cpu_ns;
+  c.run_delay_start_ns = run_delay_ns;
+}
+
 void OpenWaits::close_all(uint64_t now_ns, const TeamFacts& team, WaitSink& sink) {
-  for (int d = depth_; d-- > 0;) close(waits_[d], now_ns, team, sink);
+  for (int d = depth_; d-- > 0;)
+    if (waits_[d].measure == Measure::kInterval) close(waits_[d], now_ns, team, sink);
   depth_ = 0;
 }
 
 void OpenWaits::so_far(uint64_t now_ns, const TeamFacts& team, WaitParts& parts) const {
   const int depth = depth_;
   for (int d = 0; d < depth && d < kMaxOpenWaits; ++d)
-    split_open_wait(waits_[d], now_ns, team, parts);
+    if (waits_[d].measure == Measure::kInterval) split_open_wait(waits_[d], now_ns, team, parts);
 }
 
 }  // namespace omprof::openmp

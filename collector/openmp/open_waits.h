@@ -1,17 +1,28 @@
-// The OpenMP waits open on one thread, timed exactly from the runtime's wait events (libomp's
-// OMPT: barriers, taskwait and taskgroup, locks, critical, ordered, a worker's wait for its next
-// region), and what each amounts to when it ends: its parts in the thread's wait table and on its
-// timeline (docs/semantics.md, "Barriers" and "Idle").
+// The OpenMP waits open on one thread, for both runtimes: one stack, one entry type, each wait
+// measured as its runtime's events allow (Measure):
+//  - libomp's OMPT times them exactly from its wait events (barriers, taskwait and taskgroup,
+//    locks, critical, ordered, a worker's wait for its next region): what each amounts to when
+//    it ends, its parts in the thread's wait table and on its timeline (docs/semantics.md,
+//    "Barriers" and "Idle"), is split here;
+//  - omprof's libgomp wrappers see only a wrapped entry point's call and return (libgomp has no
+//    wait events inside the runtime): a barrier or taskwait is measured by its time off the CPU
+//    (wait_clocks.h), a lock or critical whole, and the end-of-region wait is the stack's join
+//    span (join_close.h). The rules that keep a task's time out of a wait are here for both: a
+//    task run inside a wait pauses it (OMPT: task_switch; libgomp: pause_for_task), and on
+//    libgomp a wait inside which another began is not recorded from then on (recorded()).
 //
 // Pure: times are passed in (no clock is read here), the team's shared facts come through
-// TeamFacts and the parts go to a WaitSink, so tests/unit/open_waits_test.cc replays whole event
-// sequences. The OMPT adapter (collector/ompt/exact_waits.cc) reads the clock and maps the
-// runtime's kinds to omprof's states. Process context only, on the waiting thread; shutdown and
-// the in-job summary read another thread's (close_all, so_far) while it is parked in the runtime.
+// TeamFacts and the parts go to a WaitSink, so tests/unit/open_waits_test.cc and
+// wait_clocks_test.cc replay whole event sequences. The adapters (collector/ompt/exact_waits.cc,
+// collector/gomp_bridge.cc) read the clocks and map the runtime's kinds to omprof's states.
+// Process context only, on the waiting thread; shutdown and the in-job summary read another
+// thread's (close_all, so_far, join) while it is parked in the runtime.
 #pragma once
 
 #include <cstdint>
 
+#include "collector/openmp/join_close.h"
+#include "collector/openmp/wait_clocks.h"
 #include "proto/journal.h"
 #include "proto/state_codes.h"
 
@@ -36,26 +47,47 @@ inline SampleContext fork_overhead_context(uint64_t fork_id, uint32_t thread_num
 // until the next region wakes the worker) or as the region's master sees it (its join follows).
 enum class BarrierRole : uint8_t { kOther, kWorkerJoin, kMasterJoin };
 
+// How a wait is measured: what its runtime's events allow (the profile's header says so per
+// state: omp/accounting.h).
+enum class Measure : uint8_t {
+  kInterval,  // exact, from the runtime's begin and end events (OMPT)
+  kOffCpu,    // its time off the CPU, wall minus the thread's CPU time (libgomp: a wait where
+              // the runtime runs tasks, whose CPU time the samples see)
+  kWhole,     // wall time from the wrapped call to its return (libgomp: locks, critical)
+  kNone,      // not measured (sampled only: libgomp's cost guard, a state not timed)
+};
+
 // An OpenMP wait in progress on a thread.
 struct OpenWait {
+  Measure measure = Measure::kInterval;
+  bool ran_tasks = false;       // it ran tasks (a barrier's split is then not known)
+  uint64_t codeptr = 0;         // the construct's return address - 1 (0 if unknown)
+  uint64_t first_start_ns = 0;  // when it began
+  // A team barrier's slot, where the team's longest span is (OMPT) or its members' arrivals are
+  // counted (libgomp); 0: none.
+  uint64_t barrier_key = 0;
+  // kOffCpu, kWhole, kNone (libgomp): the clocks (wait_clocks.h), and when they are a cheap
+  // clock's mark (clocks/switch_watch.h), the thread's switch word then.
+  WaitClock clock;
+  bool clock_marked = false;
+  uint32_t switch_seq = 0;
+  // With the wait's state (libgomp's clocked waits: only the state, the rest is read when
+  // the wait is recorded).
+  SampleContext ctx;
+  // kInterval (OMPT):
   uint64_t start_ns = 0;         // when it last started running; 0 while its task is switched out
-  uint64_t first_start_ns = 0;   // when it began
   uint64_t done_ns = 0;          // waited before the last switch-out
   uint64_t placed_ns = 0;        // of it, on the timeline already (pieces before tasks it ran)
-  uint64_t codeptr = 0;          // the construct's return address - 1 (0 if unknown)
+  uint64_t span_ns = 0;          // a barrier's: this thread's span since its last sync point
   uint64_t wait_id = 0;          // mutex waits: the lock
   const void* task = nullptr;    // the waiting task
-  SampleContext ctx;             // with the wait's state
   uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
   BarrierRole role = BarrierRole::kOther;
   bool is_mutex = false;
-  // Barriers: the slot where the team's longest span is (0: none), this thread's span, and
-  // whether the wait ran tasks (its split is then not known).
-  uint64_t barrier_key = 0;
-  uint64_t span_ns = 0;
-  bool ran_tasks = false;
 };
-constexpr int kMaxOpenWaits = 16;
+// Deeper waits are not measured (counted: Thread.waits_dropped). A recursion of tasks that each
+// wait for their children nests one wait a level on libgomp.
+constexpr int kMaxOpenWaits = 64;
 
 // What the waits of a thread's team share (collector/ompt/barrier_spans.h,
 // collector/handler/region_ends.h), behind an interface so that tests can design them.
@@ -121,7 +153,8 @@ class OpenWaits {
  public:
   // The thread's synchronization point in its region: its implicit task began, `now_ns`.
   void region_began(uint64_t now_ns);
-  // Returns false when the stack of open waits is full (the wait is not measured: count it).
+  // An exactly timed wait (kInterval) begins. Returns false when the stack of open waits is
+  // full (the wait is not measured: count it).
   bool begin(const WaitStart& start, uint64_t now_ns, TeamFacts& team);
   // The innermost sync wait ends (a mutex one still open was a failed test_lock: dropped).
   EndedWait end(uint64_t now_ns, const TeamFacts& team, WaitSink& sink);
@@ -134,9 +167,48 @@ class OpenWaits {
   // thread runs other tasks: work) and its piece so far goes on the timeline where it was; it
   // resumes when its task runs again.
   void task_switch(const void* next_task, uint64_t now_ns, WaitSink& sink);
-  // Every open wait closed at `now_ns`, innermost first (shutdown).
+  // libgomp: a wait at `codeptr` in `state` (the rest of its context is read when it is
+  // recorded), measured by its clocks (`how`: kOffCpu, kWhole or kNone), read at its begin
+  // (`now_ns`, `cpu_ns`; 0: not read). Every wait counts in the thread's epoch, the innermost
+  // recorded one ends the recording of those around it (recorded()). Returns the wait, to
+  // complete (its team barrier, its clock's mark), or null when the stack is full (count it).
+  OpenWait* begin_clocked(uint64_t codeptr, uint32_t state, Measure how, uint64_t now_ns,
+                          uint64_t cpu_ns);
+  // Whether clocked wait `w`'s time off the CPU since its (re)start is recorded (at its end, or
+  // when a task pauses it): it is measured off the CPU and no wait began inside it.
+  bool recorded(const OpenWait& w) const {
+    return w.clock.cpu_start_ns != 0 && w.clock.epoch == epoch_;
+  }
+  // The innermost wait ends and leaves the stack (a clocked one, which its adapter records):
+  // returned, valid until the next begin; null if none is open.
+  const OpenWait* pop() { return depth_ > 0 ? &waits_[--depth_] : nullptr; }
+
+  // libgomp's end-of-region wait: opened at the end of the body; closed at the join, the next
+  // region, a task run there, or shutdown. It lies under the stack's waits: those begin only in
+  // the tasks run there.
+  void open_join(uint64_t now_ns, uint64_t cpu_ns) { join_.open(now_ns, cpu_ns, epoch_); }
+  JoinSpan::Closed close_join(uint64_t now_ns, uint64_t cpu_ns) {
+    return join_.close(now_ns, cpu_ns, epoch_);
+  }
+  const JoinSpan& join() const { return join_; }
+
+  // libgomp: a task begins (through omprof's trampoline): what it pauses, the join and the
+  // innermost wait (the adapter then closes the join and records the wait's piece up to now;
+  // a wait a running task paused already is not paused again).
+  TaskPause pause_for_task();
+  // The task ended: the end-of-region wait goes on from now in any case (after it the thread
+  // idles until its next region). A barrier or taskwait goes on if the task began no wait; if
+  // it did (a recursion of taskwaits, as fib's), the thread's time off the CPU there may be its
+  // preemption in the runtime's task dispatch as much as its sleep waiting for children run
+  // elsewhere: it goes on as sleep_only when the thread's time in the run queue is known
+  // (`run_delay_ns`, known: `run_delay_known`), else it is not recorded from then on.
+  void resume_after_task(TaskPause paused, uint64_t now_ns, uint64_t cpu_ns,
+                         bool run_delay_known = false, uint64_t run_delay_ns = 0);
+
+  // Every open exact wait closed at `now_ns`, innermost first (shutdown; libgomp's clocked
+  // waits are not closed there, their threads are parked outside them).
   void close_all(uint64_t now_ns, const TeamFacts& team, WaitSink& sink);
-  // What the open waits would record if they ended at `now_ns`, leaving them open.
+  // What the open exact waits would record if they ended at `now_ns`, leaving them open.
   void so_far(uint64_t now_ns, const TeamFacts& team, WaitParts& parts) const;
 
   // When the innermost wait began running (its piece since the tasks it ran), 0 when it is
@@ -146,6 +218,7 @@ class OpenWaits {
   const OpenWait& outermost() const { return waits_[0]; }
   // The innermost open wait (null: none).
   const OpenWait* innermost() const { return depth_ > 0 ? &waits_[depth_ - 1] : nullptr; }
+  OpenWait* innermost() { return depth_ > 0 ? &waits_[depth_ - 1] : nullptr; }
 
  private:
   void drop_failed_test_lock();
@@ -157,6 +230,9 @@ class OpenWaits {
   // barrier) and the barriers met there so far.
   uint64_t sync_point_ns_ = 0;
   uint32_t barrier_number_ = 0;
+  // libgomp: the waits begun on the thread (this one included), and its end-of-region wait.
+  uint64_t epoch_ = 0;
+  JoinSpan join_;
 };
 
 // The parts a wait amounts to if it ends at `now_ns`, in the order they happened: one piece, a

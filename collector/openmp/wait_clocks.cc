@@ -4,37 +4,6 @@
 
 namespace omprof::openmp {
 
-WaitClock ThreadWaits::begin(uint64_t now_ns, uint64_t cpu_ns) {
-  WaitClock w;
-  w.start_ns = now_ns;
-  w.cpu_start_ns = cpu_ns;
-  w.epoch = ++epoch_;
-  return w;
-}
-
-TaskPause ThreadWaits::pause_for_task(WaitClock* innermost) const {
-  TaskPause p;
-  p.join = join_.is_open();
-  p.wait = innermost != nullptr && !innermost->paused && recorded(*innermost);
-  if (p.wait) innermost->paused = true;
-  return p;
-}
-
-void ThreadWaits::resume_after_task(TaskPause paused, WaitClock* innermost, uint64_t now_ns,
-                                    uint64_t cpu_ns, bool run_delay_known, uint64_t run_delay_ns) {
-  if (paused.join) open_join(now_ns, cpu_ns);
-  if (!paused.wait || innermost == nullptr) return;
-  innermost->paused = false;
-  if (innermost->epoch != epoch_) {
-    if (!run_delay_known) return;  // not recorded from now on
-    innermost->epoch = epoch_;
-    innermost->sleep_only = true;
-  }
-  innermost->start_ns = now_ns;
-  innermost->cpu_start_ns = cpu_ns;
-  innermost->run_delay_start_ns = run_delay_ns;
-}
-
 uint64_t sleep_part(const WaitClock& w, uint64_t off_ns, uint64_t run_delay_now_ns) {
   if (!w.sleep_only) return off_ns;
   const uint64_t queued =

@@ -1,21 +1,19 @@
-// libgomp: the clocks of a thread's waits measured by their time off the CPU (barriers and
-// taskwaits, where the runtime runs tasks; docs/semantics.md, "GNU libgomp") and of its
-// end-of-region wait (join_close.h), with the two rules that keep a task's time out of them:
+// libgomp: the clocks of a wait measured by its time off the CPU (barriers and taskwaits, where
+// the runtime runs tasks; docs/semantics.md, "GNU libgomp") or whole (locks, critical), and of
+// a runtime call that may sleep on the runtime's own lock. The thread's stack of open waits
+// (open_waits.h) keeps one per wait and applies the two rules that keep a task's time out of
+// them:
 //  - a task run inside a wait through omprof's trampoline (GOMP_task) pauses the wait: the wait
 //    is measured up to the task's start and again from its end (the task's time off the CPU,
 //    preempted, is the task's);
 //  - a wait inside which another wait began (a task ran there and waited: a task not run
 //    through the trampoline, such as a taskloop's, or one that paused the wait) is not recorded
 //    from then on: its time off the CPU may be that task's.
-// Pure: the adapter (collector/gomp_bridge.cc) reads the clocks, keeps each wait's clock on the
-// wrapper's stack and records what these return; tests/unit/wait_clocks_test.cc replays the
-// wrappers' sequences. libomp's OMPT pauses its waits at task switches the same way, on the
-// wall clock (collector/ompt/exact_waits.cc, wait_task_switch).
+// Pure: the adapter (collector/gomp_bridge.cc) reads the clocks and records what these return;
+// tests/unit/wait_clocks_test.cc replays the wrappers' sequences.
 #pragma once
 
 #include <cstdint>
-
-#include "collector/openmp/join_close.h"
 
 namespace omprof::openmp {
 
@@ -33,45 +31,10 @@ struct WaitClock {
   bool paused = false;
 };
 
-// What a task that begins pauses.
+// What a task that begins pauses (OpenWaits::pause_for_task).
 struct TaskPause {
   bool join = false;  // the end-of-region wait
   bool wait = false;  // the innermost barrier or taskwait
-};
-
-class ThreadWaits {
- public:
-  // A wait begins at `now_ns` (0: not read), `cpu_ns` the thread's CPU clock when its time off
-  // the CPU is measured (0: not measured).
-  WaitClock begin(uint64_t now_ns, uint64_t cpu_ns);
-  // Whether `w`'s time off the CPU since its (re)start is recorded (at its end, or when a task
-  // pauses it): it is measured off the CPU and no wait began inside it.
-  bool recorded(const WaitClock& w) const { return w.cpu_start_ns != 0 && w.epoch == epoch_; }
-
-  // The end-of-region wait: opened at the end of the body; closed at the join, the next region,
-  // a task run there, or shutdown.
-  void open_join(uint64_t now_ns, uint64_t cpu_ns) { join_.open(now_ns, cpu_ns, epoch_); }
-  JoinSpan::Closed close_join(uint64_t now_ns, uint64_t cpu_ns) {
-    return join_.close(now_ns, cpu_ns, epoch_);
-  }
-  const JoinSpan& join() const { return join_; }
-
-  // A task begins inside the innermost open wait `innermost` (null: none): what it pauses (the
-  // adapter then closes the join and records the wait's piece up to now). A wait a running task
-  // paused already is not paused again.
-  TaskPause pause_for_task(WaitClock* innermost) const;
-  // The task ended: the end-of-region wait goes on from now in any case (after it the thread
-  // idles until its next region). A barrier or taskwait goes on if the task began no wait; if
-  // it did (a recursion of taskwaits, as fib's), the thread's time off the CPU there may be its
-  // preemption in the runtime's task dispatch as much as its sleep waiting for children run
-  // elsewhere: it goes on as sleep_only when the thread's time in the run queue is known
-  // (`run_delay_ns`, known: `run_delay_known`), else it is not recorded from then on.
-  void resume_after_task(TaskPause paused, WaitClock* innermost, uint64_t now_ns, uint64_t cpu_ns,
-                         bool run_delay_known = false, uint64_t run_delay_ns = 0);
-
- private:
-  JoinSpan join_;
-  uint64_t epoch_ = 0;
 };
 
 // Of `off_ns`, the time off the CPU of a piece of wait `w` that ended when the thread's time in

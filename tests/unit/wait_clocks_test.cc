@@ -1,41 +1,53 @@
-// libgomp's wait clocks (collector/openmp/wait_clocks.h), replaying the wrappers' event
-// sequences with designed clocks: a barrier measured whole, a task run inside it through the
-// trampoline (paused, then measured again), a taskwait recursion (fib: the inner waits make the
-// outer ones unrecorded), a task at the region's end, waits the cost guard leaves unmeasured.
+// libgomp's wait clocks on the thread's stack of open waits (collector/openmp/open_waits.h,
+// wait_clocks.h), replaying the wrappers' event sequences with designed clocks: a barrier
+// measured whole, a task run inside it through the trampoline (paused, then measured again), a
+// taskwait recursion (fib: the inner waits make the outer ones unrecorded), a task at the
+// region's end, waits the cost guard leaves unmeasured, a stack too deep.
 #include "collector/openmp/wait_clocks.h"
 
 #include <gtest/gtest.h>
 
+#include "collector/openmp/open_waits.h"
 #include "collector/openmp/wait_split.h"
 
 namespace omprof::openmp {
 namespace {
 
-uint64_t off(const WaitClock& w, uint64_t now, uint64_t cpu) {
-  return off_cpu_ns(w.start_ns, w.cpu_start_ns, now, cpu);
+uint64_t off(const OpenWait& w, uint64_t now, uint64_t cpu) {
+  return off_cpu_ns(w.clock.start_ns, w.clock.cpu_start_ns, now, cpu);
+}
+
+// A barrier or taskwait the wrapper measures off the CPU (`cpu` 0: not measured), as
+// gomp_bridge.cc begins it.
+OpenWait* begin(OpenWaits& t, uint64_t now, uint64_t cpu, Measure how = Measure::kOffCpu) {
+  return t.begin_clocked(0x4000, format::kWaitBarrierExplicit, how, now, cpu);
 }
 
 TEST(WaitClocks, ABarrierWithNoTaskIsRecordedWhole) {
-  ThreadWaits t;
-  const WaitClock w = t.begin(1000, 50);
-  EXPECT_TRUE(t.recorded(w));
-  EXPECT_EQ(off(w, 1600, 150), 500u);  // 600 wall, 100 on the CPU
+  OpenWaits t;
+  const OpenWait* w = begin(t, 1000, 50);
+  ASSERT_NE(w, nullptr);
+  EXPECT_TRUE(t.recorded(*w));
+  EXPECT_EQ(off(*w, 1600, 150), 500u);  // 600 wall, 100 on the CPU
+  EXPECT_EQ(t.pop(), w);
+  EXPECT_EQ(t.depth(), 0);
 }
 
 TEST(WaitClocks, ATaskRunInsideABarrierPausesItAndItGoesOnAfter) {
   // Barrier 1,000 to 3,000; a task runs in it 1,400 to 2,400 (through the trampoline). The
   // barrier's pieces: 1,000-1,400 (recorded at the task's start) and 2,400-3,000.
-  ThreadWaits t;
-  WaitClock w = t.begin(1000, 100);
-  const TaskPause p = t.pause_for_task(&w);
+  OpenWaits t;
+  const OpenWait* w = begin(t, 1000, 100);
+  const TaskPause p = t.pause_for_task();
   EXPECT_FALSE(p.join);
   ASSERT_TRUE(p.wait);
-  EXPECT_EQ(off(w, 1400, 200), 300u);  // the piece before the task
-  t.resume_after_task(p, &w, 2400, 1150);
-  EXPECT_EQ(w.start_ns, 2400u);
-  EXPECT_EQ(w.cpu_start_ns, 1150u);
-  EXPECT_TRUE(t.recorded(w));
-  EXPECT_EQ(off(w, 3000, 1250), 500u);  // the piece after: the task's 1,000 are in neither
+  EXPECT_EQ(off(*w, 1400, 200), 300u);  // the piece before the task
+  t.resume_after_task(p, 2400, 1150);
+  EXPECT_EQ(w->clock.start_ns, 2400u);
+  EXPECT_EQ(w->clock.cpu_start_ns, 1150u);
+  EXPECT_EQ(w->first_start_ns, 1000u);
+  EXPECT_TRUE(t.recorded(*w));
+  EXPECT_EQ(off(*w, 3000, 1250), 500u);  // the piece after: the task's 1,000 are in neither
 }
 
 TEST(WaitClocks, ATaskRunAtOnceInsideAPausingTaskDoesNotPauseTheWaitAgain) {
@@ -44,37 +56,39 @@ TEST(WaitClocks, ATaskRunAtOnceInsideAPausingTaskDoesNotPauseTheWaitAgain) {
   // 1,800 to 2,000. The barrier is paused already: B records no piece of it (1,000-1,800 would
   // count its first piece twice and A's time off the CPU as waiting), and B's end resumes
   // nothing; A's end, at 2,400, resumes it.
-  ThreadWaits t;
-  WaitClock w = t.begin(1000, 100);
-  const TaskPause a = t.pause_for_task(&w);
+  OpenWaits t;
+  const OpenWait* w = begin(t, 1000, 100);
+  const TaskPause a = t.pause_for_task();
   ASSERT_TRUE(a.wait);
-  const TaskPause b = t.pause_for_task(&w);
+  const TaskPause b = t.pause_for_task();
   EXPECT_FALSE(b.wait);
   EXPECT_FALSE(b.join);
-  t.resume_after_task(b, &w, 2000, 900);
-  EXPECT_EQ(w.start_ns, 1000u);  // still paused from A's start
-  t.resume_after_task(a, &w, 2400, 1150);
-  EXPECT_EQ(w.start_ns, 2400u);
-  EXPECT_TRUE(t.recorded(w));
-  EXPECT_EQ(off(w, 3000, 1250), 500u);
+  t.resume_after_task(b, 2000, 900);
+  EXPECT_EQ(w->clock.start_ns, 1000u);  // still paused from A's start
+  t.resume_after_task(a, 2400, 1150);
+  EXPECT_EQ(w->clock.start_ns, 2400u);
+  EXPECT_TRUE(t.recorded(*w));
+  EXPECT_EQ(off(*w, 3000, 1250), 500u);
   // Paused again by the next task, as the first time.
-  EXPECT_TRUE(t.pause_for_task(&w).wait);
+  EXPECT_TRUE(t.pause_for_task().wait);
 }
 
 TEST(WaitClocks, ATaskThatWaitsItselfLeavesTheRestOfTheWaitUnrecorded) {
   // fib: a taskwait runs a child task that takes its own taskwait. The inner wait is recorded;
   // the outer one's piece before the task is, its rest is not (its time off the CPU may be the
   // child's preemption).
-  ThreadWaits t;
-  WaitClock outer = t.begin(1000, 10);
-  const TaskPause p = t.pause_for_task(&outer);
+  OpenWaits t;
+  const OpenWait* outer = begin(t, 1000, 10);
+  const TaskPause p = t.pause_for_task();
   ASSERT_TRUE(p.wait);
-  const WaitClock inner = t.begin(1200, 60);
-  EXPECT_TRUE(t.recorded(inner));
-  EXPECT_FALSE(t.recorded(outer));
-  t.resume_after_task(p, &outer, 1500, 200);
-  EXPECT_EQ(outer.start_ns, 1000u);  // not restarted
-  EXPECT_FALSE(t.recorded(outer));
+  const OpenWait* inner = begin(t, 1200, 60);
+  EXPECT_EQ(t.innermost(), inner);
+  EXPECT_TRUE(t.recorded(*inner));
+  EXPECT_FALSE(t.recorded(*outer));
+  EXPECT_EQ(t.pop(), inner);  // the child's taskwait ends, then the child
+  t.resume_after_task(p, 1500, 200);
+  EXPECT_EQ(outer->clock.start_ns, 1000u);  // not restarted
+  EXPECT_FALSE(t.recorded(*outer));
 }
 
 TEST(WaitClocks, WhereTheRunQueueIsReadTheRestOfSuchAWaitRecordsItsSleep) {
@@ -82,27 +96,29 @@ TEST(WaitClocks, WhereTheRunQueueIsReadTheRestOfSuchAWaitRecordsItsSleep) {
   // after the child the outer taskwait goes on, sleep_only. Its next piece, 1,500 to 2,500, is
   // 900 off the CPU; of it, what the thread spent in the run queue (preempted, or woken and
   // waiting for a CPU) is not its waiting.
-  ThreadWaits t;
-  WaitClock outer = t.begin(1000, 10);
-  const TaskPause p = t.pause_for_task(&outer);
+  OpenWaits t;
+  const OpenWait* outer = begin(t, 1000, 10);
+  const TaskPause p = t.pause_for_task();
   ASSERT_TRUE(p.wait);
-  (void)t.begin(1200, 60);  // the child's own taskwait
-  t.resume_after_task(p, &outer, 1500, 200, true, 7000);
-  EXPECT_TRUE(t.recorded(outer));
-  EXPECT_TRUE(outer.sleep_only);
-  EXPECT_EQ(outer.start_ns, 1500u);
-  EXPECT_EQ(outer.cpu_start_ns, 200u);
-  const uint64_t off = off_cpu_ns(outer.start_ns, outer.cpu_start_ns, 2500, 300);
+  (void)begin(t, 1200, 60);  // the child's own taskwait
+  (void)t.pop();
+  t.resume_after_task(p, 1500, 200, true, 7000);
+  EXPECT_TRUE(t.recorded(*outer));
+  EXPECT_TRUE(outer->clock.sleep_only);
+  EXPECT_EQ(outer->clock.start_ns, 1500u);
+  EXPECT_EQ(outer->clock.cpu_start_ns, 200u);
+  const uint64_t off = off_cpu_ns(outer->clock.start_ns, outer->clock.cpu_start_ns, 2500, 300);
   EXPECT_EQ(off, 900u);
-  EXPECT_EQ(sleep_part(outer, off, 7000), 900u);  // slept, never queued
-  EXPECT_EQ(sleep_part(outer, off, 7300), 600u);  // 300 of it in the run queue
-  EXPECT_EQ(sleep_part(outer, off, 9000), 0u);    // all of it preempted
+  EXPECT_EQ(sleep_part(outer->clock, off, 7000), 900u);  // slept, never queued
+  EXPECT_EQ(sleep_part(outer->clock, off, 7300), 600u);  // 300 of it in the run queue
+  EXPECT_EQ(sleep_part(outer->clock, off, 9000), 0u);    // all of it preempted
+  (void)t.pop();
   // A wait that ran only tasks that did not wait keeps all of its time off the CPU.
-  WaitClock plain = t.begin(3000, 400);
-  const TaskPause q = t.pause_for_task(&plain);
-  t.resume_after_task(q, &plain, 3500, 600, true, 9000);
-  EXPECT_FALSE(plain.sleep_only);
-  EXPECT_EQ(sleep_part(plain, 100, 9050), 100u);
+  const OpenWait* plain = begin(t, 3000, 400);
+  const TaskPause q = t.pause_for_task();
+  t.resume_after_task(q, 3500, 600, true, 9000);
+  EXPECT_FALSE(plain->clock.sleep_only);
+  EXPECT_EQ(sleep_part(plain->clock, 100, 9050), 100u);
 }
 
 TEST(WaitClocks, ARuntimeCallRecordsWhatItSleptNotItsPreemptionNorATaskRunInside) {
@@ -126,29 +142,31 @@ TEST(WaitClocks, ARuntimeCallRecordsWhatItSleptNotItsPreemptionNorATaskRunInside
 
 TEST(WaitClocks, AWaitBegunInsideWithoutTheTrampolineMakesTheOuterUnrecorded) {
   // A taskloop's task is not run through the trampoline: no pause; its barrier begins a wait.
-  ThreadWaits t;
-  WaitClock outer = t.begin(1000, 10);
-  const WaitClock inner = t.begin(1100, 20);
-  EXPECT_TRUE(t.recorded(inner));
-  EXPECT_FALSE(t.recorded(outer));
-  EXPECT_FALSE(t.pause_for_task(&outer).wait);  // nothing left of it to pause
+  OpenWaits t;
+  const OpenWait* outer = begin(t, 1000, 10);
+  const OpenWait* inner = begin(t, 1100, 20);
+  EXPECT_TRUE(t.recorded(*inner));
+  EXPECT_FALSE(t.recorded(*outer));
+  (void)t.pop();
+  EXPECT_FALSE(t.pause_for_task().wait);  // nothing left of it to pause
 }
 
 TEST(WaitClocks, ATaskAtTheRegionsEndPausesTheJoinEvenIfItWaits) {
   // The end-of-region wait opens at 1,000; a task runs there 1,300 to 1,800 and takes a taskwait
   // (1,500); the join closes at 2,500. Both of the join's pieces are recorded: after the task
   // the span opens again with the waits begun so far.
-  ThreadWaits t;
+  OpenWaits t;
   t.open_join(1000, 100);
-  const TaskPause p = t.pause_for_task(nullptr);
+  const TaskPause p = t.pause_for_task();
   ASSERT_TRUE(p.join);
   EXPECT_FALSE(p.wait);
   const JoinSpan::Closed before = t.close_join(1300, 150);
   EXPECT_TRUE(before.recorded);
   EXPECT_EQ(before.off_ns, 250u);
   EXPECT_FALSE(t.join().is_open());
-  (void)t.begin(1500, 300);  // the task's taskwait
-  t.resume_after_task(p, nullptr, 1800, 500);
+  (void)begin(t, 1500, 300);  // the task's taskwait
+  (void)t.pop();
+  t.resume_after_task(p, 1800, 500);
   ASSERT_TRUE(t.join().is_open());
   const JoinSpan::Closed after = t.close_join(2500, 600);
   EXPECT_TRUE(after.recorded);
@@ -157,25 +175,41 @@ TEST(WaitClocks, ATaskAtTheRegionsEndPausesTheJoinEvenIfItWaits) {
 }
 
 TEST(WaitClocks, AJoinInsideWhichAWaitBeganUnpausedIsNotRecorded) {
-  ThreadWaits t;
+  OpenWaits t;
   t.open_join(1000, 100);
-  (void)t.begin(1200, 150);  // a wait of a task the trampoline did not see
+  (void)begin(t, 1200, 150);  // a wait of a task the trampoline did not see
+  (void)t.pop();
   EXPECT_FALSE(t.close_join(2000, 300).recorded);
 }
 
 TEST(WaitClocks, WaitsTheCostGuardLeavesUnmeasuredAreNeverRecordedButCount) {
   // A wait not measured off the CPU (cpu 0) is not recorded and is not paused by a task; it
   // still counts as begun, so a measured wait around it is not recorded after it.
-  ThreadWaits t;
-  const WaitClock outer = t.begin(1000, 10);
-  WaitClock unmeasured = t.begin(0, 0);
-  EXPECT_FALSE(t.recorded(unmeasured));
-  EXPECT_FALSE(t.pause_for_task(&unmeasured).wait);
-  EXPECT_FALSE(t.recorded(outer));
+  OpenWaits t;
+  const OpenWait* outer = begin(t, 1000, 10);
+  const OpenWait* unmeasured = begin(t, 0, 0, Measure::kNone);
+  EXPECT_FALSE(t.recorded(*unmeasured));
+  EXPECT_FALSE(t.pause_for_task().wait);
+  EXPECT_FALSE(t.recorded(*outer));
+  (void)t.pop();
   // A lock is measured whole on the monotonic clock (start read, no CPU clock): not this rule's.
-  const WaitClock lock = t.begin(2000, 0);
-  EXPECT_EQ(lock.start_ns, 2000u);
-  EXPECT_FALSE(t.recorded(lock));
+  const OpenWait* lock = begin(t, 2000, 0, Measure::kWhole);
+  EXPECT_EQ(lock->measure, Measure::kWhole);
+  EXPECT_EQ(lock->clock.start_ns, 2000u);
+  EXPECT_FALSE(t.recorded(*lock));
+}
+
+TEST(WaitClocks, AWaitBeyondAFullStackIsNotKeptButEndsTheRecordingOfThoseAround) {
+  // A recursion of taskwaits deeper than the stack: the wait that does not fit is refused (the
+  // wrapper counts it and does not pop it), and still counts as begun inside the others.
+  OpenWaits t;
+  for (int i = 0; i < kMaxOpenWaits; ++i) ASSERT_NE(begin(t, 1000 + i, 10), nullptr);
+  const OpenWait* top = t.innermost();
+  EXPECT_TRUE(t.recorded(*top));
+  EXPECT_EQ(begin(t, 5000, 20), nullptr);
+  EXPECT_EQ(t.depth(), kMaxOpenWaits);
+  EXPECT_FALSE(t.recorded(*top));
+  EXPECT_EQ(t.pop(), top);
 }
 
 }  // namespace
