@@ -167,6 +167,8 @@ HeaderFacts header_facts(const Model& m) {
     f.unwind_failed += t.unwind_failed();
     f.short_stack += t.short_stack_samples();
     f.unmeasured_waits += t.unmeasured_waits();
+    f.waits_dropped += t.waits_dropped();
+    f.waits_dropped_ns += t.waits_dropped_ns();
   }
   f.idle = idle_totals(m);
   f.busy = busy_machine(m);
@@ -251,6 +253,11 @@ void print_lost_lines(std::ostream& out, const format::Profile& p, const HeaderF
         "measuring them would cost more than they wait); their time off the CPU counts as "
         "<off-cpu> work\n",
         f.unmeasured_waits);
+  if (f.waits_dropped)
+    out << fmt::format(
+        "           {} waits not recorded ({} s known of them): nested more than 64 deep on a "
+        "thread, or beyond its table of wait sites\n",
+        f.waits_dropped, seconds(f.waits_dropped_ns));
   if (p.trailer.fork_records_dropped())
     out << fmt::format(
         "           {} parallel-region or task creation paths not recorded (their samples sit "
@@ -397,6 +404,7 @@ nlohmann::json header_json(const Model& m, const HeaderFacts& f, const FilterOpt
     j["threads_before_start"] = p.trailer.threads_before_start();
   if (p.trailer.member_counts_lost()) j["member_counts_lost"] = p.trailer.member_counts_lost();
   if (f.unmeasured_waits) j["unmeasured_waits"] = f.unmeasured_waits;
+  if (f.waits_dropped) j["waits_dropped"] = f.waits_dropped;
   if (p.header.counter_event_size()) {
     const CounterFacts counters = counter_facts(p);
     j["counters"] = counter_json(p, counters);

@@ -22,7 +22,9 @@ struct HeaderFacts {
   BusyMachine busy;
   uint64_t dropped = 0, dropped_ns = 0, truncated = 0, unwind_failed = 0, short_stack = 0;
   uint64_t unmeasured_waits = 0;  // libgomp: waits the cost guard did not measure (1.15)
-  const char* clock = "cpu";      // "wall", "task" or "cpu"
+  // Exact waits that did not fit the thread's wait table or stack of open waits.
+  uint64_t waits_dropped = 0, waits_dropped_ns = 0;
+  const char* clock = "cpu";  // "wall", "task" or "cpu"
   const char* view = "user";
 };
 HeaderFacts header_facts(const Model& m);
