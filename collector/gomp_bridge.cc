@@ -9,10 +9,10 @@
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
 #include "collector/handler/thread_state.h"
-#include "collector/ompt/runtime_status.h"
 #include "collector/open_wait.h"
 #include "collector/openmp/events.h"
 #include "collector/openmp/open_waits.h"
+#include "collector/openmp/runtime_status.h"
 #include "collector/openmp/wait_split.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
@@ -230,7 +230,7 @@ namespace omprof::gomp {
 // The wrappers act only without OMPT: a libgomp entry point reached on libomp (which provides
 // them too) is seen by the OMPT tool already.
 ThreadState* tracked_thread() {
-  if (!g_attached.load(std::memory_order_relaxed) || omprof::ompt::ompt_ever()) return nullptr;
+  if (!g_attached.load(std::memory_order_relaxed) || omprof::openmp::ompt_ever()) return nullptr;
   return omprof::handler::current_thread();
 }
 
@@ -256,7 +256,7 @@ OMPROF_EXPORT int omprof_internal_gomp_attach(void) {
     ts->is_omp_thread = true;
     if (!ts->omp.gomp.thread) set_context(ts, 0, fmt::kWorkSerial);
   }
-  omprof::ompt::note_gomp_wrappers();
+  omprof::openmp::note_gomp_wrappers();
   return 1;
 }
 

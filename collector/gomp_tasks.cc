@@ -7,8 +7,8 @@
 #include "collector/gomp_thread.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/thread_state.h"
-#include "collector/ompt/fork_records.h"
 #include "collector/openmp/events.h"
+#include "collector/openmp/fork_records.h"
 #include "collector/openmp/wait_clocks.h"
 #include "collector/runtime.h"
 #include "proto/state_codes.h"
@@ -53,7 +53,8 @@ OMPROF_EXPORT uint32_t omprof_internal_gomp_task_create(const void* codeptr_ra,
   uint64_t parent = ts->omp.task_origin;
   if (!parent) parent = pv::fork_id(ts->omp.gomp.parallel_value);
   if (!parent) return 0;
-  const uint32_t record = omprof::ompt::record_task_creation(codeptr_ra, enter_frame, parent, cut);
+  const uint32_t record =
+      omprof::openmp::record_task_creation(codeptr_ra, enter_frame, parent, cut);
   if (record) {
     call->codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
     begin_runtime_call(g, call);

@@ -285,7 +285,7 @@ struct ThreadRecord {
   uint64_t events_offset = 0;           // the EventRing (0: none)
   uint64_t regions_offset = 0;          // RegionStatsRecord[kJournalRegionNodes] (0: none)
   // Forks counted by this thread but not yet added to their record's ForkCounts (the
-  // collector's batching: ompt/fork_records.cc); a reader adds them.
+  // collector's batching: openmp/fork_records.cc); a reader adds them.
   uint64_t uncounted_fork_id = 0;
   uint64_t uncounted_forks = 0;
   uint64_t wall_fork_id = 0;

@@ -3,7 +3,7 @@
 # signal-handler folder calls that are not async-signal-safe, and the size of every file. Prints each violation; exit 1 if
 # any. Run by ctest (layout.dependencies).
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 status=0
 unsafe='malloc\(|calloc\(|realloc\(|free\(|printf|fopen|std::(string|vector|map|mutex|cout|cerr)|lock_guard|dlsym\(|throw |operator new'
 fail() { echo "layout: $*"; status=1; }
@@ -62,7 +62,16 @@ rule 'cc|h' '^#include "(mpi|gomp|viewer|launcher)/' '' \
 rule 'c|cc|h' '^#include "collector/' '"collector/(mpi_bridge|gomp_bridge)\.h"' \
   'a wrapper reaches past its bridge into the collector' mpi gomp
 rule 'c|cc|h' '^#include "(viewer|launcher|ranks)/' '' 'a wrapper includes offline code' mpi gomp
-# 6. No product source file over 500 lines (docs/architecture.md): past that, a file holds more
+# 6. The OpenMP event model (collector/openmp/) is fed by the runtimes' adapters and includes
+#    neither (collector/ompt/: OMPT; collector/gomp_*: the libgomp wrappers' side), and neither
+#    adapter includes the other.
+rule 'cc|h' '^#include "collector/(ompt/|gomp_)' '' \
+  'the OpenMP event model includes a runtime adapter' collector/openmp
+rule 'cc|h' '^#include "collector/gomp_' '' 'the OMPT adapter includes the libgomp one' \
+  collector/ompt
+rule 'cc|h' '^#include "collector/ompt/' '' 'the libgomp adapter includes the OMPT one' \
+  collector/gomp_bridge.cc collector/gomp_bridge.h collector/gomp_tasks.cc collector/gomp_thread.h
+# 7. No product source file over 500 lines (docs/architecture.md): past that, a file holds more
 #    than one job.
 while read -r n f; do
   [ "$f" != total ] && [ "$n" -gt 500 ] && fail "$f has $n lines, over 500: split it by job"

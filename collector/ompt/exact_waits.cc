@@ -144,16 +144,6 @@ void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const voi
   begin_wait(ts, start, state_of_sync(sync_kind, role));
 }
 
-bool taskwait_exact() {
-  // Read once (first taskwait, outside signal context); the setting is for comparisons
-  // (bench/), the default is sampled.
-  static const bool exact = [] {
-    const char* v = std::getenv("OMPROF_EXACT_TASKWAIT");
-    return v && *v == '1';
-  }();
-  return exact;
-}
-
 uint64_t wait_end_sync(ThreadState* ts) {
   OmptThread& o = own(ts);
   // What closing the wait reads of its team (other threads wrote it: cache misses), asked for

@@ -23,9 +23,6 @@ void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const voi
                      const SampleContext& ctx, uint32_t region_instance, BarrierRole role);
 // Returns the time the wait ended (0 if none was open).
 uint64_t wait_end_sync(ThreadState* ts);
-// Whether taskwait and taskgroup waits are measured exactly (OMPROF_EXACT_TASKWAIT=1) or
-// sampled (the default: proto Header.taskwait_sampled).
-bool taskwait_exact();
 void wait_begin_mutex(ThreadState* ts, int mutex_kind, uint64_t wait_id, uint64_t codeptr,
                       const SampleContext& ctx);
 void wait_end_mutex(ThreadState* ts, uint64_t wait_id);

@@ -16,13 +16,13 @@
 #include "collector/handler/task_children.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
-#include "collector/ompt/fork_records.h"
-#include "collector/ompt/member_counters.h"
 #include "collector/ompt/ompt_thread.h"
 #include "collector/ompt/running_tasks.h"
-#include "collector/ompt/runtime_status.h"
 #include "collector/ompt/task_origins.h"
 #include "collector/openmp/events.h"
+#include "collector/openmp/fork_records.h"
+#include "collector/openmp/member_counters.h"
+#include "collector/openmp/runtime_status.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
@@ -189,7 +189,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
       ts->omp.ompt.current_task = task_data;
     }
     // Sampled, not timed: a task-heavy program calls this twice per task (docs/semantics.md).
-    if (!taskwait_exact()) return;
+    if (!openmp::taskwait_exact()) return;
   }
   if (endpoint != ompt_scope_begin) {
     wait_end_sync(ts);
@@ -210,7 +210,7 @@ void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint
       handler::plausible_pointer(parallel_data) ? pv::instance(value_of(ts, parallel_data)) : 0;
   // The member's body ends at its region's end barrier.
   if (region_end && ts->omp_process.member_depth &&
-      member_counts::ends_member(ts, instance, construct_address(codeptr_ra)))
+      openmp::member_counts::ends_member(ts, instance, construct_address(codeptr_ra)))
     openmp::member_end(ts, instance, 0, openmp::BarrierTiming::kSpans);
   SampleContext ctx = wait_context(ts, parallel_data);
   // A taskwait or taskgroup is its task's: named by the runtime here, not taken from the thread's
@@ -272,7 +272,7 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
       !new_task)
     return;
   if (!handler::task_children::created(&encountering_task->value, &new_task->value)) return;
-  if (!task_paths()) return;
+  if (!openmp::task_paths()) return;
   // The creating context: the creating task's own record (the one this thread runs, as a rule),
   // else the innermost region.
   ThreadState* ts = current_thread();
@@ -281,7 +281,7 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
     parent = ts->omp.task_origin;
   else if (handler::task_children::linked(&encountering_task->value))
     parent = task_origins::find(encountering_task);
-  if (!parent) parent = enclosing_fork_id();
+  if (!parent) parent = openmp::enclosing_fork_id();
   const void* enter = nullptr;
   uint64_t cut = 0;
   if (encountering_frame) {
@@ -290,7 +290,7 @@ void on_task_create(ompt_data_t* encountering_task, const ompt_frame_t* encounte
     if (handler::plausible_pointer(encountering_frame->exit_frame.ptr))
       cut = reinterpret_cast<uint64_t>(encountering_frame->exit_frame.ptr);
   }
-  const uint32_t id = record_task_creation(codeptr_ra, enter, parent, cut);
+  const uint32_t id = openmp::record_task_creation(codeptr_ra, enter, parent, cut);
   // Not counted in the record's instances: one atomic on a line every thread writes cost more
   // than the rest of the path (BOTS health: 7 million tasks in 5 s).
   if (id) task_origins::insert(new_task, id);
@@ -318,9 +318,9 @@ int tool_initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   set_callback(ompt_callback_task_schedule, reinterpret_cast<ompt_callback_t>(on_task_schedule));
   set_callback(ompt_callback_task_create, reinterpret_cast<ompt_callback_t>(on_task_create));
   if (ThreadState* ts = current_thread()) ts->is_omp_thread = true;
-  note_ompt_started();
+  openmp::note_ompt_started();
   handler::set_ompt_inquiry(get_state, get_thread_data, g_get_parallel_info);
-  journal_runtime_status(recorded_modules());
+  openmp::journal_runtime_status(recorded_modules());
   return 1;
 }
 
@@ -339,7 +339,7 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
     const char* runtime_version) {
   using namespace omprof;
   if (!runtime().active.load()) return nullptr;  // decline: this process is not profiled
-  ompt::note_runtime_version(runtime_version);
+  openmp::note_runtime_version(runtime_version);
   static ompt_start_tool_result_t result = {ompt::tool_initialize, ompt::tool_finalize, {0}};
   return &result;
 }

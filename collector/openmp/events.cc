@@ -4,9 +4,9 @@
 #include "collector/handler/intervals.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
-#include "collector/ompt/fork_records.h"
-#include "collector/ompt/fork_walls.h"
-#include "collector/ompt/member_counters.h"
+#include "collector/openmp/fork_records.h"
+#include "collector/openmp/fork_walls.h"
+#include "collector/openmp/member_counters.h"
 #include "collector/runtime.h"
 #include "proto/state_codes.h"
 
@@ -17,7 +17,7 @@ namespace pv = handler::parallel_value;
 Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame, unsigned team_size,
             BarrierTiming timing) {
   Forked f;
-  f.value = ompt::begin_parallel_region(codeptr_ra, enter_frame);
+  f.value = openmp::begin_parallel_region(codeptr_ra, enter_frame);
   f.now_ns = monotonic_ns();
   if (timing == BarrierTiming::kArrivals)
     handler::note_region_fork(pv::instance(f.value), f.now_ns);
@@ -30,7 +30,7 @@ Forked fork(ThreadState* ts, const void* codeptr_ra, const void* enter_frame, un
                               pv::fork_id(f.value), team_size);
     ts->omp_process.last_fork_value[depth] = f.value;
   }
-  ompt::note_fork_time(ts, f.now_ns);
+  openmp::note_fork_time(ts, f.now_ns);
   return f;
 }
 
@@ -44,19 +44,20 @@ void member_begin(ThreadState* ts, uint64_t value, unsigned index, unsigned team
   }
   if (timing == BarrierTiming::kArrivals)
     handler::note_member_begun(pv::instance(value), team_size, now_ns);
-  ompt::begin_team_member(value, index, team_size);
-  if (ts && ompt::member_counts::on())
-    ompt::member_counts::begin(ts, pv::fork_id(value), pv::instance(value), index == 0, construct);
+  openmp::begin_team_member(value, index, team_size);
+  if (ts && openmp::member_counts::on())
+    openmp::member_counts::begin(ts, pv::fork_id(value), pv::instance(value), index == 0,
+                                 construct);
 }
 
 void member_end(ThreadState* ts, uint32_t instance, uint64_t now_ns, BarrierTiming timing) {
   if (timing == BarrierTiming::kArrivals) handler::note_member_ended(instance, now_ns);
-  if (ts && ts->omp_process.member_depth) ompt::member_counts::end(ts, instance);
+  if (ts && ts->omp_process.member_depth) openmp::member_counts::end(ts, instance);
 }
 
 void join(ThreadState* ts, uint64_t value, uint64_t now_ns) {
   handler::note_region_end(pv::instance(value), now_ns);
-  ompt::note_join_time(ts, pv::fork_id(value), now_ns);
+  openmp::note_join_time(ts, pv::fork_id(value), now_ns);
 }
 
 void record_wait(ThreadState* ts, uint64_t codeptr, const SampleContext& ctx, uint64_t ns,

@@ -7,7 +7,7 @@
 
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
-#include "collector/ompt/runtime_status.h"
+#include "collector/openmp/runtime_status.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "collector/writer/mpi_facts.h"
@@ -121,10 +121,10 @@ void journal_header() {
   facts.argv = command_line();
   facts.mpi_rank = mpi_rank_from_env();
   facts.mpi_size = mpi_size_from_env();
-  facts.omp = ompt::runtime_status(modules);
+  facts.omp = openmp::runtime_status(modules);
   journal::append_entry(fields::JournalEntry::kStart, header_record(facts));
-  ompt::journal_runtime_status(modules);
-  ompt::apply_timeline_measurement();
+  openmp::journal_runtime_status(modules);
+  openmp::apply_timeline_measurement();
 }
 
 void journal_mpi_facts() {

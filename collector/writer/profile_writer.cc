@@ -13,8 +13,8 @@
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
-#include "collector/ompt/fork_records.h"
-#include "collector/ompt/runtime_status.h"
+#include "collector/openmp/fork_records.h"
+#include "collector/openmp/runtime_status.h"
 #include "collector/phase_timer.h"
 #include "collector/region_context.h"
 #include "collector/run_report.h"
@@ -66,7 +66,7 @@ std::vector<ThreadRows> collect_threads(StackTable& stacks) {
 
 // Every address the stacks and fork records use.
 std::vector<uint64_t> addresses_of(const StackTable& stacks,
-                                   const std::vector<ompt::ForkSnapshot>& forks) {
+                                   const std::vector<openmp::ForkSnapshot>& forks) {
   std::vector<uint64_t> addresses;
   for (size_t i = 0; i < stacks.size(); ++i) {
     const std::vector<uint64_t> frames = stacks.frames(i);
@@ -181,7 +181,7 @@ static writer::HeaderFacts header_facts(uint64_t duration_ns, ProcessEnding endi
   facts.symbolize_offline = !symbolized_in_process;
   facts.region_window_start_ns = regions.window_start_ns;
   facts.region_cpu_exact = region_cpu_measured();
-  facts.omp = ompt::runtime_status(modules);
+  facts.omp = openmp::runtime_status(modules);
   facts.ending_kind = ending.kind;
   facts.exit_status = ending.exit_status;
   facts.wall_clock = check_wall_clock(duration_ns);
@@ -194,7 +194,7 @@ void write_profile(uint64_t duration_ns, ProcessEnding ending) {
   release_reserved_descriptor();
   PhaseTimer phase;
   const std::vector<unwind::Module> modules = recorded_modules();
-  const std::vector<ompt::ForkSnapshot> forks = ompt::fork_snapshots();
+  const std::vector<openmp::ForkSnapshot> forks = openmp::fork_snapshots();
   StackTable stacks;
   const std::vector<ThreadRows> threads = collect_threads(stacks);
   std::vector<uint64_t> fork_stack_ids;

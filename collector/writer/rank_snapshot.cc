@@ -11,7 +11,7 @@
 
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"
-#include "collector/ompt/runtime_status.h"
+#include "collector/openmp/runtime_status.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
@@ -119,7 +119,7 @@ class TaskwaitResolver {
 ranks::RankNumbers rank_snapshot(int rank, uint64_t duration_ns) {
   const uint64_t now = runtime().start_mono_ns + duration_ns;
   std::vector<unwind::Module> modules = recorded_modules();
-  const omp::Measurement measured = ompt::run_measurement();
+  const omp::Measurement measured = openmp::run_measurement();
   const TaskwaitResolver taskwait(std::move(modules), measured.wrapper_states);
   const RegionData region_snapshot = region_data(int64_t(duration_ns));
   ranks::RankBuilder b(measured, duration_ns);

@@ -9,8 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "collector/ompt/member_counters.h"
-#include "collector/ompt/runtime_status.h"
+#include "collector/ompt/task_origins.h"
+#include "collector/openmp/member_counters.h"
+#include "collector/openmp/runtime_status.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/sampling.h"
@@ -230,7 +231,7 @@ wire::Encoder header_record(const HeaderFacts& facts) {
   h.u64(H::kRegionWindowStartNs, uint64_t(facts.region_window_start_ns));
   h.boolean(H::kRegionCpuExact, facts.region_cpu_exact);
   h.boolean(H::kRegionCountersExact, region_counters_measured());
-  ompt::add_run_measurement(h);
+  openmp::add_run_measurement(h);
   if (facts.wall_clock.checked) {
     h.str(H::kWallClock, facts.wall_clock.tsc ? "tsc" : "clock_monotonic");
     h.i64(H::kWallClockDriftNs, facts.wall_clock.drift_ns);
@@ -341,7 +342,7 @@ void add_thread_records(wire::RecordStream& out, const ThreadRows& t) {
   }
 }
 
-void add_fork_records(wire::RecordStream& out, const std::vector<ompt::ForkSnapshot>& forks,
+void add_fork_records(wire::RecordStream& out, const std::vector<openmp::ForkSnapshot>& forks,
                       const std::vector<uint64_t>& fork_stack_ids,
                       const LocationIds& location_ids) {
   namespace F = fields::ForkRecord;
@@ -401,10 +402,13 @@ wire::Encoder trailer_record(uint64_t record_count) {
   trailer.u64(T::kRecordCount, record_count);
   trailer.u64(T::kThreadsUntracked, threads_untracked());
   trailer.u64(T::kThreadsBeforeStart, threads_before_start());
-  trailer.u64(T::kMemberCountsLost, ompt::member_counts::lost());
+  trailer.u64(T::kMemberCountsLost, openmp::member_counts::lost());
   trailer.u64(T::kTimerCreateFailures, runtime().timer_create_failures.load());
   trailer.u64(T::kForwardedSignals, handler::sampling_state().forwarded_signals.load());
-  trailer.u64(T::kForkRecordsDropped, ompt::fork_records_dropped());
+  // The model's creation records and paths, and the OMPT tool's tasks whose record did not fit
+  // its task table.
+  trailer.u64(T::kForkRecordsDropped,
+              openmp::fork_records_dropped() + ompt::task_origins::dropped());
   const HandlerStats hs = handler_stats();
   trailer.u64(T::kHandlerCallsTimed, hs.calls);
   trailer.u64(T::kHandlerNsTotal, hs.total_ns);

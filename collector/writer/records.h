@@ -10,8 +10,8 @@
 
 #include "collector/clocks/wall_clock_check.h"
 #include "collector/machine_load.h"
-#include "collector/ompt/fork_records.h"
-#include "collector/ompt/runtime_status.h"
+#include "collector/openmp/fork_records.h"
+#include "collector/openmp/runtime_status.h"
 #include "collector/region_context.h"
 #include "collector/thread_registry.h"
 #include "collector/writer/stack_table.h"
@@ -41,7 +41,7 @@ struct HeaderFacts {
   bool symbolize_offline = true;
   int64_t region_window_start_ns = 0;
   bool region_cpu_exact = false;
-  ompt::RuntimeStatus omp;
+  openmp::RuntimeStatus omp;
   WallClockCheck wall_clock;
   MachineLoad machine;
   uint32_t ending_kind = 0;  // Ending.Kind; 0: not written
@@ -57,7 +57,7 @@ void add_mapping_records(wire::RecordStream& out, const std::vector<unwind::Modu
 void add_stack_records(wire::RecordStream& out, const StackTable& stacks,
                        const LocationIds& location_ids);
 void add_thread_records(wire::RecordStream& out, const ThreadRows& thread);
-void add_fork_records(wire::RecordStream& out, const std::vector<ompt::ForkSnapshot>& forks,
+void add_fork_records(wire::RecordStream& out, const std::vector<openmp::ForkSnapshot>& forks,
                       const std::vector<uint64_t>& fork_stack_ids, const LocationIds& location_ids);
 void add_region_records(wire::RecordStream& out, const RegionData& regions, StringTable& strings);
 wire::Encoder trailer_record(uint64_t record_count);

@@ -1,4 +1,4 @@
-#include "collector/ompt/runtime_status.h"
+#include "collector/openmp/runtime_status.h"
 
 #include <atomic>
 #include <climits>
@@ -7,7 +7,6 @@
 #include "collector/handler/sample_measures.h"
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
-#include "collector/ompt/exact_waits.h"
 #include "collector/runtime.h"
 #include "omp/accounting.h"
 #include "proto/fields.h"
@@ -15,7 +14,7 @@
 #include "proto/text.h"
 #include "unwind/module_kind.h"
 
-namespace omprof::ompt {
+namespace omprof::openmp {
 
 namespace {
 std::atomic<bool> g_ompt_ever{false};
@@ -29,6 +28,16 @@ std::string& version_text() {
 
 void note_runtime_version(const char* version) {
   if (version) version_text() = version;
+}
+
+bool taskwait_exact() {
+  // Read once (first taskwait, outside signal context); the setting is for comparisons
+  // (bench/), the default is sampled.
+  static const bool exact = [] {
+    const char* v = std::getenv("OMPROF_EXACT_TASKWAIT");
+    return v && *v == '1';
+  }();
+  return exact;
 }
 
 omp::Measurement run_measurement() {
@@ -135,4 +144,4 @@ void journal_runtime_status(const std::vector<unwind::Module>& modules) {
   journal::append_entry(format::fields::JournalEntry::kOmp, e);
 }
 
-}  // namespace omprof::ompt
+}  // namespace omprof::openmp

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-namespace omprof::ompt {
+namespace omprof::openmp {
 
 // A fork, in the encountering thread: records the construct's call path (`enter_frame`: where
 // the runtime was entered, the memo's key; fork_paths.cc) and returns the region's value
@@ -57,4 +57,4 @@ struct ForkSnapshot {
 std::vector<ForkSnapshot> fork_snapshots();
 uint64_t fork_records_dropped();
 
-}  // namespace omprof::ompt
+}  // namespace omprof::openmp

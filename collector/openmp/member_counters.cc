@@ -1,12 +1,12 @@
-#include "collector/ompt/member_counters.h"
+#include "collector/openmp/member_counters.h"
 
 #include <atomic>
 
 #include "collector/handler/counter_read.h"
-#include "collector/ompt/fork_records.h"
+#include "collector/openmp/fork_records.h"
 #include "collector/region_context.h"
 
-namespace omprof::ompt::member_counts {
+namespace omprof::openmp::member_counts {
 
 namespace {
 
@@ -77,4 +77,4 @@ uint64_t lost() {
   return g_lost.load(std::memory_order_relaxed);
 }
 
-}  // namespace omprof::ompt::member_counts
+}  // namespace omprof::openmp::member_counts

@@ -12,7 +12,7 @@
 
 #include "collector/handler/thread_state.h"
 
-namespace omprof::ompt::member_counts {
+namespace omprof::openmp::member_counts {
 
 using handler::ThreadState;
 
@@ -32,4 +32,4 @@ bool ends_member(const ThreadState* ts, uint32_t instance, uint64_t construct);
 // kMaxForkNesting, or never closed.
 uint64_t lost();
 
-}  // namespace omprof::ompt::member_counts
+}  // namespace omprof::openmp::member_counts

@@ -1,8 +1,8 @@
-#include "collector/ompt/fork_walls.h"
+#include "collector/openmp/fork_walls.h"
 
-#include "collector/ompt/fork_records.h"
+#include "collector/openmp/fork_records.h"
 
-namespace omprof::ompt {
+namespace omprof::openmp {
 
 void note_fork_time(handler::ThreadState* ts, uint64_t now_ns) {
   if (!ts) return;
@@ -29,4 +29,4 @@ void note_join_time(handler::ThreadState* ts, uint64_t fork_id, uint64_t now_ns)
   ts->wall_unflushed_ns += wall;
 }
 
-}  // namespace omprof::ompt
+}  // namespace omprof::openmp

@@ -10,7 +10,7 @@
 #include "proto/wire.h"
 #include "unwind/module.h"
 
-namespace omprof::ompt {
+namespace omprof::openmp {
 
 struct RuntimeStatus {
   bool ompt_active = false;
@@ -33,6 +33,9 @@ void note_gomp_wrappers();
 // the timeline and the in-job rank summary): what OMPT or the libgomp wrappers measure, once one
 // of them started, and the sampling clock.
 omp::Measurement run_measurement();
+// Whether OMPT's taskwait and taskgroup waits are measured exactly (OMPROF_EXACT_TASKWAIT=1) or
+// sampled (the default: proto Header.taskwait_sampled).
+bool taskwait_exact();
 // run_measurement as Header fields (state_measurement, wrapper_states, taskwait_sampled): in
 // the profile's header, and in the journal's runtime status (journal_runtime_status).
 void add_run_measurement(wire::Encoder& h);
@@ -42,4 +45,4 @@ void apply_timeline_measurement();
 // Records the runtime status in the journal (at start, and again once OMPT is initialized).
 void journal_runtime_status(const std::vector<unwind::Module>& modules);
 
-}  // namespace omprof::ompt
+}  // namespace omprof::openmp

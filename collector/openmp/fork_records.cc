@@ -1,4 +1,4 @@
-#include "collector/ompt/fork_records.h"
+#include "collector/openmp/fork_records.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -10,13 +10,12 @@
 #include "collector/handler/signal_handler.h"
 #include "collector/handler/stack_capture.h"
 #include "collector/journal_writer.h"
-#include "collector/ompt/task_origins.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "proto/fields.h"
 
-namespace omprof::ompt {
+namespace omprof::openmp {
 
 namespace {
 
@@ -243,12 +242,12 @@ std::vector<ForkSnapshot> fork_snapshots() {
   return out;
 }
 
-// Fork and task records that did not fit, and tasks whose record did not fit the task table.
+// Fork and task records that did not fit, and task paths not recorded.
 uint64_t fork_records_dropped() {
   uint64_t skipped = 0;
   for (uint32_t i = 0; i < thread_count(); ++i)
     if (const ThreadState* ts = thread_at(i)) skipped += ts->omp_process.task_paths_skipped;
-  return forks().dropped.load() + task_origins::dropped() + skipped;
+  return forks().dropped.load() + skipped;
 }
 
 // ---- How a fork or a task creation finds its call path cheaply: the encountering thread's
@@ -464,4 +463,4 @@ uint32_t record_task_creation(const void* codeptr_ra, const void* enter_frame, u
   return uint32_t(id);
 }
 
-}  // namespace omprof::ompt
+}  // namespace omprof::openmp

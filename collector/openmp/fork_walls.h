@@ -10,11 +10,11 @@
 
 #include "collector/handler/thread_state.h"
 
-namespace omprof::ompt {
+namespace omprof::openmp {
 
 // `ts` forks a parallel region at `now_ns`.
 void note_fork_time(handler::ThreadState* ts, uint64_t now_ns);
 // `ts` joins the innermost region it forked, an instance of fork record `fork_id`, at `now_ns`.
 void note_join_time(handler::ThreadState* ts, uint64_t fork_id, uint64_t now_ns);
 
-}  // namespace omprof::ompt
+}  // namespace omprof::openmp
