@@ -13,9 +13,9 @@
 #include <new>
 
 #include "collector/context_switches.h"
-#include "collector/gomp_bridge.h"
 #include "collector/handler/idle_workers.h"
 #include "collector/journal_writer.h"
+#include "collector/libgomp/bridge.h"
 #include "collector/machine_load.h"
 #include "collector/modules.h"
 #include "collector/ompt/exact_waits.h"

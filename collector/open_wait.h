@@ -2,7 +2,7 @@
 // (`omprof top`) and for a journal whose process died inside it (proto/journal.h
 // ThreadRecord.omp_wait_state). Both runtimes' adapters call these at their outermost wait's
 // begin and end: the OMPT callbacks (ompt/exact_waits.cc) and the libgomp wrappers
-// (gomp_bridge.cc). Two stores each, on the thread's own record; never in the signal handler.
+// (collector/libgomp/). Two stores each, on the thread's own record; never in the signal handler.
 #pragma once
 
 #include <atomic>

@@ -1,6 +1,7 @@
 // Where an exact wait or an overhead interval is recorded: the one rule both runtimes' adapters
-// use (the OMPT callbacks, collector/ompt/; the libgomp wrappers, gomp_bridge.cc and
-// gomp_tasks.cc), so that a measured interval lies where the thread's samples at that moment do.
+// use (the OMPT callbacks, collector/ompt/; the libgomp adapter,
+// collector/libgomp/), so that a measured interval lies where the thread's samples at that moment
+// do.
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "collector/gomp_bridge.h"
+#include "collector/libgomp/bridge.h"
 #include "proto/state_codes.h"
 
 #define OMPROF_EXPORT extern "C" __attribute__((visibility("default")))
@@ -109,7 +109,7 @@ struct TaskHeader {
   void* data;                   // the program's block, valid during GOMP_task
   long size;
   long offset;
-  uint32_t record;  // the task's creation path (collector/gomp_bridge.h)
+  uint32_t record;  // the task's creation path (collector/libgomp/bridge.h)
   // The timing of the GOMP_task call that queues the task (valid during that call only).
   omprof_gomp_runtime_call* call;
 };

@@ -31,7 +31,7 @@ Measurement libgomp_measurement(bool task_creation_sleeps) {
   Measurement m;
   // Locks, critical, atomic and ordered run no tasks: timed whole (the wrappers' own test,
   // is_measured_whole_on_libgomp; Accounting.EachRuntimesMeasurement... checks they agree).
-  // Barriers, taskwaits, idle, the fork and the join: their time off the CPU (gomp_bridge.cc);
+  // Barriers, taskwaits, idle, the fork and the join: their time off the CPU (collector/libgomp/);
   // task creation, what it slept on the runtime's task lock (its preemption there is the
   // thread's other time off the CPU: <off-cpu> work).
   m.states = {{kWaitMutex, kWaitOrdered, Measure::kExact},

@@ -269,7 +269,7 @@ struct ThreadRecord {
   uint64_t run_delay_ns = 0;
   uint64_t involuntary_switches = 0;
   uint64_t cpu_mask[16] = {};  // the CPUs it may run on (bit k: CPU k), at its end
-  // libgomp: waits the cost guard left unmeasured (collector/gomp_bridge.cc).
+  // libgomp: waits the cost guard left unmeasured (collector/libgomp/regions.cc).
   uint64_t unmeasured_waits = 0;
   // Counter events (collector/counters.h): the thread's counts so far (as of its latest sample,
   // whole at its end), and why its counters could not be opened (0: they were, or none asked).

@@ -59,18 +59,18 @@ rule 'cc|h' '^#include "(viewer|launcher|unwind|collector|mpi|gomp)/' '' \
 #    meant for them.
 rule 'cc|h' '^#include "(mpi|gomp|viewer|launcher)/' '' \
   'the collector includes code that depends on it' collector
-rule 'c|cc|h' '^#include "collector/' '"collector/(mpi_bridge|gomp_bridge)\.h"' \
+rule 'c|cc|h' '^#include "collector/' '"collector/(mpi_bridge|libgomp/bridge)\.h"' \
   'a wrapper reaches past its bridge into the collector' mpi gomp
 rule 'c|cc|h' '^#include "(viewer|launcher|ranks)/' '' 'a wrapper includes offline code' mpi gomp
 # 6. The OpenMP event model (collector/openmp/) is fed by the runtimes' adapters and includes
-#    neither (collector/ompt/: OMPT; collector/gomp_*: the libgomp wrappers' side), and neither
+#    neither (collector/ompt/: OMPT; collector/libgomp/: the libgomp wrappers' side), and neither
 #    adapter includes the other.
-rule 'cc|h' '^#include "collector/(ompt/|gomp_)' '' \
+rule 'cc|h' '^#include "collector/(ompt|libgomp)/' '' \
   'the OpenMP event model includes a runtime adapter' collector/openmp
-rule 'cc|h' '^#include "collector/gomp_' '' 'the OMPT adapter includes the libgomp one' \
+rule 'cc|h' '^#include "collector/libgomp/' '' 'the OMPT adapter includes the libgomp one' \
   collector/ompt
 rule 'cc|h' '^#include "collector/ompt/' '' 'the libgomp adapter includes the OMPT one' \
-  collector/gomp_bridge.cc collector/gomp_bridge.h collector/gomp_tasks.cc collector/gomp_thread.h
+  collector/libgomp
 # 7. No product source file over 500 lines (docs/architecture.md): past that, a file holds more
 #    than one job.
 while read -r n f; do

@@ -1,4 +1,4 @@
-// On GNU libgomp (collector/gomp_bridge.cc), how many members of a team have arrived at each of
+// On GNU libgomp (collector/libgomp/waits.cc), how many members of a team have arrived at each of
 // its explicit and worksharing barriers, so that a member's wait there splits as on libomp
 // (collector/ompt/barrier_spans.h): waiting while others still work (the team's imbalance),
 // the barrier's own synchronization once every member has arrived (`<omp:barrier-overhead>`:

@@ -1,10 +1,10 @@
 // What the OpenMP adapters publish for the thread's signal handler (ThreadState::omp): the
 // thread's number in its team, the task it runs, and what each runtime's adapter adds where its
 // runtime cannot be asked from a signal handler. Written only by the thread itself, in ordinary
-// context (the OMPT callbacks, collector/ompt/; the libgomp wrappers, collector/gomp_bridge.cc),
+// context (the OMPT callbacks, collector/ompt/; the libgomp wrappers, collector/libgomp/),
 // with plain stores and signal fences, by the functions below; read by the thread's own handler
 // (omp_inquiry.cc, intervals.cc). What the adapters keep for themselves lives apart, out of the
-// handler's reach (collector/ompt/ompt_thread.h, collector/gomp_thread.h).
+// handler's reach (collector/ompt/ompt_thread.h, collector/libgomp/gomp_thread.h).
 #pragma once
 
 #include <omp-tools.h>

@@ -75,7 +75,7 @@ inline uint64_t waking_fork_ns(uint32_t instance, uint32_t thread_num, uint64_t*
   return e.instance.load(std::memory_order_acquire) == instance ? ns : 0;
 }
 
-// On GNU libgomp (collector/gomp_bridge.cc), how many members of a region instance's team
+// On GNU libgomp (collector/libgomp/regions.cc), how many members of a region instance's team
 // have started its body, in a ring like the ends': until every member has, a member waiting at
 // the region's end barrier waits for the fork to complete (a worker still being woken), which is
 // the runtime's overhead, not another thread's work. And how many have ended it: once every

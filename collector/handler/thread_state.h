@@ -92,7 +92,7 @@ struct ThreadState : journal::ThreadRecord {
   OmpPublished omp;
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
   // The adapters' own state, which the handler never reads: the OMPT callbacks'
-  // (collector/ompt/ompt_thread.h) and the libgomp wrappers' (collector/gomp_thread.h).
+  // (collector/ompt/ompt_thread.h) and the libgomp wrappers' (collector/libgomp/gomp_thread.h).
   void* ompt_private = nullptr;
   void* gomp_private = nullptr;
 

@@ -3,10 +3,11 @@
 // and the barriers it met in its region (barrier_spans.h), the tasks it runs (running_tasks.h)
 // and the last region value it read. The signal handler never reads any of it (what it reads is
 // published in handler/omp_published.h: the task origin and frame, the taskwaits), so it
-// lives apart, as the libgomp wrappers' does (collector/gomp_thread.h): ThreadState holds only an
-// opaque pointer to it, made on the thread's first OMPT callback that needs it (the collector's
-// private heap, never the program's) and kept to the end (shutdown closes the waits still open).
-// Process context (OMPT callbacks; shutdown and the in-job summary read other threads').
+// lives apart, as the libgomp wrappers' does (collector/libgomp/gomp_thread.h): ThreadState holds
+// only an opaque pointer to it, made on the thread's first OMPT callback that needs it (the
+// collector's private heap, never the program's) and kept to the end (shutdown closes the waits
+// still open). Process context (OMPT callbacks; shutdown and the in-job summary read other
+// threads').
 #pragma once
 
 #include <omp-tools.h>

@@ -1,4 +1,4 @@
-// libgomp's cost guard over one thread's waits (collector/gomp_bridge.cc measures a barrier's or
+// libgomp's cost guard over one thread's waits (collector/libgomp/waits.cc measures a barrier's or
 // taskwait's time off the CPU with two thread CPU clock reads, a system call each, 0.2 to
 // 0.7 us, where perf_event_open is refused; clocks/switch_watch.h reads them without one
 // otherwise, and then the guard decides only whether a team barrier's arrival is counted, a

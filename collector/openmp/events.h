@@ -1,7 +1,7 @@
 // The OpenMP event model: the events both runtimes' adapters report, in omprof's terms, and
 // what each does, written once. The adapters translate their runtime's events into these: the
 // OMPT callbacks (collector/ompt/ompt_tool.cc, exact_waits.cc) on libomp, omprof's wrappers of
-// GNU libgomp's entry points (collector/gomp_bridge.cc, gomp_tasks.cc), which has no OMPT.
+// GNU libgomp's entry points (collector/libgomp/), which has no OMPT.
 //
 // A team's life: fork (the construct's fork record and the region's instance,
 // ompt/fork_records.h; the fork-to-join wall, ompt/fork_walls.h), each member's begin and end

@@ -3,7 +3,7 @@
 // shown under the call path that made their work. With them, what a fork does for omprof: the
 // region's instance number, the records' counts (instances, team sizes, fork-to-join wall
 // time). Fed by both runtimes' adapters, the OMPT callbacks (ompt_tool.cc) and the libgomp
-// wrappers (gomp_bridge.cc), in the encountering thread; never in the signal handler.
+// wrappers (collector/libgomp/), in the encountering thread; never in the signal handler.
 #pragma once
 
 #include <cstdint>

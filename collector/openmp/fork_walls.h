@@ -1,5 +1,5 @@
 // The wall time of parallel regions, fork to join as the encountering thread sees it, shared by
-// the OMPT callbacks and the libgomp wrappers (collector/gomp_bridge.h): summed per fork record
+// the OMPT callbacks and the libgomp wrappers (collector/libgomp/bridge.h): summed per fork record
 // (ForkRecord.wall_ns) and, for the outermost regions a thread forks, per thread
 // (ThreadRecord.parallel_wall_ns: the main thread's run split into parallel and serial time).
 // Process context, on the encountering thread; a few stores per region, no atomic operation

@@ -2,7 +2,7 @@
 // of its body to the master's join, or to a worker's next region, measured by its time off the
 // CPU (two thread CPU clock reads), and what that time was: idle between regions, woken for the
 // next one, the fork's and the release's overhead, or waiting for the others' work. Pure: the
-// adapter (collector/gomp_bridge.cc) reads the clocks and the team's shared tables
+// adapter (collector/libgomp/regions.cc) reads the clocks and the team's shared tables
 // (handler/region_ends.h) and passes them in (tests/unit/join_close_test.cc replays the
 // wrappers' event sequences). libomp's OMPT delivers the same wait as exact intervals
 // (collector/ompt/exact_waits.cc, split_worker_join in wait_split.h).

@@ -4,8 +4,8 @@
 // at the join, which on libomp lasts for a worker until the next region wakes it), and adds the
 // difference to the region's fork record (journal::ForkCounts.counters; ForkRecord.counter in
 // the profile). Both runtimes' adapters call it: the OMPT callbacks (ompt_tool.cc) and the
-// libgomp wrappers (gomp_bridge.cc), on the member's thread, never in the signal handler.
-// Without --region-counters every call returns at once.
+// libgomp wrappers (collector/libgomp/regions.cc), on the member's thread, never in the signal
+// handler. Without --region-counters every call returns at once.
 #pragma once
 
 #include <cstdint>

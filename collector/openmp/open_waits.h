@@ -14,7 +14,7 @@
 // Pure: times are passed in (no clock is read here), the team's shared facts come through
 // TeamFacts and the parts go to a WaitSink, so tests/unit/open_waits_test.cc and
 // wait_clocks_test.cc replay whole event sequences. The adapters (collector/ompt/exact_waits.cc,
-// collector/gomp_bridge.cc) read the clocks and map the runtime's kinds to omprof's states.
+// collector/libgomp/waits.cc) read the clocks and map the runtime's kinds to omprof's states.
 // Process context only, on the waiting thread; shutdown and the in-job summary read another
 // thread's (close_all, so_far, join) while it is parked in the runtime.
 #pragma once

@@ -16,7 +16,7 @@ struct RuntimeStatus {
   bool ompt_active = false;
   std::string runtime;         // file name of the OpenMP runtime loaded, "" if none
   std::string note;            // why attribution is unavailable, when it is
-  bool off_cpu_waits = false;  // libgomp under omprof's wrappers (collector/gomp_bridge.h)
+  bool off_cpu_waits = false;  // libgomp under omprof's wrappers (collector/libgomp/bridge.h)
   std::string version;         // what the runtime said of itself to OMPT ("" without OMPT)
 };
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules);

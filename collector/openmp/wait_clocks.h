@@ -9,7 +9,7 @@
 //  - a wait inside which another wait began (a task ran there and waited: a task not run
 //    through the trampoline, such as a taskloop's, or one that paused the wait) is not recorded
 //    from then on: its time off the CPU may be that task's.
-// Pure: the adapter (collector/gomp_bridge.cc) reads the clocks and records what these return;
+// Pure: the adapter (collector/libgomp/waits.cc) reads the clocks and records what these return;
 // tests/unit/wait_clocks_test.cc replays the wrappers' sequences.
 #pragma once
 

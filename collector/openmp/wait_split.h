@@ -1,6 +1,6 @@
 // How an OpenMP wait's time is split, for both runtimes (docs/semantics.md, "Barriers" and
 // "GNU libgomp"): pure arithmetic on times the adapters read (the OMPT callbacks,
-// collector/ompt/exact_waits.cc; the libgomp wrappers, collector/gomp_bridge.cc), unit-tested on
+// collector/ompt/exact_waits.cc; the libgomp wrappers, collector/libgomp/), unit-tested on
 // designed timelines (tests/unit/wait_split_test.cc). No clock is read here.
 //
 // The one barrier-split concept: a member's time at a team barrier is waiting while another

@@ -133,8 +133,8 @@ TEST(Accounting, EachRuntimesMeasurementGivesTheDecisionsOfItsFlagsBeforeFormat1
       {"libgomp", libgomp_measurement(false), {false, true, true}},
       {"no runtime measured", sampled_measurement(), {false, false, true}},
   };
-  // The libgomp wrappers decide which waits they time whole by their own test (gomp_bridge.cc):
-  // the table says the same.
+  // The libgomp wrappers decide which waits they time whole by their own test
+  // (collector/libgomp/waits.cc): the table says the same.
   for (uint32_t s : every_state())
     EXPECT_EQ(libgomp_measurement().of(s) == Measure::kExact, is_measured_whole_on_libgomp(s)) << s;
   for (const Case& c : cases) {

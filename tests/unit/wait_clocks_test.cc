@@ -18,7 +18,7 @@ uint64_t off(const OpenWait& w, uint64_t now, uint64_t cpu) {
 }
 
 // A barrier or taskwait the wrapper measures off the CPU (`cpu` 0: not measured), as
-// gomp_bridge.cc begins it.
+// collector/libgomp/waits.cc begins it.
 OpenWait* begin(OpenWaits& t, uint64_t now, uint64_t cpu, Measure how = Measure::kOffCpu) {
   return t.begin_clocked(0x4000, format::kWaitBarrierExplicit, how, now, cpu);
 }

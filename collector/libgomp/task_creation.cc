@@ -1,12 +1,12 @@
-// omprof's libgomp wrappers, task creation (the rest: gomp_bridge.cc): a deferred task's
+// omprof's libgomp wrappers, task creation (the rest: regions.cc, waits.cc): a deferred task's
 // creation path, and the time the creating thread sleeps on the runtime's task lock while
 // GOMP_task queues it (openmp::runtime_call_sleep).
 #include <cstdint>
 
-#include "collector/gomp_bridge.h"
-#include "collector/gomp_thread.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/thread_state.h"
+#include "collector/libgomp/bridge.h"
+#include "collector/libgomp/gomp_thread.h"
 #include "collector/openmp/events.h"
 #include "collector/openmp/fork_records.h"
 #include "collector/openmp/wait_clocks.h"

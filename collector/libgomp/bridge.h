@@ -25,7 +25,7 @@ struct omprof_gomp_context {
   uint32_t pushed;                   // a wait: whether it is on the stack of open waits
   uint32_t task_origin;              // the running task's creation record (0: an implicit task)
   uint64_t task_cut;                 // the frame of omprof's call of the running task's code
-  omprof::openmp::TaskPause paused;  // a task: the waits it paused (gomp_bridge.cc, task_begin)
+  omprof::openmp::TaskPause paused;  // a task: the waits it paused (waits.cc, task_begin)
 };
 
 // The wrappers are loaded (their constructor, on the initial thread). Returns 0 when omprof

@@ -1,5 +1,5 @@
-// What omprof's libgomp wrappers (gomp_bridge.cc) keep per thread for themselves: the waits open
-// on the thread and its end-of-region wait (the event model's stack, openmp/open_waits.h), the
+// What omprof's libgomp adapter (collector/libgomp/) keeps per thread for themselves: the waits
+// open on the thread and its end-of-region wait (the event model's stack, openmp/open_waits.h), the
 // barriers met in the current region, the cost guard, the thread's CPU clock. The handler never
 // reads any of it (what it reads is published in handler/omp_published.h: the task origin, and
 // GompPublished's state, region, barrier tag), so it lives apart: ThreadState holds only an opaque
@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "collector/clocks/switch_watch.h"
+#include "collector/libgomp/bridge.h"
 #include "collector/openmp/cost_guard.h"
 #include "collector/openmp/open_waits.h"
 #include "collector/thread_registry.h"
@@ -37,15 +38,34 @@ struct GompThread {
   clocks::SwitchWatch cpu_clock;
 };
 
-// Shared by the wrappers' two halves in the collector (gomp_bridge.cc: regions and waits;
-// gomp_tasks.cc: task creation). The calling thread while the wrappers act (not once OMPT runs
-// in the process), else null.
+// Shared by the adapter's files (regions.cc, waits.cc, task_creation.cc). The calling thread while
+// the wrappers act (not once OMPT runs in the process), else null.
 ThreadState* tracked_thread();
 // Where a wait the thread measures now in `state` is recorded (collector/wait_context.h).
 SampleContext context_now(const ThreadState* ts, uint32_t state);
 // The calling thread's CPU time at `now` (clocks/switch_watch.h: a system call only after the
 // thread was switched out).
 uint64_t cpu_at(ThreadState* ts, uint64_t now);
+
+// The thread's context, saved across a region it forks or a wait it enters.
+void save(const ThreadState* ts, omprof_gomp_context* saved);
+// The running task (origin) and where its code was called from (cut), written before a sample
+// can read the origin.
+void set_task(ThreadState* ts, uint32_t origin, uint64_t cut);
+// Whether the thread measures the wait it begins by its time off the CPU: always where its CPU
+// clock reads without a system call (clocks/switch_watch.h), else as the cost guard says
+// (collector/openmp/cost_guard.h). `counted`: whether the guard counts the wait in its window;
+// only those count their team barrier's arrival (a cache line the team shares).
+bool measures_off_cpu(ThreadState* ts, bool* counted = nullptr);
+// The cost guard learns that a wait ending at `now` was measured, `off` of it off the CPU.
+void note_measured(ThreadState* ts, uint64_t now, uint64_t off);
+// A thread's end-of-region wait ends at `now` (its CPU time `cpu_now`): the master's join, a
+// worker's wake-up for its next region (`next`, `next_instance`: that region's), a task it
+// runs there, or shutdown. Its time off the CPU, split (openmp/join_close.h): woken for the
+// next region in that region's context, idle in none, the fork's and release's overhead and
+// the waiting at the barrier in the context the wait began in (regions.cc).
+void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
+                uint32_t next_instance);
 
 // The calling thread's (`ts`) private part, made on first use.
 inline GompThread& own(ThreadState* ts) {
