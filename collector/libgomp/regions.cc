@@ -30,17 +30,8 @@
 namespace {
 
 using omprof::SampleContext;
-using omprof::gomp::close_join;
-using omprof::gomp::context_now;
-using omprof::gomp::cpu_at;
-using omprof::gomp::existing;
-using omprof::gomp::GompThread;
-using omprof::gomp::measures_off_cpu;
-using omprof::gomp::note_measured;
-using omprof::gomp::own;
-using omprof::gomp::save;
-using omprof::gomp::set_task;
-using omprof::gomp::tracked_thread;
+// The adapter's shared state and helpers (gomp_thread.h), by their names.
+using namespace omprof::gomp;  // NOLINT(google-build-using-namespace)
 using omprof::handler::ThreadState;
 using omprof::openmp::off_cpu_ns;
 namespace pv = omprof::handler::parallel_value;
