@@ -140,7 +140,8 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   if (state == fmt::kInTaskwait) ts->omp.gomp.taskwait_strata = ts->strata_sampled;
   const BeginClocks c = begin_clocks(ts, g, state);
   const uint64_t codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
-  omprof::openmp::OpenWait* w = g.waits.begin_clocked(codeptr, state, c.how, c.now_ns, c.cpu_ns);
+  omprof::openmp::OpenWait* w = g.waits.begin_clocked(reinterpret_cast<const void*>(g.task_cut),
+                                                      codeptr, state, c.how, c.now_ns, c.cpu_ns);
   saved->pushed = w != nullptr;
   if (w) {
     w->clock_marked = c.marked;
@@ -196,15 +197,20 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   saved->task_cut = mine ? mine->task_cut : 0;
   // The wait the task runs in is measured up to here: time the task spends off the CPU
   // (preempted) is the task's, spread over its samples like any thread's (omp/states.h).
+  // The task's identity is its trampoline's frame (the waits' task: openmp/open_waits.h).
   GompThread& g = own(ts);
   ++g.tasks_begun;
-  saved->paused = g.waits.pause_for_task();
+  saved->paused_join = g.waits.join().is_open();
+  const bool pauses_wait = g.waits.switch_moves_wait(frame);
   omprof::openmp::OpenWait* wait = g.waits.innermost();
-  if (saved->paused.join || saved->paused.wait) {
+  if (saved->paused_join || pauses_wait) {
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t cpu = cpu_at(ts, now);
-    if (saved->paused.join) close_join(ts, now, cpu, nullptr, 0);
-    if (saved->paused.wait) record_off_cpu_wait(ts, *wait, now, cpu);
+    if (saved->paused_join) close_join(ts, now, cpu, nullptr, 0);
+    if (pauses_wait) {
+      record_off_cpu_wait(ts, *wait, now, cpu);
+      g.waits.pause_clocked();
+    }
   }
   if (ts->omp.gomp.state == fmt::kWaitBarrierImplicitParallel) ts->omp.gomp.join_ran_task = true;
   if (wait && wait->barrier_key) {  // its split is not known any more
@@ -226,15 +232,20 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   ts->omp.gomp.state = saved->state;
   // An enclosing taskwait was busy until now: waiting again only from its next sample on.
   ts->omp.gomp.taskwait_strata = ts->strata_sampled;
-  if (!saved->paused.join && !saved->paused.wait) return;
-  // The paused waits go on from here (the task's own waits, if any, are over). A barrier or
-  // taskwait after a task that began a wait itself (a recursion of taskwaits, as fib's) records
-  // only what the thread slept, out of the run queue (openmp/wait_clocks.h), where that is read
-  // cheaply; else it is not recorded from then on.
+  // The task it interrupted runs again: the waits it paused go on from here (the task's own
+  // waits, if any, are over). A barrier or taskwait after a task that began a wait itself (a
+  // recursion of taskwaits, as fib's) records only what the thread slept, out of the run queue
+  // (openmp/open_waits.h resume_clocked), where that is read cheaply; else it is not recorded
+  // from then on. The end-of-region wait goes on in any case.
   GompThread& g = own(ts);
+  const bool resumes_wait =
+      g.waits.switch_moves_wait(reinterpret_cast<const void*>(saved->task_cut));
+  if (!saved->paused_join && !resumes_wait) return;
   const uint64_t now = omprof::monotonic_ns();
   const uint64_t cpu = cpu_at(ts, now);
+  if (saved->paused_join) g.waits.open_join(now, cpu);
+  if (!resumes_wait) return;
   uint64_t run_delay = 0;
   const bool run_delay_known = g.cpu_clock.run_delay(&run_delay);
-  g.waits.resume_after_task(saved->paused, now, cpu, run_delay_known, run_delay);
+  g.waits.resume_clocked(now, cpu, run_delay_known, run_delay);
 }

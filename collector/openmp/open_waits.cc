@@ -154,15 +154,17 @@ bool OpenWaits::end_mutex(uint64_t wait_id, uint64_t now_ns, const TeamFacts& te
   return true;
 }
 
-// Switched out is "the wait runs and the next task is another", not the prior task's word:
-// libomp 14 gets that wrong when a thread back in its barrier resumes an untied task (it names the
-// untied task as the prior one; BOTS sparselu_single's untied producer counted the whole region
-// as barrier wait on the thread that ran it).
+// libomp 14 names an untied task resumed from a barrier as the prior one: BOTS
+// sparselu_single's untied producer counted the whole region as barrier wait on the thread that
+// ran it while the prior task's word decided.
 bool OpenWaits::switch_moves_wait(const void* next_task) const {
   if (depth_ == 0) return false;
   const OpenWait& w = waits_[depth_ - 1];
-  if (w.is_mutex) return false;
-  return w.start_ns ? next_task != w.task : next_task == w.task;
+  const bool paused = w.measure == Measure::kInterval ? w.start_ns == 0 : w.clock.paused;
+  if (paused) return next_task == w.task;
+  const bool pausable =
+      w.measure == Measure::kInterval ? !w.is_mutex : w.measure == Measure::kOffCpu && recorded(w);
+  return pausable && next_task != w.task;
 }
 
 void OpenWaits::task_switch(const void* next_task, uint64_t now_ns, WaitSink& sink) {
@@ -182,8 +184,8 @@ void OpenWaits::task_switch(const void* next_task, uint64_t now_ns, WaitSink& si
   w.ran_tasks = true;
 }
 
-OpenWait* OpenWaits::begin_clocked(uint64_t codeptr, uint32_t state, Measure how, uint64_t now_ns,
-                                   uint64_t cpu_ns) {
+OpenWait* OpenWaits::begin_clocked(const void* task, uint64_t codeptr, uint32_t state, Measure how,
+                                   uint64_t now_ns, uint64_t cpu_ns) {
   ++epoch_;  // pushed or not: the waits around it are not recorded from now on
   if (depth_ >= kMaxOpenWaits) return nullptr;
   // Only the fields a clocked wait uses (the exact ones' stay as they were: never read).
@@ -191,6 +193,7 @@ OpenWait* OpenWaits::begin_clocked(uint64_t codeptr, uint32_t state, Measure how
   w.measure = how;
   w.first_start_ns = now_ns;
   w.codeptr = codeptr;
+  w.task = task;
   w.ctx.omp_state = state;
   w.barrier_key = 0;
   w.ran_tasks = false;
@@ -201,20 +204,14 @@ OpenWait* OpenWaits::begin_clocked(uint64_t codeptr, uint32_t state, Measure how
   return &w;
 }
 
-TaskPause OpenWaits::pause_for_task() {
-  TaskPause p;
-  p.join = join_.is_open();
-  OpenWait* w = innermost();
-  p.wait = w != nullptr && !w->clock.paused && recorded(*w);
-  if (p.wait) w->clock.paused = true;
-  return p;
+void OpenWaits::pause_clocked() {
+  if (OpenWait* w = innermost()) w->clock.paused = true;
 }
 
-void OpenWaits::resume_after_task(TaskPause paused, uint64_t now_ns, uint64_t cpu_ns,
-                                  bool run_delay_known, uint64_t run_delay_ns) {
-  if (paused.join) open_join(now_ns, cpu_ns);
+void OpenWaits::resume_clocked(uint64_t now_ns, uint64_t cpu_ns, bool run_delay_known,
+                               uint64_t run_delay_ns) {
   OpenWait* w = innermost();
-  if (!paused.wait || w == nullptr) return;
+  if (w == nullptr) return;
   WaitClock& c = w->clock;
   c.paused = false;
   if (c.epoch != epoch_) {

@@ -8,8 +8,9 @@
 //    wait events inside the runtime): a barrier or taskwait is measured by its time off the CPU
 //    (wait_clocks.h), a lock or critical whole, and the end-of-region wait is the stack's join
 //    span (join_close.h). The rules that keep a task's time out of a wait are here for both: a
-//    task run inside a wait pauses it (OMPT: task_switch; libgomp: pause_for_task), and on
-//    libgomp a wait inside which another began is not recorded from then on (recorded()).
+//    task run inside a wait pauses it, one rule for both (switch_moves_wait: the wait's own task
+//    stops running, and runs again), and on libgomp a wait inside which another began is not
+//    recorded from then on (recorded()).
 //
 // Pure: times are passed in (no clock is read here), the team's shared facts come through
 // TeamFacts and the parts go to a WaitSink, so tests/unit/open_waits_test.cc and
@@ -63,6 +64,9 @@ struct OpenWait {
   bool ran_tasks = false;       // it ran tasks (a barrier's split is then not known)
   uint64_t codeptr = 0;         // the construct's return address - 1 (0 if unknown)
   uint64_t first_start_ns = 0;  // when it began
+  // The waiting task: OMPT's task data, or on libgomp the frame of the trampoline that runs
+  // it (the implicit task's: run_body's); it cannot be another task's while the wait lasts.
+  const void* task = nullptr;
   // A team barrier's slot, where the team's longest span is (OMPT) or its members' arrivals are
   // counted (libgomp); 0: none.
   uint64_t barrier_key = 0;
@@ -80,7 +84,6 @@ struct OpenWait {
   uint64_t placed_ns = 0;        // of it, on the timeline already (pieces before tasks it ran)
   uint64_t span_ns = 0;          // a barrier's: this thread's span since its last sync point
   uint64_t wait_id = 0;          // mutex waits: the lock
-  const void* task = nullptr;    // the waiting task
   uint32_t region_instance = 0;  // worker join: the region whose end splits barrier and idle
   BarrierRole role = BarrierRole::kOther;
   bool is_mutex = false;
@@ -160,20 +163,25 @@ class OpenWaits {
   EndedWait end(uint64_t now_ns, const TeamFacts& team, WaitSink& sink);
   // Mutex `wait_id` was acquired: its wait ends, if it is the innermost.
   bool end_mutex(uint64_t wait_id, uint64_t now_ns, const TeamFacts& team, WaitSink& sink);
-  // Whether a switch to `next_task` pauses or resumes the innermost wait (then call
-  // task_switch with the time): other switches cost no clock read.
+  // Both runtimes: whether the thread's switch to `next_task` pauses the innermost wait (its
+  // task stops running: the thread runs another, work) or resumes it (its task runs again);
+  // other switches cost no clock read. Switched out is "the wait runs and the next task is
+  // another", not the runtime's word for the prior task (libomp 14 names an untied task
+  // resumed from a barrier as the prior one). A mutex wait never pauses (no task runs there),
+  // nor a clocked one not recorded off the CPU (kWhole, kNone, or a wait begun inside it).
   bool switch_moves_wait(const void* next_task) const;
-  // The thread switched to `next_task` at `now_ns`: a wait whose task stops running pauses (the
-  // thread runs other tasks: work) and its piece so far goes on the timeline where it was; it
-  // resumes when its task runs again.
+  // OMPT's action at such a switch to `next_task` at `now_ns`: an exact wait's piece so far
+  // goes on the timeline where it was (its table entry waits for its end); it resumes when its
+  // task runs again.
   void task_switch(const void* next_task, uint64_t now_ns, WaitSink& sink);
-  // libgomp: a wait at `codeptr` in `state` (the rest of its context is read when it is
-  // recorded), measured by its clocks (`how`: kOffCpu, kWhole or kNone), read at its begin
-  // (`now_ns`, `cpu_ns`; 0: not read). Every wait counts in the thread's epoch, the innermost
-  // recorded one ends the recording of those around it (recorded()). Returns the wait, to
-  // complete (its team barrier, its clock's mark), or null when the stack is full (count it).
-  OpenWait* begin_clocked(uint64_t codeptr, uint32_t state, Measure how, uint64_t now_ns,
-                          uint64_t cpu_ns);
+  // libgomp: a wait of task `task` at `codeptr` in `state` (the rest of its context is read
+  // when it is recorded), measured by its clocks (`how`: kOffCpu, kWhole or kNone), read at its
+  // begin (`now_ns`, `cpu_ns`; 0: not read). Every wait counts in the thread's epoch, the
+  // innermost recorded one ends the recording of those around it (recorded()). Returns the
+  // wait, to complete (its team barrier, its clock's mark), or null when the stack is full
+  // (count it).
+  OpenWait* begin_clocked(const void* task, uint64_t codeptr, uint32_t state, Measure how,
+                          uint64_t now_ns, uint64_t cpu_ns);
   // Whether clocked wait `w`'s time off the CPU since its (re)start is recorded (at its end, or
   // when a task pauses it): it is measured off the CPU and no wait began inside it.
   bool recorded(const OpenWait& w) const {
@@ -192,18 +200,18 @@ class OpenWaits {
   }
   const JoinSpan& join() const { return join_; }
 
-  // libgomp: a task begins (through omprof's trampoline): what it pauses, the join and the
-  // innermost wait (the adapter then closes the join and records the wait's piece up to now;
-  // a wait a running task paused already is not paused again).
-  TaskPause pause_for_task();
-  // The task ended: the end-of-region wait goes on from now in any case (after it the thread
-  // idles until its next region). A barrier or taskwait goes on if the task began no wait; if
-  // it did (a recursion of taskwaits, as fib's), the thread's time off the CPU there may be its
-  // preemption in the runtime's task dispatch as much as its sleep waiting for children run
-  // elsewhere: it goes on as sleep_only when the thread's time in the run queue is known
-  // (`run_delay_ns`, known: `run_delay_known`), else it is not recorded from then on.
-  void resume_after_task(TaskPause paused, uint64_t now_ns, uint64_t cpu_ns,
-                         bool run_delay_known = false, uint64_t run_delay_ns = 0);
+  // libgomp's actions at a switch that moves the innermost wait (switch_moves_wait; a task
+  // runs through omprof's trampoline and ends). pause_clocked: the wait pauses (the adapter has
+  // recorded its piece up to now; a task run at once inside the task that paused it leaves it
+  // so). resume_clocked: its task runs again, from `now_ns`. If the task it ran began no wait,
+  // the wait goes on; if it did (a recursion of taskwaits, as fib's), the thread's time off the
+  // CPU there may be its preemption in the runtime's task dispatch as much as its sleep waiting
+  // for children run elsewhere: it goes on as sleep_only when the thread's time in the run
+  // queue is known (`run_delay_ns`, known: `run_delay_known`), else it is not recorded from
+  // then on.
+  void pause_clocked();
+  void resume_clocked(uint64_t now_ns, uint64_t cpu_ns, bool run_delay_known = false,
+                      uint64_t run_delay_ns = 0);
 
   // Every open exact wait closed at `now_ns`, innermost first (shutdown; libgomp's clocked
   // waits are not closed there, their threads are parked outside them).

@@ -31,12 +31,6 @@ struct WaitClock {
   bool paused = false;
 };
 
-// What a task that begins pauses (OpenWaits::pause_for_task).
-struct TaskPause {
-  bool join = false;  // the end-of-region wait
-  bool wait = false;  // the innermost barrier or taskwait
-};
-
 // Of `off_ns`, the time off the CPU of a piece of wait `w` that ended when the thread's time in
 // the run queue was `run_delay_now_ns`, what is recorded: all of it, but for a sleep_only wait
 // only what was not in the run queue (its sleep).

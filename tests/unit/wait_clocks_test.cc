@@ -2,7 +2,8 @@
 // wait_clocks.h), replaying the wrappers' event sequences with designed clocks: a barrier
 // measured whole, a task run inside it through the trampoline (paused, then measured again), a
 // taskwait recursion (fib: the inner waits make the outer ones unrecorded), a task at the
-// region's end, waits the cost guard leaves unmeasured, a stack too deep.
+// region's end, waits the cost guard leaves unmeasured, a stack too deep, and the one rule of
+// task switches that exact (OMPT) and clocked waits share.
 #include "collector/openmp/wait_clocks.h"
 
 #include <gtest/gtest.h>
@@ -17,10 +18,19 @@ uint64_t off(const OpenWait& w, uint64_t now, uint64_t cpu) {
   return off_cpu_ns(w.clock.start_ns, w.clock.cpu_start_ns, now, cpu);
 }
 
-// A barrier or taskwait the wrapper measures off the CPU (`cpu` 0: not measured), as
+// The tasks of the sequences: the implicit task, and tasks run through the trampoline (their
+// identity is its frame on libgomp; any distinct address here).
+int g_implicit, g_a, g_b, g_c;
+const void* const kImplicit = &g_implicit;
+const void* const kA = &g_a;
+const void* const kB = &g_b;
+const void* const kC = &g_c;
+
+// A barrier or taskwait of `task` the wrapper measures off the CPU (`cpu` 0: not measured), as
 // collector/libgomp/waits.cc begins it.
-OpenWait* begin(OpenWaits& t, uint64_t now, uint64_t cpu, Measure how = Measure::kOffCpu) {
-  return t.begin_clocked(0x4000, format::kWaitBarrierExplicit, how, now, cpu);
+OpenWait* begin(OpenWaits& t, uint64_t now, uint64_t cpu, Measure how = Measure::kOffCpu,
+                const void* task = kImplicit) {
+  return t.begin_clocked(task, 0x4000, format::kWaitBarrierExplicit, how, now, cpu);
 }
 
 TEST(WaitClocks, ABarrierWithNoTaskIsRecordedWhole) {
@@ -34,15 +44,16 @@ TEST(WaitClocks, ABarrierWithNoTaskIsRecordedWhole) {
 }
 
 TEST(WaitClocks, ATaskRunInsideABarrierPausesItAndItGoesOnAfter) {
-  // Barrier 1,000 to 3,000; a task runs in it 1,400 to 2,400 (through the trampoline). The
+  // Barrier 1,000 to 3,000; task A runs in it 1,400 to 2,400 (through the trampoline). The
   // barrier's pieces: 1,000-1,400 (recorded at the task's start) and 2,400-3,000.
   OpenWaits t;
   const OpenWait* w = begin(t, 1000, 100);
-  const TaskPause p = t.pause_for_task();
-  EXPECT_FALSE(p.join);
-  ASSERT_TRUE(p.wait);
-  EXPECT_EQ(off(*w, 1400, 200), 300u);  // the piece before the task
-  t.resume_after_task(p, 2400, 1150);
+  ASSERT_TRUE(t.switch_moves_wait(kA));  // A begins
+  EXPECT_EQ(off(*w, 1400, 200), 300u);   // the piece before the task, recorded by the adapter
+  t.pause_clocked();
+  EXPECT_FALSE(t.switch_moves_wait(kA));        // paused: only its own task resumes it
+  ASSERT_TRUE(t.switch_moves_wait(kImplicit));  // A ends: back to the waiting task
+  t.resume_clocked(2400, 1150);
   EXPECT_EQ(w->clock.start_ns, 2400u);
   EXPECT_EQ(w->clock.cpu_start_ns, 1150u);
   EXPECT_EQ(w->first_start_ns, 1000u);
@@ -58,19 +69,18 @@ TEST(WaitClocks, ATaskRunAtOnceInsideAPausingTaskDoesNotPauseTheWaitAgain) {
   // nothing; A's end, at 2,400, resumes it.
   OpenWaits t;
   const OpenWait* w = begin(t, 1000, 100);
-  const TaskPause a = t.pause_for_task();
-  ASSERT_TRUE(a.wait);
-  const TaskPause b = t.pause_for_task();
-  EXPECT_FALSE(b.wait);
-  EXPECT_FALSE(b.join);
-  t.resume_after_task(b, 2000, 900);
-  EXPECT_EQ(w->clock.start_ns, 1000u);  // still paused from A's start
-  t.resume_after_task(a, 2400, 1150);
+  ASSERT_TRUE(t.switch_moves_wait(kA));
+  t.pause_clocked();
+  EXPECT_FALSE(t.switch_moves_wait(kB));  // B begins inside A
+  EXPECT_FALSE(t.switch_moves_wait(kA));  // B ends: back to A
+  EXPECT_EQ(w->clock.start_ns, 1000u);    // still paused from A's start
+  ASSERT_TRUE(t.switch_moves_wait(kImplicit));
+  t.resume_clocked(2400, 1150);
   EXPECT_EQ(w->clock.start_ns, 2400u);
   EXPECT_TRUE(t.recorded(*w));
   EXPECT_EQ(off(*w, 3000, 1250), 500u);
   // Paused again by the next task, as the first time.
-  EXPECT_TRUE(t.pause_for_task().wait);
+  EXPECT_TRUE(t.switch_moves_wait(kC));
 }
 
 TEST(WaitClocks, ATaskThatWaitsItselfLeavesTheRestOfTheWaitUnrecorded) {
@@ -79,14 +89,16 @@ TEST(WaitClocks, ATaskThatWaitsItselfLeavesTheRestOfTheWaitUnrecorded) {
   // child's preemption).
   OpenWaits t;
   const OpenWait* outer = begin(t, 1000, 10);
-  const TaskPause p = t.pause_for_task();
-  ASSERT_TRUE(p.wait);
-  const OpenWait* inner = begin(t, 1200, 60);
+  ASSERT_TRUE(t.switch_moves_wait(kA));
+  t.pause_clocked();
+  const OpenWait* inner = begin(t, 1200, 60, Measure::kOffCpu, kA);
   EXPECT_EQ(t.innermost(), inner);
   EXPECT_TRUE(t.recorded(*inner));
   EXPECT_FALSE(t.recorded(*outer));
-  EXPECT_EQ(t.pop(), inner);  // the child's taskwait ends, then the child
-  t.resume_after_task(p, 1500, 200);
+  EXPECT_TRUE(t.switch_moves_wait(kB));  // a task run in the inner wait pauses that one
+  EXPECT_EQ(t.pop(), inner);             // the child's taskwait ends, then the child
+  ASSERT_TRUE(t.switch_moves_wait(kImplicit));
+  t.resume_clocked(1500, 200);
   EXPECT_EQ(outer->clock.start_ns, 1000u);  // not restarted
   EXPECT_FALSE(t.recorded(*outer));
 }
@@ -98,11 +110,12 @@ TEST(WaitClocks, WhereTheRunQueueIsReadTheRestOfSuchAWaitRecordsItsSleep) {
   // waiting for a CPU) is not its waiting.
   OpenWaits t;
   const OpenWait* outer = begin(t, 1000, 10);
-  const TaskPause p = t.pause_for_task();
-  ASSERT_TRUE(p.wait);
-  (void)begin(t, 1200, 60);  // the child's own taskwait
+  ASSERT_TRUE(t.switch_moves_wait(kA));
+  t.pause_clocked();
+  (void)begin(t, 1200, 60, Measure::kOffCpu, kA);  // the child's own taskwait
   (void)t.pop();
-  t.resume_after_task(p, 1500, 200, true, 7000);
+  ASSERT_TRUE(t.switch_moves_wait(kImplicit));
+  t.resume_clocked(1500, 200, true, 7000);
   EXPECT_TRUE(t.recorded(*outer));
   EXPECT_TRUE(outer->clock.sleep_only);
   EXPECT_EQ(outer->clock.start_ns, 1500u);
@@ -115,10 +128,48 @@ TEST(WaitClocks, WhereTheRunQueueIsReadTheRestOfSuchAWaitRecordsItsSleep) {
   (void)t.pop();
   // A wait that ran only tasks that did not wait keeps all of its time off the CPU.
   const OpenWait* plain = begin(t, 3000, 400);
-  const TaskPause q = t.pause_for_task();
-  t.resume_after_task(q, 3500, 600, true, 9000);
+  ASSERT_TRUE(t.switch_moves_wait(kB));
+  t.pause_clocked();
+  ASSERT_TRUE(t.switch_moves_wait(kImplicit));
+  t.resume_clocked(3500, 600, true, 9000);
   EXPECT_FALSE(plain->clock.sleep_only);
   EXPECT_EQ(sleep_part(plain->clock, 100, 9050), 100u);
+}
+
+TEST(WaitClocks, OneSwitchRuleForExactAndClockedWaits) {
+  // The same switches on an exact wait (OMPT) and a clocked one (libgomp): each pauses when its
+  // task stops running, and resumes when that task runs again, never at a switch between others.
+  OpenWaits exact;
+  OpenWaits clocked;
+  class Nothing final : public TeamFacts {
+   public:
+    uint64_t barrier_key(uint32_t, uint32_t) const override { return 0; }
+    void publish_span(uint64_t, uint64_t) override {}
+    uint64_t longest_span(uint64_t, uint64_t own) const override { return own; }
+    bool region_ended(uint32_t, uint64_t*) const override { return false; }
+    uint64_t waking_fork(uint32_t, uint32_t, uint64_t*) const override { return 0; }
+  } team;
+  WaitStart start;
+  start.task = kImplicit;
+  start.ctx.omp_state = format::kWaitTaskwait;
+  ASSERT_TRUE(exact.begin(start, 1000, team));
+  ASSERT_NE(begin(clocked, 1000, 10), nullptr);
+  for (OpenWaits* t : {&exact, &clocked}) {
+    EXPECT_FALSE(t->switch_moves_wait(kImplicit));
+    EXPECT_TRUE(t->switch_moves_wait(kA));
+  }
+  class Timeline final : public WaitSink {
+   public:
+    void record(uint64_t, const SampleContext&, uint64_t) override {}
+    void place(uint64_t, uint64_t, const SampleContext&) override {}
+  } sink;
+  exact.task_switch(kA, 1400, sink);
+  clocked.pause_clocked();
+  for (OpenWaits* t : {&exact, &clocked}) {
+    EXPECT_FALSE(t->switch_moves_wait(kB));
+    EXPECT_FALSE(t->switch_moves_wait(kA));
+    EXPECT_TRUE(t->switch_moves_wait(kImplicit));
+  }
 }
 
 TEST(WaitClocks, ARuntimeCallRecordsWhatItSleptNotItsPreemptionNorATaskRunInside) {
@@ -141,33 +192,32 @@ TEST(WaitClocks, ARuntimeCallRecordsWhatItSleptNotItsPreemptionNorATaskRunInside
 }
 
 TEST(WaitClocks, AWaitBegunInsideWithoutTheTrampolineMakesTheOuterUnrecorded) {
-  // A taskloop's task is not run through the trampoline: no pause; its barrier begins a wait.
+  // A taskloop's task is not run through the trampoline: no switch; its barrier begins a wait.
   OpenWaits t;
   const OpenWait* outer = begin(t, 1000, 10);
   const OpenWait* inner = begin(t, 1100, 20);
   EXPECT_TRUE(t.recorded(*inner));
   EXPECT_FALSE(t.recorded(*outer));
   (void)t.pop();
-  EXPECT_FALSE(t.pause_for_task().wait);  // nothing left of it to pause
+  EXPECT_FALSE(t.switch_moves_wait(kA));  // nothing left of it to pause
 }
 
 TEST(WaitClocks, ATaskAtTheRegionsEndPausesTheJoinEvenIfItWaits) {
   // The end-of-region wait opens at 1,000; a task runs there 1,300 to 1,800 and takes a taskwait
-  // (1,500); the join closes at 2,500. Both of the join's pieces are recorded: after the task
-  // the span opens again with the waits begun so far.
+  // (1,500); the join closes at 2,500. Both of the join's pieces are recorded: the adapter
+  // closes the span at the task's start and opens it again at its end, with the waits begun so
+  // far.
   OpenWaits t;
   t.open_join(1000, 100);
-  const TaskPause p = t.pause_for_task();
-  ASSERT_TRUE(p.join);
-  EXPECT_FALSE(p.wait);
+  ASSERT_TRUE(t.join().is_open());
+  EXPECT_FALSE(t.switch_moves_wait(kA));  // no wait on the stack above the join
   const JoinSpan::Closed before = t.close_join(1300, 150);
   EXPECT_TRUE(before.recorded);
   EXPECT_EQ(before.off_ns, 250u);
   EXPECT_FALSE(t.join().is_open());
-  (void)begin(t, 1500, 300);  // the task's taskwait
+  (void)begin(t, 1500, 300, Measure::kOffCpu, kA);  // the task's taskwait
   (void)t.pop();
-  t.resume_after_task(p, 1800, 500);
-  ASSERT_TRUE(t.join().is_open());
+  t.open_join(1800, 500);
   const JoinSpan::Closed after = t.close_join(2500, 600);
   EXPECT_TRUE(after.recorded);
   EXPECT_EQ(after.start_ns, 1800u);
@@ -189,7 +239,7 @@ TEST(WaitClocks, WaitsTheCostGuardLeavesUnmeasuredAreNeverRecordedButCount) {
   const OpenWait* outer = begin(t, 1000, 10);
   const OpenWait* unmeasured = begin(t, 0, 0, Measure::kNone);
   EXPECT_FALSE(t.recorded(*unmeasured));
-  EXPECT_FALSE(t.pause_for_task().wait);
+  EXPECT_FALSE(t.switch_moves_wait(kA));
   EXPECT_FALSE(t.recorded(*outer));
   (void)t.pop();
   // A lock is measured whole on the monotonic clock (start read, no CPU clock): not this rule's.
@@ -197,6 +247,7 @@ TEST(WaitClocks, WaitsTheCostGuardLeavesUnmeasuredAreNeverRecordedButCount) {
   EXPECT_EQ(lock->measure, Measure::kWhole);
   EXPECT_EQ(lock->clock.start_ns, 2000u);
   EXPECT_FALSE(t.recorded(*lock));
+  EXPECT_FALSE(t.switch_moves_wait(kA));
 }
 
 TEST(WaitClocks, AWaitBeyondAFullStackIsNotKeptButEndsTheRecordingOfThoseAround) {
