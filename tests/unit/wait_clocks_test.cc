@@ -20,11 +20,11 @@ uint64_t off(const OpenWait& w, uint64_t now, uint64_t cpu) {
 
 // The tasks of the sequences: the implicit task, and tasks run through the trampoline (their
 // identity is its frame on libgomp; any distinct address here).
-int g_implicit, g_a, g_b, g_c;
-const void* const kImplicit = &g_implicit;
-const void* const kA = &g_a;
-const void* const kB = &g_b;
-const void* const kC = &g_c;
+int g_implicit_task, g_task_one, g_task_two, g_task_three;
+const void* const kImplicit = &g_implicit_task;
+const void* const kA = &g_task_one;
+const void* const kB = &g_task_two;
+const void* const kC = &g_task_three;
 
 // A barrier or taskwait of `task` the wrapper measures off the CPU (`cpu` 0: not measured), as
 // collector/libgomp/waits.cc begins it.
