@@ -38,7 +38,7 @@ bool measured_off_cpu(uint32_t state) {
 }
 
 // A task run inside a barrier or taskwait pauses it, and a wait inside which another began is
-// not recorded (openmp/wait_clocks.h); the samples still see the wait's CPU time.
+// not recorded (openmp/open_waits.h); the samples still see the wait's CPU time.
 
 // Wait `w`'s piece measured off the CPU (a barrier or taskwait), from its (re)start to `now`
 // (the thread's CPU time then: `cpu_now`). A team barrier's, after every member had arrived
