@@ -53,6 +53,27 @@ int team_size() {
   return real ? real() : 1;
 }
 
+// Whether the running task may have a child task not yet finished, as the wrappers see tasks (a
+// region member's implicit task, a task run through run_task; a task libgomp runs at once, if(0),
+// is part of the task that creates it): it, or a task it ran at once, has created a deferrable
+// task since it began. Until then GOMP_taskwait has nothing to wait for (libgomp returns at once
+// when the task's queue of children is empty) and is not timed: a program of fine-grained
+// recursive tasks makes millions of those. Set before every way a child is created (GOMP_task
+// deferrable or not wrapped, taskloop, target nowait), never cleared by a wait (a wait inside a
+// task run at once waits only for that task's children); run_body and run_task start a task with
+// it clear and give the one they interrupt its own back.
+__thread bool t_children_possible __attribute__((tls_model("initial-exec"))) = false;
+void children_possible() {
+  t_children_possible = true;
+}
+
+// A new task runs on the thread from its construction to its destruction.
+struct ChildlessTask {
+  const bool outer = t_children_possible;
+  ChildlessTask() { t_children_possible = false; }
+  ~ChildlessTask() { t_children_possible = outer; }
+};
+
 // What run_body needs: the program's outlined body, its data and the region's value. Lives in
 // the forking wrapper's frame, which outlasts every team member's body (the join waits for them).
 struct Region {
@@ -68,6 +89,7 @@ void run_body(void* p) {
   void* const data = r->data;
   omprof_internal_gomp_member_begin(r->value, unsigned(thread_num()), unsigned(team_size()),
                                     __builtin_frame_address(0));
+  const ChildlessTask implicit_task;
   fn(data);
   omprof_internal_gomp_member_end();
   __asm__ volatile("" ::: "memory");  // keeps fn(data) a call: run_body stays on the stack
@@ -137,6 +159,7 @@ void run_task(void* p) {
   const TaskHeader* h = static_cast<const TaskHeader*>(p);
   omprof_gomp_context saved;
   omprof_internal_gomp_task_begin(h->record, __builtin_frame_address(0), &saved);
+  const ChildlessTask task;
   h->fn(static_cast<char*>(p) + h->offset);
   omprof_internal_gomp_task_end(&saved);
   __asm__ volatile("" ::: "memory");  // keeps the call a call: run_task stays on the stack
@@ -227,8 +250,15 @@ OMPROF_WAIT(void, GOMP_critical_start, fmt::kWaitCritical, (), ())
 OMPROF_WAIT(void, GOMP_critical_name_start, fmt::kWaitCritical, (void** p), (p))
 OMPROF_WAIT(void, GOMP_atomic_start, fmt::kWaitAtomic, (), ())
 OMPROF_WAIT(void, GOMP_ordered_start, fmt::kWaitOrdered, (), ())
-// A taskwait runs tasks while it waits: the viewer tells them apart by the stack.
-OMPROF_WAIT(void, GOMP_taskwait, fmt::kInTaskwait, (), ())
+// A taskwait runs tasks while it waits: the viewer tells them apart by the stack. One of a task
+// that has no child to wait for is the runtime's bookkeeping, as the first sample of every
+// taskwait is (handler/omp_inquiry.cc): it is not timed.
+OMPROF_EXPORT void GOMP_taskwait() {
+  NEXT(void (*)(), GOMP_taskwait);
+  if (!t_children_possible) return real();
+  Wait wait(fmt::kInTaskwait, __builtin_return_address(0));
+  real();
+}
 OMPROF_WAIT(void, GOMP_taskwait_depend, fmt::kInTaskwait, (void** d), (d))
 OMPROF_WAIT(void, GOMP_taskgroup_end, fmt::kInTaskwait, (), ())
 // The lock API (omp_lock_t and omp_nest_lock_t are opaque to omprof).
@@ -238,13 +268,14 @@ OMPROF_WAIT(void, omp_set_nest_lock, fmt::kWaitLock, (void* l), (l))
 // A task construct (gcc 9 and later pass every argument; flags say which are meaningful). A
 // deferrable task is handed to libgomp behind omprof's header, so that whichever thread runs
 // it knows its creation path; an undeferred one (if(0)) runs in its creator, under its stack,
-// and is passed on as it is. taskloop is not wrapped: libgomp writes each task's bounds at the
-// start of its block.
+// and is passed on as it is. taskloop's tasks are not wrapped: libgomp writes each task's bounds at
+// the start of its block.
 using CopyFn = void (*)(void*, void*);
 OMPROF_EXPORT void GOMP_task(Body fn, void* data, CopyFn cpyfn, long arg_size, long arg_align,
                              bool if_clause, unsigned flags, void** depend, int priority,
                              void* detach) {
   NEXT(void (*)(Body, void*, CopyFn, long, long, bool, unsigned, void**, int, void*), GOMP_task);
+  if (if_clause) children_possible();
   const bool wrappable = if_clause && !(flags & kTaskFlagDetach) && arg_size >= 0 &&
                          arg_size <= kMaxWrappedTaskData && (cpyfn || !cancellation_on());
   // Queueing the task takes the team's task lock, where a thread may sleep: *call times it. A
@@ -264,4 +295,49 @@ OMPROF_EXPORT void GOMP_task(Body fn, void* data, CopyFn cpyfn, long arg_size, l
   real(run_task, &header, copy_task, offset + arg_size, align, if_clause, flags, depend, priority,
        detach);
   omprof_internal_gomp_runtime_call_end(&call);
+}
+
+// Other entry points that create child tasks, passed on as they are: taskloop (its tasks, children
+// of the caller, outlive the call with nogroup), and the target constructs, whose nowait form
+// makes a task of the host fallback.
+OMPROF_EXPORT void GOMP_taskloop(Body fn, void* data, CopyFn cpyfn, long arg_size, long arg_align,
+                                 unsigned flags, unsigned long num_tasks, int priority, long start,
+                                 long end, long step) {
+  NEXT(void (*)(Body, void*, CopyFn, long, long, unsigned, unsigned long, int, long, long, long),
+       GOMP_taskloop);
+  children_possible();
+  real(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
+}
+using Ull = unsigned long long;
+OMPROF_EXPORT void GOMP_taskloop_ull(Body fn, void* data, CopyFn cpyfn, long arg_size,
+                                     long arg_align, unsigned flags, unsigned long num_tasks,
+                                     int priority, Ull start, Ull end, Ull step) {
+  NEXT(void (*)(Body, void*, CopyFn, long, long, unsigned, unsigned long, int, Ull, Ull, Ull),
+       GOMP_taskloop_ull);
+  children_possible();
+  real(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
+}
+OMPROF_EXPORT void GOMP_target_ext(int device, Body fn, size_t mapnum, void** hostaddrs,
+                                   size_t* sizes, unsigned short* kinds, unsigned flags,
+                                   void** depend, void** args) {
+  NEXT(void (*)(int, Body, size_t, void**, size_t*, unsigned short*, unsigned, void**, void**),
+       GOMP_target_ext);
+  children_possible();
+  real(device, fn, mapnum, hostaddrs, sizes, kinds, flags, depend, args);
+}
+OMPROF_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void** hostaddrs,
+                                          size_t* sizes, unsigned short* kinds, unsigned flags,
+                                          void** depend) {
+  NEXT(void (*)(int, size_t, void**, size_t*, unsigned short*, unsigned, void**),
+       GOMP_target_update_ext);
+  children_possible();
+  real(device, mapnum, hostaddrs, sizes, kinds, flags, depend);
+}
+OMPROF_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void** hostaddrs,
+                                               size_t* sizes, unsigned short* kinds, unsigned flags,
+                                               void** depend) {
+  NEXT(void (*)(int, size_t, void**, size_t*, unsigned short*, unsigned, void**),
+       GOMP_target_enter_exit_data);
+  children_possible();
+  real(device, mapnum, hostaddrs, sizes, kinds, flags, depend);
 }
