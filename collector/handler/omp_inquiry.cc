@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "collector/handler/barrier_arrivals.h"
+#include "collector/handler/hot_flag.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
 #include "collector/handler/sampling_state.h"
@@ -15,7 +16,7 @@ namespace {
 std::atomic<ompt_get_state_t> g_get_state{nullptr};
 std::atomic<ompt_get_thread_data_t> g_get_thread_data{nullptr};
 std::atomic<ompt_get_parallel_info_t> g_get_parallel_info{nullptr};
-std::atomic<bool> g_gomp{false};
+HotFlag g_gomp;
 
 }  // namespace
 
@@ -31,11 +32,11 @@ void clear_ompt_inquiry() {
 }
 
 void set_gomp_inquiry() {
-  g_gomp.store(true);
+  g_gomp.set();
 }
 
 uint64_t innermost_parallel_value() {
-  if (g_gomp.load(std::memory_order_relaxed) && !g_get_state.load(std::memory_order_relaxed)) {
+  if (g_gomp.relaxed() && !g_get_state.load(std::memory_order_relaxed)) {
     const ThreadState* ts = current_thread();
     return ts ? ts->omp.gomp.parallel_value : 0;
   }
@@ -116,7 +117,7 @@ bool being_woken(uint32_t instance, uint32_t thread_num) {
 // From the libgomp wrappers' record (set_gomp_inquiry): the state, or false for a thread they
 // never saw.
 bool read_gomp_state(const ThreadState* ts, uint32_t& state, uint64_t& region) {
-  if (!g_gomp.load(std::memory_order_relaxed) || !ts) return false;
+  if (!g_gomp.relaxed() || !ts) return false;
   if (!ts->omp.gomp.thread) {
     state = format::kWorkSerial;  // the initial thread before its first region
     return ts->is_main;

@@ -30,7 +30,7 @@ inline uint64_t ns_of(const timespec& t) {
   return uint64_t(t.tv_sec) * 1000000000ULL + uint64_t(t.tv_nsec);
 }
 // CLOCK_MONOTONIC, read through the TSC where the kernel's clocksource is the TSC (wall_clock.h).
-inline uint64_t monotonic_ns() {
+[[gnu::always_inline]] inline uint64_t monotonic_ns() {
   return wall_clock::now_ns();
 }
 inline uint64_t thread_cpu_ns() {

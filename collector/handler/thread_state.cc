@@ -3,10 +3,10 @@
 namespace omprof::handler {
 
 __thread ThreadState* t_current_thread __attribute__((tls_model("initial-exec"))) = nullptr;
-std::atomic<bool> g_thread_states_lost{false};
+HotFlag g_thread_states_lost;
 
 void mark_thread_states_lost() {
-  g_thread_states_lost.store(true);
+  g_thread_states_lost.set();
 }
 
 void set_current_thread(ThreadState* ts) {

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "collector/handler/hot_flag.h"
 #include "collector/handler/off_cpu_trail.h"
 #include "collector/handler/omp_published.h"
 #include "collector/handler/sample_table.h"
@@ -91,8 +92,11 @@ struct ThreadState : journal::ThreadRecord {
   // What the OpenMP adapters publish for the handler (omp_published.h).
   OmpPublished omp;
   const std::atomic<uint32_t>* region_node = nullptr;  // explicit-region node, if any
-  // The adapters' own state, which the handler never reads: the OMPT callbacks'
-  // (collector/ompt/ompt_thread.h) and the libgomp wrappers' (collector/libgomp/gomp_thread.h).
+  // State the handler never reads: the OpenMP event model's (collector/openmp/thread_model.h,
+  // the waits open on the thread, for both adapters) and each adapter's own, the OMPT
+  // callbacks' (collector/ompt/ompt_thread.h) and the libgomp wrappers'
+  // (collector/libgomp/gomp_thread.h).
+  void* omp_model = nullptr;
   void* ompt_private = nullptr;
   void* gomp_private = nullptr;
 
@@ -134,13 +138,13 @@ struct ThreadState : journal::ThreadRecord {
 // thread_states_lost only (thread_state.cc defines them). Plain __thread, not thread_local: no
 // initialization wrapper to call from other files.
 extern __thread ThreadState* t_current_thread __attribute__((tls_model("initial-exec")));
-extern std::atomic<bool> g_thread_states_lost;
+extern HotFlag g_thread_states_lost;
 
 // The calling thread's state, or nullptr (initial-exec TLS: one memory read), also once the
 // states were lost. Inline: every OMPT callback and wrapper asks first (an out-of-line call was
 // 2% of a task-heavy program's time under omprof).
 inline ThreadState* current_thread() {
-  return g_thread_states_lost.load(std::memory_order_relaxed) ? nullptr : t_current_thread;
+  return g_thread_states_lost.relaxed() ? nullptr : t_current_thread;
 }
 void set_current_thread(ThreadState* ts);
 // Async-signal-safe. The journal holding every thread's state was truncated by another process
@@ -148,7 +152,7 @@ void set_current_thread(ThreadState* ts);
 // The collector stops measuring; the program goes on.
 void mark_thread_states_lost();
 inline bool thread_states_lost() {
-  return g_thread_states_lost.load(std::memory_order_relaxed);
+  return g_thread_states_lost.relaxed();
 }
 
 }  // namespace omprof::handler

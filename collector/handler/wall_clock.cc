@@ -1,11 +1,12 @@
 #include "collector/handler/wall_clock.h"
 
+#include <atomic>
 #include <ctime>
 
 namespace omprof::handler::wall_clock {
 
 TscScale g_scale;
-std::atomic<bool> g_tsc_ready{false};
+HotFlag g_tsc_ready;
 
 namespace {
 
@@ -46,7 +47,7 @@ void finish_calibration() {
     return;
   }
   g_scale = s;
-  g_tsc_ready.store(true, std::memory_order_release);
+  g_tsc_ready.set();
   g_state.store(3, std::memory_order_release);
 }
 
@@ -71,7 +72,7 @@ void start(bool use_tsc) {
 }
 
 bool reads_tsc() {
-  return g_tsc_ready.load(std::memory_order_acquire);
+  return g_tsc_ready.acquire();
 }
 
 int64_t tsc_drift_ns() {

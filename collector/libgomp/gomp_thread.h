@@ -1,10 +1,10 @@
-// What omprof's libgomp adapter (collector/libgomp/) keeps per thread for themselves: the waits
-// open on the thread and its end-of-region wait (the event model's stack, openmp/open_waits.h), the
-// barriers met in the current region, the cost guard, the thread's CPU clock. The handler never
-// reads any of it (what it reads is published in handler/omp_published.h: the task origin, and
-// GompPublished's state, region, barrier tag), so it lives apart: ThreadState holds only an opaque
-// pointer to it, made on the thread's first use of a wrapper and kept to the end (shutdown closes
-// the joins still open). Process context.
+// What omprof's libgomp adapter (collector/libgomp/) keeps per thread for itself: the running
+// task's trampoline frame, the fork in progress, the cost guard, the thread's CPU clock (the
+// waits open on the thread, its end-of-region wait and the barriers it met are the event
+// model's: openmp/thread_model.h). The handler never reads any of it (what it reads is
+// published in handler/omp_published.h: the task origin, and GompPublished's state, region,
+// barrier tag), so it lives apart: ThreadState holds only an opaque pointer to it, made on the
+// thread's first use of a wrapper and kept to the end. Process context.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "collector/clocks/switch_watch.h"
 #include "collector/libgomp/bridge.h"
 #include "collector/openmp/cost_guard.h"
-#include "collector/openmp/open_waits.h"
+#include "collector/openmp/thread_model.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::gomp {
@@ -21,15 +21,12 @@ struct GompThread {
   // The frame of the trampoline that called the running task's code (creation paths are cut
   // there; 0: the implicit task).
   uint64_t task_cut = 0;
-  // The waits open on the thread, measured by their clocks, and its end-of-region wait (since
-  // the end of its last region body), with the context that wait is attributed to.
-  openmp::OpenWaits waits;
+  // The context its end-of-region wait (the event model's: openmp/thread_model.h) is
+  // attributed to.
   SampleContext join_ctx;
   uint64_t fork_start_ns = 0;  // a fork in progress: the clocks then (0: none)
   uint64_t fork_cpu_ns = 0;
   uint64_t body_start_ns = 0;  // the thread's last region body: when it started
-  // The team barriers (explicit, worksharing) the thread met in its current region.
-  uint32_t barriers_met = 0;
   // Whether the thread measures its waits' time off the CPU now.
   openmp::CostGuard guard;
   // Tasks it began through omprof's trampoline (a runtime call inside which one ran is not timed).
@@ -67,10 +64,13 @@ void note_measured(ThreadState* ts, uint64_t now, uint64_t off);
 void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
                 uint32_t next_instance);
 
-// The calling thread's (`ts`) private part, made on first use.
+// The calling thread's (`ts`) private part, made on first use (out of line: the constructor
+// would keep every caller's call out of line).
+GompThread& make_own(ThreadState* ts);
 inline GompThread& own(ThreadState* ts) {
-  if (!ts->gomp_private) ts->gomp_private = new GompThread;
-  return *static_cast<GompThread*>(ts->gomp_private);
+  if (ts->gomp_private) [[likely]]
+    return *static_cast<GompThread*>(ts->gomp_private);
+  return make_own(ts);
 }
 // Any thread's, if it has one (shutdown reads the others'); null otherwise.
 inline GompThread* existing(const ThreadState* ts) {

@@ -9,6 +9,7 @@
 #include <atomic>
 
 #include "collector/handler/barrier_arrivals.h"
+#include "collector/handler/hot_flag.h"
 #include "collector/handler/omp_inquiry.h"
 #include "collector/handler/parallel_value.h"
 #include "collector/handler/region_ends.h"
@@ -37,7 +38,7 @@ using omprof::openmp::off_cpu_ns;
 namespace pv = omprof::handler::parallel_value;
 namespace fmt = omprof::format;
 
-std::atomic<bool> g_attached{false};
+omprof::handler::HotFlag g_attached;
 
 // libgomp's teams are seen from the wrappers: each member's begin and end of the body, where
 // the barriers are split (openmp/events.h).
@@ -97,9 +98,10 @@ void note_measured(ThreadState* ts, uint64_t now, uint64_t off) {
 
 void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
                 uint32_t next_instance) {
-  GompThread& g = own(ts);
-  if (!g.waits.join().is_open()) return;
-  const omprof::openmp::JoinSpan::Closed span = g.waits.close_join(now, cpu_now);
+  const GompThread& g = own(ts);
+  omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
+  if (!waits.join().is_open()) return;
+  const omprof::openmp::JoinSpan::Closed span = waits.close_join(now, cpu_now);
   note_measured(ts, now, span.recorded ? span.off_ns : 0);
   if (!span.recorded || !span.off_ns) return;
   const omprof::openmp::JoinParts parts = omprof::openmp::split_join(
@@ -126,7 +128,7 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
 // The wrappers act only without OMPT: a libgomp entry point reached on libomp (which provides
 // them too) is seen by the OMPT tool already.
 ThreadState* tracked_thread() {
-  if (!g_attached.load(std::memory_order_relaxed) || omprof::openmp::ompt_ever()) return nullptr;
+  if (!g_attached.relaxed() || omprof::openmp::ompt_ever()) return nullptr;
   return omprof::handler::current_thread();
 }
 
@@ -146,7 +148,7 @@ uint64_t cpu_at(ThreadState* ts, uint64_t now) {
 
 OMPROF_EXPORT int omprof_internal_gomp_attach(void) {
   if (!omprof::runtime().active.load()) return 0;
-  g_attached.store(true);
+  g_attached.set();
   omprof::handler::set_gomp_inquiry();
   if (ThreadState* ts = omprof::handler::current_thread()) {
     ts->is_omp_thread = true;
@@ -188,7 +190,8 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   omprof::openmp::join(ts, value, now);
   if (!ts) return;
   omprof::open_wait::end(*ts);
-  if (own(ts).waits.join().is_open()) close_join(ts, now, cpu_at(ts, now), nullptr, 0);
+  if (omprof::openmp::model(ts).waits.join().is_open())
+    close_join(ts, now, cpu_at(ts, now), nullptr, 0);
   ts->omp.thread_num = saved->thread_num;
   set_task(ts, saved->task_origin, saved->task_cut);
   set_context(ts, saved->parallel_value, saved->state);
@@ -201,7 +204,8 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   const uint64_t now = omprof::monotonic_ns();
   omprof::open_wait::end(*ts);  // a worker's wait for this region is over
   GompThread& g = own(ts);
-  if (g.waits.join().is_open()) {
+  omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
+  if (waits.join().is_open()) {
     // The woken worker's fork overhead, in the region it starts.
     const SampleContext next = omprof::openmp::fork_overhead_context(pv::fork_id(value), thread_num,
                                                                      omprof::current_region_node());
@@ -219,7 +223,7 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
                                   off, now);
   }
   ts->omp.gomp.team_size = team_size;
-  g.barriers_met = 0;
+  waits.region_began(now);
   ts->omp.gomp.barrier_tag = 0;
   g.body_start_ns = now;
   set_task(ts, 0, reinterpret_cast<uint64_t>(body_frame));
@@ -241,19 +245,20 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   omprof::open_wait::begin(*ts, fmt::kWaitBarrierImplicitParallel, now);
   if (!measures_off_cpu(ts)) return;
   g.join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
-  g.waits.open_join(now, cpu_at(ts, now));
+  omprof::openmp::model(ts).waits.open_join(now, cpu_at(ts, now));
 }
 
 namespace omprof::gomp {
 
 void close_open_joins(uint64_t now_ns) {
-  if (!g_attached.load()) return;
+  if (!g_attached.acquire()) return;
   for (uint32_t i = 0; i < thread_count(); ++i) {
     ThreadState* ts = thread_at(i);
-    const GompThread* state = ts ? existing(ts) : nullptr;  // another thread's: never made here
-    if (!state || !state->waits.join().is_open()) continue;
+    // Another thread's: never made here.
+    const omprof::openmp::ThreadModel* m = ts ? omprof::openmp::existing_model(ts) : nullptr;
+    if (!m || !existing(ts) || !m->waits.join().is_open()) continue;
     const uint64_t cpu =
-        ts->end_ns.load() != 0 ? state->waits.join().cpu_ns() : ts->cpu_ns_at_exit.load();
+        ts->end_ns.load() != 0 ? m->waits.join().cpu_ns() : ts->cpu_ns_at_exit.load();
     close_join(ts, now_ns, cpu, nullptr, 0);
   }
 }

@@ -101,14 +101,15 @@ struct BeginClocks {
 // Wait `w` ended (off the stack): a lock or critical is recorded whole; a barrier or taskwait,
 // its time off the CPU since its (re)start, unless a wait began inside it (recorded()) or its
 // clock is a mark and the thread was never switched out since (it was never off the CPU).
-void record_ended_wait(ThreadState* ts, GompThread& g, const omprof::openmp::OpenWait& w) {
+void record_ended_wait(ThreadState* ts, GompThread& g, const omprof::openmp::OpenWaits& waits,
+                       const omprof::openmp::OpenWait& w) {
   using omprof::openmp::Measure;
   if (w.measure == Measure::kWhole) {
     const uint64_t now = omprof::monotonic_ns();
     if (now > w.clock.start_ns)
       omprof::openmp::record_wait(ts, w.codeptr, context_now(ts, w.ctx.omp_state),
                                   now - w.clock.start_ns, now);
-  } else if (w.measure == Measure::kOffCpu && g.waits.recorded(w) &&
+  } else if (w.measure == Measure::kOffCpu && waits.recorded(w) &&
              !(w.clock_marked && !g.cpu_clock.switched_since(w.switch_seq))) {
     const uint64_t now = omprof::monotonic_ns();
     record_off_cpu_wait(ts, w, now, cpu_at(ts, now));
@@ -137,11 +138,12 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   saved->begun = 1;
   save(ts, saved);
   GompThread& g = own(ts);
+  omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
   if (state == fmt::kInTaskwait) ts->omp.gomp.taskwait_strata = ts->strata_sampled;
   const BeginClocks c = begin_clocks(ts, g, state);
   const uint64_t codeptr = codeptr_ra ? reinterpret_cast<uint64_t>(codeptr_ra) - 1 : 0;
-  omprof::openmp::OpenWait* w = g.waits.begin_clocked(reinterpret_cast<const void*>(g.task_cut),
-                                                      codeptr, state, c.how, c.now_ns, c.cpu_ns);
+  omprof::openmp::OpenWait* w = waits.begin_clocked(reinterpret_cast<const void*>(g.task_cut),
+                                                    codeptr, state, c.how, c.now_ns, c.cpu_ns);
   saved->pushed = w != nullptr;
   if (w) {
     w->clock_marked = c.marked;
@@ -157,7 +159,7 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   // Every member numbers every team barrier, counted or not, so that the numbers agree.
   if (team_barrier && ts->omp.gomp.team_size > 1 && ts->omp.gomp.parallel_value) {
     namespace arrivals = omprof::handler::barrier_arrivals;
-    const uint32_t number = ++g.barriers_met;
+    const uint32_t number = waits.number_barrier();
     if (c.cpu_ns && c.counted) {
       tag = arrivals::tag(pv::instance(ts->omp.gomp.parallel_value), number);
       arrivals::arrive(tag, ts->omp.gomp.team_size, c.now_ns);
@@ -167,7 +169,7 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_begin(uint32_t state, const void* c
   ts->omp.gomp.barrier_ran_task = false;
   ts->omp.gomp.barrier_tag = tag;
   ts->omp.gomp.state = state;
-  if (w && g.waits.depth() == 1)  // the outermost wait, for a live reader
+  if (w && waits.depth() == 1)  // the outermost wait, for a live reader
     omprof::open_wait::begin(*ts, state, c.now_ns && !c.marked ? c.now_ns : omprof::monotonic_ns());
 }
 
@@ -176,14 +178,14 @@ OMPROF_EXPORT void omprof_internal_gomp_wait_end(const omprof_gomp_context* save
   ThreadState* ts = tracked_thread();
   if (!ts) return;
   ts->omp.gomp.state = saved->state;
-  GompThread& g = own(ts);
-  const omprof::openmp::OpenWait* w = saved->pushed ? g.waits.pop() : nullptr;
-  if (w && g.waits.depth() == 0) omprof::open_wait::end(*ts);
+  omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
+  const omprof::openmp::OpenWait* w = saved->pushed ? waits.pop() : nullptr;
+  if (w && waits.depth() == 0) omprof::open_wait::end(*ts);
   // An enclosing taskwait that ran this (a task's wait) was busy until now: it counts as
   // waiting again only from its next sample on.
   ts->omp.gomp.taskwait_strata = ts->strata_sampled;
-  if (w) record_ended_wait(ts, g, *w);
-  publish_barrier(ts, g.waits.innermost());  // the enclosing wait's (none, usually)
+  if (w) record_ended_wait(ts, own(ts), waits, *w);
+  publish_barrier(ts, waits.innermost());  // the enclosing wait's (none, usually)
 }
 
 OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* frame,
@@ -198,18 +200,18 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   // The wait the task runs in is measured up to here: time the task spends off the CPU
   // (preempted) is the task's, spread over its samples like any thread's (omp/states.h).
   // The task's identity is its trampoline's frame (the waits' task: openmp/open_waits.h).
-  GompThread& g = own(ts);
-  ++g.tasks_begun;
-  saved->paused_join = g.waits.join().is_open();
-  const bool pauses_wait = g.waits.switch_moves_wait(frame);
-  omprof::openmp::OpenWait* wait = g.waits.innermost();
+  ++own(ts).tasks_begun;
+  omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
+  saved->paused_join = waits.join().is_open();
+  const bool pauses_wait = waits.switch_moves_wait(frame);
+  omprof::openmp::OpenWait* wait = waits.innermost();
   if (saved->paused_join || pauses_wait) {
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t cpu = cpu_at(ts, now);
     if (saved->paused_join) close_join(ts, now, cpu, nullptr, 0);
     if (pauses_wait) {
       record_off_cpu_wait(ts, *wait, now, cpu);
-      g.waits.pause_clocked();
+      waits.pause_clocked();
     }
   }
   if (ts->omp.gomp.state == fmt::kWaitBarrierImplicitParallel) ts->omp.gomp.join_ran_task = true;
@@ -237,15 +239,14 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   // recursion of taskwaits, as fib's) records only what the thread slept, out of the run queue
   // (openmp/open_waits.h resume_clocked), where that is read cheaply; else it is not recorded
   // from then on. The end-of-region wait goes on in any case.
-  GompThread& g = own(ts);
-  const bool resumes_wait =
-      g.waits.switch_moves_wait(reinterpret_cast<const void*>(saved->task_cut));
+  omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
+  const bool resumes_wait = waits.switch_moves_wait(reinterpret_cast<const void*>(saved->task_cut));
   if (!saved->paused_join && !resumes_wait) return;
   const uint64_t now = omprof::monotonic_ns();
   const uint64_t cpu = cpu_at(ts, now);
-  if (saved->paused_join) g.waits.open_join(now, cpu);
+  if (saved->paused_join) waits.open_join(now, cpu);
   if (!resumes_wait) return;
   uint64_t run_delay = 0;
-  const bool run_delay_known = g.cpu_clock.run_delay(&run_delay);
-  g.waits.resume_clocked(now, cpu, run_delay_known, run_delay);
+  const bool run_delay_known = own(ts).cpu_clock.run_delay(&run_delay);
+  waits.resume_clocked(now, cpu, run_delay_known, run_delay);
 }

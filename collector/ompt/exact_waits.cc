@@ -9,6 +9,7 @@
 #include "collector/open_wait.h"
 #include "collector/openmp/events.h"
 #include "collector/openmp/open_waits.h"
+#include "collector/openmp/thread_model.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
 #include "proto/state_codes.h"
@@ -123,7 +124,7 @@ void withdraw_running(ThreadState* ts) {
 }
 
 void begin_wait(ThreadState* ts, openmp::WaitStart& start, uint32_t state) {
-  openmp::OpenWaits& waits = own(ts).waits;
+  openmp::OpenWaits& waits = openmp::model(ts).waits;
   start.ctx.omp_state = state;
   ProcessTeam team(ts->index);
   if (!waits.begin(start, monotonic_ns(), team)) ++ts->open_waits_overflow;
@@ -145,19 +146,20 @@ void wait_begin_sync(ThreadState* ts, int sync_kind, uint64_t codeptr, const voi
 }
 
 uint64_t wait_end_sync(ThreadState* ts) {
-  OmptThread& o = own(ts);
+  openmp::OpenWaits& waits = openmp::model(ts).waits;
   // What closing the wait reads of its team (other threads wrote it: cache misses), asked for
   // at once rather than one after another.
-  if (const openmp::OpenWait* w = o.waits.innermost()) {
+  if (const openmp::OpenWait* w = waits.innermost()) {
     barrier_spans::prefetch(w->barrier_key);
     if (w->role == BarrierRole::kWorkerJoin) handler::prefetch_region_end(w->region_instance);
   }
   const uint64_t now = monotonic_ns();
   ThreadSink sink(ts);
   withdraw_running(ts);
-  const openmp::EndedWait ended = o.waits.end(now, ProcessTeam(ts->index), sink);
-  publish_outermost(ts, o.waits);
+  const openmp::EndedWait ended = waits.end(now, ProcessTeam(ts->index), sink);
+  publish_outermost(ts, waits);
   if (!ended.closed) return 0;
+  OmptThread& o = own(ts);
   if (ended.role == BarrierRole::kWorkerJoin) o.overhead_since_ns = now;  // woken: next region
   if (ended.role == BarrierRole::kMasterJoin) {                           // the join follows
     o.join_left_instance = ended.region_instance;
@@ -177,16 +179,16 @@ void wait_begin_mutex(ThreadState* ts, int mutex_kind, uint64_t wait_id, uint64_
 }
 
 void wait_end_mutex(ThreadState* ts, uint64_t wait_id) {
-  OmptThread& o = own(ts);
-  if (o.waits.depth() == 0) return;
+  openmp::OpenWaits& waits = openmp::model(ts).waits;
+  if (waits.depth() == 0) return;
   ThreadSink sink(ts);
   withdraw_running(ts);
-  o.waits.end_mutex(wait_id, monotonic_ns(), ProcessTeam(ts->index), sink);
-  publish_outermost(ts, o.waits);
+  waits.end_mutex(wait_id, monotonic_ns(), ProcessTeam(ts->index), sink);
+  publish_outermost(ts, waits);
 }
 
 void wait_task_switch(ThreadState* ts, const void* next_task) {
-  openmp::OpenWaits& waits = own(ts).waits;
+  openmp::OpenWaits& waits = openmp::model(ts).waits;
   // The clock is read only when the waiting task itself is switched out or back in: task
   // switches between other tasks (undeferred tasks inside a stolen one) cost no clock read.
   if (!waits.switch_moves_wait(next_task)) return;
@@ -198,8 +200,8 @@ void wait_task_switch(ThreadState* ts, const void* next_task) {
 
 void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
                        const std::function<void(const SampleContext&, uint64_t)>& emit) {
-  const OmptThread* o = existing(ts);  // another thread's: never made here
-  if (!o) return;
+  const openmp::ThreadModel* m = openmp::existing_model(ts);  // another thread's: never made here
+  if (!m) return;
   class Emit final : public openmp::WaitParts {
    public:
     explicit Emit(const std::function<void(const SampleContext&, uint64_t)>& f) : f_(f) {}
@@ -208,17 +210,18 @@ void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
    private:
     const std::function<void(const SampleContext&, uint64_t)>& f_;
   } parts(emit);
-  o->waits.so_far(now_ns, ProcessTeam(ts->index), parts);
+  m->waits.so_far(now_ns, ProcessTeam(ts->index), parts);
 }
 
 void close_open_waits(uint64_t now_ns) {
   for (uint32_t i = 0; i < thread_count(); ++i) {
     ThreadState* ts = thread_at(i);
-    OmptThread* o = ts ? existing(ts) : nullptr;  // another thread's: never made here
-    if (!o) continue;
+    // Another thread's: never made here.
+    openmp::ThreadModel* m = ts ? openmp::existing_model(ts) : nullptr;
+    if (!m) continue;
     // The threads are parked in the runtime at exit (or gone): their open waits are stable.
     ThreadSink sink(ts);
-    o->waits.close_all(now_ns, ProcessTeam(ts->index), sink);
+    m->waits.close_all(now_ns, ProcessTeam(ts->index), sink);
     ts->omp.ompt.measured_open_since_ns = 0;
     open_wait::end(*ts);
   }

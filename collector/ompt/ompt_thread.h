@@ -1,13 +1,11 @@
-// What omprof's OMPT callbacks keep per thread for themselves: the waits open on the thread
-// (exact_waits.cc), its fork and join bookkeeping in progress, its last synchronization point
-// and the barriers it met in its region (barrier_spans.h), the tasks it runs (running_tasks.h)
-// and the last region value it read. The signal handler never reads any of it (what it reads is
-// published in handler/omp_published.h: the task origin and frame, the taskwaits), so it
-// lives apart, as the libgomp wrappers' does (collector/libgomp/gomp_thread.h): ThreadState holds
-// only an opaque pointer to it, made on the thread's first OMPT callback that needs it (the
-// collector's private heap, never the program's) and kept to the end (shutdown closes the waits
-// still open). Process context (OMPT callbacks; shutdown and the in-job summary read other
-// threads').
+// What omprof's OMPT callbacks keep per thread for themselves: its fork and join bookkeeping in
+// progress, the tasks it runs (running_tasks.h) and the last region value it read (the waits
+// open on the thread are the event model's: openmp/thread_model.h). The signal handler never
+// reads any of it (what it reads is published in handler/omp_published.h: the task origin and
+// frame, the taskwaits), so it lives apart, as the libgomp wrappers' does
+// (collector/libgomp/gomp_thread.h): ThreadState holds only an opaque pointer to it, made on the
+// thread's first OMPT callback that needs it (the collector's private heap, never the program's)
+// and kept to the end. Process context.
 #pragma once
 
 #include <omp-tools.h>
@@ -15,7 +13,6 @@
 #include <cstdint>
 
 #include "collector/ompt/exact_waits.h"
-#include "collector/openmp/open_waits.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::ompt {
@@ -31,7 +28,6 @@ struct RunningTask {
 constexpr int kMaxRunningTasks = 64;
 
 struct OmptThread {
-  openmp::OpenWaits waits;  // open on the thread (exact_waits.cc), its barrier spans
   // Fork/join bookkeeping in progress (exact_waits.h, record_overhead): since when, and the
   // construct it is the bookkeeping of.
   uint64_t overhead_since_ns = 0;
@@ -50,10 +46,13 @@ struct OmptThread {
   int running_depth = 0;  // may exceed kMaxRunningTasks (deeper ones are not kept)
 };
 
-// The calling thread's (`ts`) part, made on first use. Never in the signal handler.
+// The calling thread's (`ts`) part, made on first use (out of line: the constructor would keep
+// every caller's call out of line). Never in the signal handler.
+OmptThread& make_own(ThreadState* ts);
 inline OmptThread& own(ThreadState* ts) {
-  if (!ts->ompt_private) ts->ompt_private = new OmptThread;
-  return *static_cast<OmptThread*>(ts->ompt_private);
+  if (ts->ompt_private) [[likely]]
+    return *static_cast<OmptThread*>(ts->ompt_private);
+  return make_own(ts);
 }
 // Any thread's, if it has one (shutdown reads the others'); null otherwise.
 inline OmptThread* existing(const ThreadState* ts) {

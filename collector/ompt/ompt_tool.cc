@@ -23,6 +23,7 @@
 #include "collector/openmp/fork_records.h"
 #include "collector/openmp/member_counters.h"
 #include "collector/openmp/runtime_status.h"
+#include "collector/openmp/thread_model.h"
 #include "collector/region_context.h"
 #include "collector/runtime.h"
 #include "collector/thread_registry.h"
@@ -141,9 +142,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
       if (ts->omp.task_origin || ts->omp.ompt.task_frame) set_running_task(ts, 0, nullptr);
     }
     const uint64_t now = end_overhead(parallel_data);  // fork, or a worker's since its wake-up
-    if (o) {  // the region's first synchronization point (ompt/barrier_spans.h)
-      o->waits.region_began(now ? now : monotonic_ns());
-    }
+    if (ts)  // the region's first synchronization point (ompt/barrier_spans.h)
+      openmp::model(ts).waits.region_began(now ? now : monotonic_ns());
     openmp::member_begin(ts, value, index, actual_parallelism,
                          o && index == 0 ? o->forked_construct : 0, now,
                          openmp::BarrierTiming::kSpans);

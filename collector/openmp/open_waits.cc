@@ -119,7 +119,7 @@ bool OpenWaits::begin(const WaitStart& start, uint64_t now_ns, TeamFacts& team) 
   w.barrier_key = w.span_ns = 0;
   w.ran_tasks = false;
   if (start.is_barrier && sync_point_ns_ && now_ns >= sync_point_ns_) {
-    w.barrier_key = team.barrier_key(start.region_instance, ++barrier_number_);
+    w.barrier_key = team.barrier_key(start.region_instance, number_barrier());
     w.span_ns = now_ns - sync_point_ns_;
     if (w.barrier_key) team.publish_span(w.barrier_key, w.span_ns);
   }

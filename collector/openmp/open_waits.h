@@ -156,6 +156,9 @@ class OpenWaits {
  public:
   // The thread's synchronization point in its region: its implicit task began, `now_ns`.
   void region_began(uint64_t now_ns);
+  // The number of the team barrier (every member meets it, in the same order) the thread meets
+  // now in its region, from 1: where the team's spans (OMPT) or arrivals (libgomp) are kept.
+  uint32_t number_barrier() { return ++barrier_number_; }
   // An exactly timed wait (kInterval) begins. Returns false when the stack of open waits is
   // full (the wait is not measured: count it).
   bool begin(const WaitStart& start, uint64_t now_ns, TeamFacts& team);

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "collector/handler/hot_flag.h"
 #include "collector/handler/sample_measures.h"
 #include "collector/journal_writer.h"
 #include "collector/modules.h"
@@ -17,7 +18,7 @@
 namespace omprof::openmp {
 
 namespace {
-std::atomic<bool> g_ompt_ever{false};
+handler::HotFlag g_ompt_ever;
 std::atomic<bool> g_gomp_wrappers{false};  // note_gomp_wrappers
 
 std::string& version_text() {
@@ -42,7 +43,7 @@ bool taskwait_exact() {
 
 omp::Measurement run_measurement() {
   omp::Measurement m = omp::sampled_measurement();
-  if (g_ompt_ever.load())
+  if (g_ompt_ever.acquire())
     m = omp::ompt_measurement(taskwait_exact());
   else if (g_gomp_wrappers.load())
     m = omp::libgomp_measurement();
@@ -83,12 +84,12 @@ void apply_timeline_measurement() {
 }
 
 void note_ompt_started() {
-  g_ompt_ever.store(true);
+  g_ompt_ever.set();
   apply_timeline_measurement();
 }
 
 bool ompt_ever() {
-  return g_ompt_ever.load(std::memory_order_relaxed);
+  return g_ompt_ever.relaxed();
 }
 
 void note_gomp_wrappers() {
@@ -99,7 +100,7 @@ void note_gomp_wrappers() {
 
 RuntimeStatus runtime_status(const std::vector<unwind::Module>& modules) {
   RuntimeStatus s;
-  s.ompt_active = g_ompt_ever.load();
+  s.ompt_active = g_ompt_ever.acquire();
   s.version = version_text();
   s.off_cpu_waits = !s.ompt_active && g_gomp_wrappers.load();
   for (const auto& m : modules) {
