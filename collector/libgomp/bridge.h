@@ -25,7 +25,6 @@ struct omprof_gomp_context {
   uint32_t pushed;       // a wait: whether it is on the stack of open waits
   uint32_t task_origin;  // the running task's creation record (0: an implicit task)
   uint64_t task_cut;     // the frame of omprof's call of the running task's code
-  uint32_t paused_join;  // a task: it paused the end-of-region wait (waits.cc)
 };
 
 // The wrappers are loaded (their constructor, on the initial thread). Returns 0 when omprof

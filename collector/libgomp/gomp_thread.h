@@ -21,9 +21,6 @@ struct GompThread {
   // The frame of the trampoline that called the running task's code (creation paths are cut
   // there; 0: the implicit task).
   uint64_t task_cut = 0;
-  // The context its end-of-region wait (the event model's: openmp/thread_model.h) is
-  // attributed to.
-  SampleContext join_ctx;
   uint64_t fork_start_ns = 0;  // a fork in progress: the clocks then (0: none)
   uint64_t fork_cpu_ns = 0;
   uint64_t body_start_ns = 0;  // the thread's last region body: when it started
@@ -56,13 +53,15 @@ void set_task(ThreadState* ts, uint32_t origin, uint64_t cut);
 bool measures_off_cpu(ThreadState* ts, bool* counted = nullptr);
 // The cost guard learns that a wait ending at `now` was measured, `off` of it off the CPU.
 void note_measured(ThreadState* ts, uint64_t now, uint64_t off);
-// A thread's end-of-region wait ends at `now` (its CPU time `cpu_now`): the master's join, a
-// worker's wake-up for its next region (`next`, `next_instance`: that region's), a task it
-// runs there, or shutdown. Its time off the CPU, split (openmp/join_close.h): woken for the
-// next region in that region's context, idle in none, the fork's and release's overhead and
-// the waiting at the barrier in the context the wait began in (regions.cc).
-void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
-                uint32_t next_instance);
+// A thread's end-of-region wait (openmp/open_waits.h open_join), to `now` (its CPU time
+// `cpu_now`): a piece up to a task it runs there (record_join), or the whole at the master's
+// join, a worker's wake-up for its next region (`next`, `next_instance`: that region's) or
+// shutdown (close_join also takes it off the stack). Its time off the CPU, split
+// (openmp/join_close.h): woken for the next region in that region's context, idle in none, the
+// fork's and release's overhead and the waiting at the barrier in the context the wait began in.
+void record_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
+                 uint32_t next_instance);
+void close_join(ThreadState* ts, uint64_t now, const SampleContext* next, uint32_t next_instance);
 
 // The calling thread's (`ts`) private part, made on first use (out of line: the constructor
 // would keep every caller's call out of line).

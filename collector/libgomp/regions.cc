@@ -18,6 +18,7 @@
 #include "collector/libgomp/gomp_thread.h"
 #include "collector/open_wait.h"
 #include "collector/openmp/events.h"
+#include "collector/openmp/join_close.h"
 #include "collector/openmp/open_waits.h"
 #include "collector/openmp/runtime_status.h"
 #include "collector/openmp/wait_split.h"
@@ -96,14 +97,15 @@ void note_measured(ThreadState* ts, uint64_t now, uint64_t off) {
   own(ts).guard.note_measured(now, off);
 }
 
-void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
-                uint32_t next_instance) {
-  const GompThread& g = own(ts);
-  omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
-  if (!waits.join().is_open()) return;
-  const omprof::openmp::JoinSpan::Closed span = waits.close_join(now, cpu_now);
+void record_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleContext* next,
+                 uint32_t next_instance) {
+  const omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
+  const omprof::openmp::OpenWait* join = waits.join();
+  if (!join || join->measure != omprof::openmp::Measure::kOffCpu) return;
+  const omprof::openmp::JoinPiece span = waits.join_piece(now, cpu_now);
   note_measured(ts, now, span.recorded ? span.off_ns : 0);
   if (!span.recorded || !span.off_ns) return;
+  const SampleContext& join_ctx = join->ctx;
   const omprof::openmp::JoinParts parts = omprof::openmp::split_join(
       span.off_ns, span.start_ns, now, join_facts(ts, now, next != nullptr, next_instance));
   if (parts.woken_ns && next) omprof::openmp::record_wait(ts, 0, *next, parts.woken_ns, now);
@@ -113,16 +115,25 @@ void close_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCon
     omprof::openmp::record_wait(ts, 0, idle_ctx, parts.idle_ns, now - parts.woken_ns);
   // At the barrier: the fork's overhead, the waiting, then the release's overhead, one after
   // another up to the barrier's end on the timeline; the overhead is one wait in the table.
-  SampleContext overhead_ctx = g.join_ctx;
+  SampleContext overhead_ctx = join_ctx;
   overhead_ctx.omp_state = fmt::kOverhead;
   if (parts.overhead_ns) omprof::openmp::count_wait(ts, 0, overhead_ctx, parts.overhead_ns);
-  if (parts.waiting_ns) omprof::openmp::count_wait(ts, 0, g.join_ctx, parts.waiting_ns);
+  if (parts.waiting_ns) omprof::openmp::count_wait(ts, 0, join_ctx, parts.waiting_ns);
   uint64_t end = parts.barrier_end_ns;
   omprof::openmp::place_wait(ts, end, parts.release_ns, overhead_ctx);
   end -= std::min(end, parts.release_ns);
-  omprof::openmp::place_wait(ts, end, parts.waiting_ns, g.join_ctx);
+  omprof::openmp::place_wait(ts, end, parts.waiting_ns, join_ctx);
   end -= std::min(end, parts.waiting_ns);
   omprof::openmp::place_wait(ts, end, parts.overhead_ns - parts.release_ns, overhead_ctx);
+}
+
+void close_join(ThreadState* ts, uint64_t now, const SampleContext* next, uint32_t next_instance) {
+  omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
+  const omprof::openmp::OpenWait* join = waits.join();
+  if (!join) return;
+  if (join->measure == omprof::openmp::Measure::kOffCpu)
+    record_join(ts, now, cpu_at(ts, now), next, next_instance);
+  waits.close_join();
 }
 
 // The wrappers act only without OMPT: a libgomp entry point reached on libomp (which provides
@@ -190,8 +201,7 @@ OMPROF_EXPORT void omprof_internal_gomp_join(uint64_t value, const omprof_gomp_c
   omprof::openmp::join(ts, value, now);
   if (!ts) return;
   omprof::open_wait::end(*ts);
-  if (omprof::openmp::model(ts).waits.join().is_open())
-    close_join(ts, now, cpu_at(ts, now), nullptr, 0);
+  close_join(ts, now, nullptr, 0);
   ts->omp.thread_num = saved->thread_num;
   set_task(ts, saved->task_origin, saved->task_cut);
   set_context(ts, saved->parallel_value, saved->state);
@@ -205,11 +215,11 @@ OMPROF_EXPORT void omprof_internal_gomp_member_begin(uint64_t value, unsigned th
   omprof::open_wait::end(*ts);  // a worker's wait for this region is over
   GompThread& g = own(ts);
   omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
-  if (waits.join().is_open()) {
+  if (waits.join()) {
     // The woken worker's fork overhead, in the region it starts.
     const SampleContext next = omprof::openmp::fork_overhead_context(pv::fork_id(value), thread_num,
                                                                      omprof::current_region_node());
-    close_join(ts, now, cpu_at(ts, now), &next, pv::instance(value));
+    close_join(ts, now, &next, pv::instance(value));
   }
   omprof::openmp::member_begin(ts, value, thread_num, team_size, 0, now, kArrivals);
   if (thread_num == 0 && g.fork_start_ns) {
@@ -243,9 +253,17 @@ OMPROF_EXPORT void omprof_internal_gomp_member_end(void) {
   ts->omp.gomp.state = fmt::kWaitBarrierImplicitParallel;
   // At the region's end until the join (the master) or the next region (a worker, idle then).
   omprof::open_wait::begin(*ts, fmt::kWaitBarrierImplicitParallel, now);
-  if (!measures_off_cpu(ts)) return;
-  g.join_ctx = context_now(ts, fmt::kWaitBarrierImplicitParallel);
-  omprof::openmp::model(ts).waits.open_join(now, cpu_at(ts, now));
+  using omprof::openmp::BarrierRole;
+  using omprof::openmp::Measure;
+  const BarrierRole role =
+      ts->omp.thread_num == 0 ? BarrierRole::kMasterJoin : BarrierRole::kWorkerJoin;
+  omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
+  const void* task = reinterpret_cast<const void*>(g.task_cut);  // the implicit task: run_body's
+  if (measures_off_cpu(ts))
+    waits.open_join(task, context_now(ts, fmt::kWaitBarrierImplicitParallel), role,
+                    Measure::kOffCpu, now, cpu_at(ts, now));
+  else
+    waits.open_join(task, SampleContext{}, role, Measure::kNone, now, 0);
 }
 
 namespace omprof::gomp {
@@ -254,12 +272,14 @@ void close_open_joins(uint64_t now_ns) {
   if (!g_attached.acquire()) return;
   for (uint32_t i = 0; i < thread_count(); ++i) {
     ThreadState* ts = thread_at(i);
-    // Another thread's: never made here.
-    const omprof::openmp::ThreadModel* m = ts ? omprof::openmp::existing_model(ts) : nullptr;
-    if (!m || !existing(ts) || !m->waits.join().is_open()) continue;
+    // Another thread's: never made here. Parked in the runtime, outside any task.
+    omprof::openmp::ThreadModel* m = ts ? omprof::openmp::existing_model(ts) : nullptr;
+    const omprof::openmp::OpenWait* join = m ? m->waits.join() : nullptr;
+    if (!join || !existing(ts)) continue;
     const uint64_t cpu =
-        ts->end_ns.load() != 0 ? m->waits.join().cpu_ns() : ts->cpu_ns_at_exit.load();
-    close_join(ts, now_ns, cpu, nullptr, 0);
+        ts->end_ns.load() != 0 ? join->clock.cpu_start_ns : ts->cpu_ns_at_exit.load();
+    record_join(ts, now_ns, cpu, nullptr, 0);
+    m->waits.close_join();
   }
 }
 

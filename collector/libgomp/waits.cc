@@ -202,17 +202,15 @@ OMPROF_EXPORT void omprof_internal_gomp_task_begin(uint32_t record, const void* 
   // The task's identity is its trampoline's frame (the waits' task: openmp/open_waits.h).
   ++own(ts).tasks_begun;
   omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
-  saved->paused_join = waits.join().is_open();
-  const bool pauses_wait = waits.switch_moves_wait(frame);
   omprof::openmp::OpenWait* wait = waits.innermost();
-  if (saved->paused_join || pauses_wait) {
+  if (waits.switch_moves_wait(frame)) {  // its piece so far is recorded: the task pauses it
     const uint64_t now = omprof::monotonic_ns();
     const uint64_t cpu = cpu_at(ts, now);
-    if (saved->paused_join) close_join(ts, now, cpu, nullptr, 0);
-    if (pauses_wait) {
+    if (waits.join() == wait)
+      record_join(ts, now, cpu, nullptr, 0);
+    else
       record_off_cpu_wait(ts, *wait, now, cpu);
-      waits.pause_clocked();
-    }
+    waits.pause_clocked();
   }
   if (ts->omp.gomp.state == fmt::kWaitBarrierImplicitParallel) ts->omp.gomp.join_ran_task = true;
   if (wait && wait->barrier_key) {  // its split is not known any more
@@ -238,15 +236,14 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   // waits, if any, are over). A barrier or taskwait after a task that began a wait itself (a
   // recursion of taskwaits, as fib's) records only what the thread slept, out of the run queue
   // (openmp/open_waits.h resume_clocked), where that is read cheaply; else it is not recorded
-  // from then on. The end-of-region wait goes on in any case.
+  // from then on. The end-of-region wait goes on afresh in any case (no run queue read).
   omprof::openmp::OpenWaits& waits = omprof::openmp::model(ts).waits;
   const bool resumes_wait = waits.switch_moves_wait(reinterpret_cast<const void*>(saved->task_cut));
-  if (!saved->paused_join && !resumes_wait) return;
+  if (!resumes_wait) return;
   const uint64_t now = omprof::monotonic_ns();
   const uint64_t cpu = cpu_at(ts, now);
-  if (saved->paused_join) waits.open_join(now, cpu);
-  if (!resumes_wait) return;
   uint64_t run_delay = 0;
-  const bool run_delay_known = own(ts).cpu_clock.run_delay(&run_delay);
+  const bool is_join = waits.innermost()->role != omprof::openmp::BarrierRole::kOther;
+  const bool run_delay_known = !is_join && own(ts).cpu_clock.run_delay(&run_delay);
   waits.resume_clocked(now, cpu, run_delay_known, run_delay);
 }

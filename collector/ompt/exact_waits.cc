@@ -216,9 +216,10 @@ void open_waits_so_far(const ThreadState* ts, uint64_t now_ns,
 void close_open_waits(uint64_t now_ns) {
   for (uint32_t i = 0; i < thread_count(); ++i) {
     ThreadState* ts = thread_at(i);
-    // Another thread's: never made here.
+    // Another thread's: never made here. Only the OMPT callbacks' threads (the libgomp adapter
+    // closes its own: collector/libgomp/regions.cc close_open_joins).
     openmp::ThreadModel* m = ts ? openmp::existing_model(ts) : nullptr;
-    if (!m) continue;
+    if (!m || !existing(ts)) continue;
     // The threads are parked in the runtime at exit (or gone): their open waits are stable.
     ThreadSink sink(ts);
     m->waits.close_all(now_ns, ProcessTeam(ts->index), sink);

@@ -4,21 +4,6 @@
 
 namespace omprof::openmp {
 
-void JoinSpan::open(uint64_t now_ns, uint64_t cpu_ns, uint64_t wait_epoch) {
-  start_ns_ = now_ns;
-  cpu_ns_ = cpu_ns;
-  epoch_ = wait_epoch;
-}
-
-JoinSpan::Closed JoinSpan::close(uint64_t now_ns, uint64_t cpu_ns, uint64_t wait_epoch) {
-  Closed c;
-  c.start_ns = start_ns_;
-  c.off_ns = off_cpu_ns(start_ns_, cpu_ns_, now_ns, cpu_ns);
-  c.recorded = wait_epoch == epoch_;
-  start_ns_ = 0;
-  return c;
-}
-
 JoinParts split_join(uint64_t off_ns, uint64_t start_ns, uint64_t now_ns, const JoinFacts& facts) {
   JoinParts p;
   p.barrier_end_ns = now_ns;

@@ -1,42 +1,18 @@
-// libgomp: a thread's wait at its region's end (docs/semantics.md, "GNU libgomp"), from the end
-// of its body to the master's join, or to a worker's next region, measured by its time off the
-// CPU (two thread CPU clock reads), and what that time was: idle between regions, woken for the
-// next one, the fork's and the release's overhead, or waiting for the others' work. Pure: the
-// adapter (collector/libgomp/regions.cc) reads the clocks and the team's shared tables
-// (handler/region_ends.h) and passes them in (tests/unit/join_close_test.cc replays the
-// wrappers' event sequences). libomp's OMPT delivers the same wait as exact intervals
-// (collector/ompt/exact_waits.cc, split_worker_join in wait_split.h).
+// libgomp: what a thread's wait at its region's end (docs/semantics.md, "GNU libgomp") was, from
+// the end of its body to the master's join, or to a worker's next region, measured by its time
+// off the CPU (the wait is an entry of the thread's open waits, open_waits.h open_join): idle
+// between regions, woken for the next one, the fork's and the release's overhead, or waiting
+// for the others' work. Pure: the adapter (collector/libgomp/regions.cc) reads the team's
+// shared tables (handler/region_ends.h) and passes them in (tests/unit/join_close_test.cc).
+// libomp's OMPT delivers the same wait as exact intervals (collector/ompt/exact_waits.cc,
+// split_worker_join in wait_split.h).
 #pragma once
 
 #include <cstdint>
 
 namespace omprof::openmp {
 
-// The span's clocks. Opened at the end of the body, closed at the join or the next region; a
-// task the thread runs there pauses it (closed when the task begins, opened again when it
-// ends: the task's time off the CPU is the task's). `wait_epoch`: the count of waits the
-// thread has begun; a wait begun inside the span means a task ran and waited there, so its
-// time off the CPU may be the task's and the span is not recorded.
-class JoinSpan {
- public:
-  void open(uint64_t now_ns, uint64_t cpu_ns, uint64_t wait_epoch);
-  bool is_open() const { return start_ns_ != 0; }
-  uint64_t cpu_ns() const { return cpu_ns_; }
-
-  struct Closed {
-    uint64_t start_ns = 0;
-    uint64_t off_ns = 0;    // time off the CPU from start to the close
-    bool recorded = false;  // no wait began inside it
-  };
-  Closed close(uint64_t now_ns, uint64_t cpu_ns, uint64_t wait_epoch);
-
- private:
-  uint64_t start_ns_ = 0;  // 0: not open
-  uint64_t cpu_ns_ = 0;
-  uint64_t epoch_ = 0;
-};
-
-// What the team's tables said when the span closed.
+// What the team's tables said when the wait (or a piece of it, up to a task run there) closed.
 struct JoinFacts {
   // A worker's region had ended (at region_end_ns, before the close): after that, the worker
   // idled, then was woken for the region forked at next_fork_ns (0: none, or unknown).
@@ -52,7 +28,7 @@ struct JoinFacts {
   uint64_t all_ended_ns = 0;
 };
 
-// The span's time off the CPU, in the order it is recorded.
+// The wait's time off the CPU, in the order it is recorded.
 struct JoinParts {
   uint64_t woken_ns = 0;        // the next region's fork overhead (ends at the close)
   uint64_t idle_ns = 0;         // idle between regions (ends where woken_ns begins)
@@ -63,10 +39,10 @@ struct JoinParts {
   uint64_t barrier_end_ns = 0;  // the region's end for a worker whose region ended, else the close
 };
 
-// `off_ns` of a span from `start_ns` to `now_ns`: after a worker's region ended, idle then woken
-// (the thread sleeps last: counted from the close backwards, split_after_region_end); before,
-// at the barrier, overhead in proportion to the wall time of the fork's and the release's parts
-// (join_overhead_ns), the rest waiting.
+// `off_ns` of the wait (or a piece of it) from `start_ns` to `now_ns`: after a worker's region
+// ended, idle then woken (the thread sleeps last: counted from the close backwards,
+// split_after_region_end); before, at the barrier, overhead in proportion to the wall time of the
+// fork's and the release's parts (join_overhead_ns), the rest waiting.
 JoinParts split_join(uint64_t off_ns, uint64_t start_ns, uint64_t now_ns, const JoinFacts& facts);
 
 }  // namespace omprof::openmp

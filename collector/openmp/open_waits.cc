@@ -163,7 +163,9 @@ bool OpenWaits::switch_moves_wait(const void* next_task) const {
   const bool paused = w.measure == Measure::kInterval ? w.start_ns == 0 : w.clock.paused;
   if (paused) return next_task == w.task;
   const bool pausable =
-      w.measure == Measure::kInterval ? !w.is_mutex : w.measure == Measure::kOffCpu && recorded(w);
+      w.measure == Measure::kInterval
+          ? !w.is_mutex
+          : w.measure == Measure::kOffCpu && (recorded(w) || w.role != BarrierRole::kOther);
   return pausable && next_task != w.task;
 }
 
@@ -196,6 +198,7 @@ OpenWait* OpenWaits::begin_clocked(const void* task, uint64_t codeptr, uint32_t 
   w.task = task;
   w.ctx.omp_state = state;
   w.barrier_key = 0;
+  w.role = BarrierRole::kOther;
   w.ran_tasks = false;
   w.clock = WaitClock{now_ns, cpu_ns, epoch_};
   w.clock_marked = false;
@@ -214,14 +217,46 @@ void OpenWaits::resume_clocked(uint64_t now_ns, uint64_t cpu_ns, bool run_delay_
   if (w == nullptr) return;
   WaitClock& c = w->clock;
   c.paused = false;
-  if (c.epoch != epoch_) {
+  if (c.epoch != epoch_ && w->role == BarrierRole::kOther) {
     if (!run_delay_known) return;  // not recorded from now on
-    c.epoch = epoch_;
     c.sleep_only = true;
   }
+  c.epoch = epoch_;
   c.start_ns = now_ns;
   c.cpu_start_ns = cpu_ns;
   c.run_delay_start_ns = run_delay_ns;
+}
+
+void OpenWaits::open_join(const void* task, const SampleContext& ctx, BarrierRole role, Measure how,
+                          uint64_t now_ns, uint64_t cpu_ns) {
+  if (depth_ >= kMaxOpenWaits) return;
+  OpenWait& w = waits_[depth_];
+  w.measure = how;
+  w.first_start_ns = now_ns;
+  w.codeptr = 0;
+  w.task = task;
+  w.ctx = ctx;
+  w.barrier_key = 0;
+  w.role = role;
+  w.ran_tasks = false;
+  w.clock = WaitClock{now_ns, how == Measure::kOffCpu ? cpu_ns : 0, epoch_};
+  w.clock_marked = false;
+  w.switch_seq = 0;
+  ++depth_;
+}
+
+const OpenWait* OpenWaits::join() const {
+  const OpenWait* w = innermost();
+  const bool is_join =
+      w && w->measure != Measure::kInterval && w->role != BarrierRole::kOther && !w->clock.paused;
+  return is_join ? w : nullptr;
+}
+
+JoinPiece OpenWaits::join_piece(uint64_t now_ns, uint64_t cpu_ns) const {
+  const OpenWait* w = join();
+  if (!w || w->measure != Measure::kOffCpu) return {};
+  return {w->clock.start_ns, off_cpu_ns(w->clock.start_ns, w->clock.cpu_start_ns, now_ns, cpu_ns),
+          recorded(*w)};
 }
 
 void OpenWaits::close_all(uint64_t now_ns, const TeamFacts& team, WaitSink& sink) {

@@ -6,11 +6,12 @@
 //    "Barriers" and "Idle"), is split here;
 //  - omprof's libgomp wrappers see only a wrapped entry point's call and return (libgomp has no
 //    wait events inside the runtime): a barrier or taskwait is measured by its time off the CPU
-//    (wait_clocks.h), a lock or critical whole, and the end-of-region wait is the stack's join
-//    span (join_close.h). The rules that keep a task's time out of a wait are here for both: a
-//    task run inside a wait pauses it, one rule for both (switch_moves_wait: the wait's own task
-//    stops running, and runs again), and on libgomp a wait inside which another began is not
-//    recorded from then on (recorded()).
+//    (wait_clocks.h), a lock or critical whole, and the end-of-region wait by its time off the
+//    CPU too, an entry like OMPT's join waits (open_join; its split: join_close.h). The rules
+//    that keep a task's time out of a wait are here for both: a task run inside a wait pauses
+//    it, one rule for both (switch_moves_wait: the wait's own task stops running, and runs
+//    again), and on libgomp a wait inside which another began is not recorded from then on
+//    (recorded()), but for the end-of-region wait after a task.
 //
 // Pure: times are passed in (no clock is read here), the team's shared facts come through
 // TeamFacts and the parts go to a WaitSink, so tests/unit/open_waits_test.cc and
@@ -22,7 +23,6 @@
 
 #include <cstdint>
 
-#include "collector/openmp/join_close.h"
 #include "collector/openmp/wait_clocks.h"
 #include "proto/journal.h"
 #include "proto/state_codes.h"
@@ -145,6 +145,14 @@ struct WaitStart {
   uint64_t wait_id = 0;
 };
 
+// A piece of libgomp's end-of-region wait: from its (re)start, its time off the CPU, and
+// whether it is recorded (no wait began inside it but in tasks that paused it).
+struct JoinPiece {
+  uint64_t start_ns = 0;
+  uint64_t off_ns = 0;
+  bool recorded = false;
+};
+
 // The wait an end event closed.
 struct EndedWait {
   bool closed = false;  // false: none was open (its begin did not fit, or came before the tool)
@@ -171,7 +179,8 @@ class OpenWaits {
   // other switches cost no clock read. Switched out is "the wait runs and the next task is
   // another", not the runtime's word for the prior task (libomp 14 names an untied task
   // resumed from a barrier as the prior one). A mutex wait never pauses (no task runs there),
-  // nor a clocked one not recorded off the CPU (kWhole, kNone, or a wait begun inside it).
+  // nor a clocked one not recorded off the CPU (kWhole, kNone, or a wait begun inside it; the
+  // end-of-region wait pauses even then, and is recorded again after the task).
   bool switch_moves_wait(const void* next_task) const;
   // OMPT's action at such a switch to `next_task` at `now_ns`: an exact wait's piece so far
   // goes on the timeline where it was (its table entry waits for its end); it resumes when its
@@ -194,14 +203,25 @@ class OpenWaits {
   // returned, valid until the next begin; null if none is open.
   const OpenWait* pop() { return depth_ > 0 ? &waits_[--depth_] : nullptr; }
 
-  // libgomp's end-of-region wait: opened at the end of the body; closed at the join, the next
-  // region, a task run there, or shutdown. It lies under the stack's waits: those begin only in
-  // the tasks run there.
-  void open_join(uint64_t now_ns, uint64_t cpu_ns) { join_.open(now_ns, cpu_ns, epoch_); }
-  JoinSpan::Closed close_join(uint64_t now_ns, uint64_t cpu_ns) {
-    return join_.close(now_ns, cpu_ns, epoch_);
+  // libgomp's end-of-region wait, the region-end barrier's wait as OMPT's kWorkerJoin and
+  // kMasterJoin entries are on libomp: opened at the end of the body (no other wait is open
+  // then) in `ctx` (the barrier's state) by the implicit task `task`, a worker's or the master's
+  // (`role`), measured by its time off the CPU from (`now_ns`, `cpu_ns`) (`how`: kOffCpu, or
+  // kNone under the cost guard); closed at the master's join, the worker's next region or
+  // shutdown (close_join), its time off the CPU split by join_close.h. A task run there pauses
+  // it by the one switch rule, whether or not a wait began inside it meanwhile, and it resumes
+  // afresh after the task, whatever the task did (the idle time after it matters).
+  void open_join(const void* task, const SampleContext& ctx, BarrierRole role, Measure how,
+                 uint64_t now_ns, uint64_t cpu_ns);
+  // The end-of-region wait when it is the innermost wait and not paused by a task (null: it is
+  // not, or none is open).
+  const OpenWait* join() const;
+  // Its piece since its (re)start, to `now_ns` (the thread's CPU clock then: `cpu_ns`).
+  JoinPiece join_piece(uint64_t now_ns, uint64_t cpu_ns) const;
+  // It ends (leaves the stack).
+  void close_join() {
+    if (join()) --depth_;
   }
-  const JoinSpan& join() const { return join_; }
 
   // libgomp's actions at a switch that moves the innermost wait (switch_moves_wait; a task
   // runs through omprof's trampoline and ends). pause_clocked: the wait pauses (the adapter has
@@ -211,7 +231,7 @@ class OpenWaits {
   // CPU there may be its preemption in the runtime's task dispatch as much as its sleep waiting
   // for children run elsewhere: it goes on as sleep_only when the thread's time in the run
   // queue is known (`run_delay_ns`, known: `run_delay_known`), else it is not recorded from
-  // then on.
+  // then on. The end-of-region wait goes on afresh in any case.
   void pause_clocked();
   void resume_clocked(uint64_t now_ns, uint64_t cpu_ns, bool run_delay_known = false,
                       uint64_t run_delay_ns = 0);
@@ -241,9 +261,8 @@ class OpenWaits {
   // barrier) and the barriers met there so far.
   uint64_t sync_point_ns_ = 0;
   uint32_t barrier_number_ = 0;
-  // libgomp: the waits begun on the thread (this one included), and its end-of-region wait.
+  // libgomp: the waits begun on the thread (this one included).
   uint64_t epoch_ = 0;
-  JoinSpan join_;
 };
 
 // The parts a wait amounts to if it ends at `now_ns`, in the order they happened: one piece, a

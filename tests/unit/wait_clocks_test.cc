@@ -202,34 +202,80 @@ TEST(WaitClocks, AWaitBegunInsideWithoutTheTrampolineMakesTheOuterUnrecorded) {
   EXPECT_FALSE(t.switch_moves_wait(kA));  // nothing left of it to pause
 }
 
+// The end-of-region wait of the implicit task, as collector/libgomp/regions.cc opens it.
+void open_join(OpenWaits& t, uint64_t now, uint64_t cpu, Measure how = Measure::kOffCpu) {
+  SampleContext ctx;
+  ctx.omp_state = format::kWaitBarrierImplicitParallel;
+  t.open_join(kImplicit, ctx, BarrierRole::kWorkerJoin, how, now, cpu);
+}
+
 TEST(WaitClocks, ATaskAtTheRegionsEndPausesTheJoinEvenIfItWaits) {
   // The end-of-region wait opens at 1,000; a task runs there 1,300 to 1,800 and takes a taskwait
-  // (1,500); the join closes at 2,500. Both of the join's pieces are recorded: the adapter
-  // closes the span at the task's start and opens it again at its end, with the waits begun so
-  // far.
+  // (1,500); the join closes at 2,500. Both of the join's pieces are recorded: the task pauses
+  // it by the one switch rule, and it resumes afresh after the task, whatever the task did.
   OpenWaits t;
-  t.open_join(1000, 100);
-  ASSERT_TRUE(t.join().is_open());
-  EXPECT_FALSE(t.switch_moves_wait(kA));  // no wait on the stack above the join
-  const JoinSpan::Closed before = t.close_join(1300, 150);
+  open_join(t, 1000, 100);
+  ASSERT_NE(t.join(), nullptr);
+  ASSERT_TRUE(t.switch_moves_wait(kA));  // a task runs there: it pauses
+  const JoinPiece before = t.join_piece(1300, 150);
   EXPECT_TRUE(before.recorded);
+  EXPECT_EQ(before.start_ns, 1000u);
   EXPECT_EQ(before.off_ns, 250u);
-  EXPECT_FALSE(t.join().is_open());
+  t.pause_clocked();
+  EXPECT_EQ(t.join(), nullptr);           // paused: the task's time is not the join's
+  EXPECT_FALSE(t.switch_moves_wait(kB));  // a task run at once inside the task leaves it so
   (void)begin(t, 1500, 300, Measure::kOffCpu, kA);  // the task's taskwait
   (void)t.pop();
-  t.open_join(1800, 500);
-  const JoinSpan::Closed after = t.close_join(2500, 600);
+  ASSERT_TRUE(t.switch_moves_wait(kImplicit));  // the task ended: the barrier's task runs again
+  t.resume_clocked(1800, 500);
+  const JoinPiece after = t.join_piece(2500, 600);
   EXPECT_TRUE(after.recorded);
   EXPECT_EQ(after.start_ns, 1800u);
   EXPECT_EQ(after.off_ns, 600u);
+  t.close_join();
+  EXPECT_EQ(t.depth(), 0);
 }
 
-TEST(WaitClocks, AJoinInsideWhichAWaitBeganUnpausedIsNotRecorded) {
+TEST(WaitClocks, AJoinInsideWhichAWaitBeganUnpausedIsNotRecordedUntilATaskPausesIt) {
+  // A wait of a task the trampoline did not see (a taskloop's) begins at 1,200: the join's time
+  // off the CPU may be that task's, up to the next task run through the trampoline, which still
+  // pauses it; after that task it is recorded again.
   OpenWaits t;
-  t.open_join(1000, 100);
-  (void)begin(t, 1200, 150);  // a wait of a task the trampoline did not see
+  open_join(t, 1000, 100);
+  (void)begin(t, 1200, 150);
   (void)t.pop();
-  EXPECT_FALSE(t.close_join(2000, 300).recorded);
+  EXPECT_FALSE(t.join_piece(1500, 300).recorded);
+  ASSERT_TRUE(t.switch_moves_wait(kA));
+  t.pause_clocked();
+  ASSERT_TRUE(t.switch_moves_wait(kImplicit));
+  t.resume_clocked(1800, 500);
+  EXPECT_TRUE(t.join_piece(2000, 600).recorded);
+}
+
+TEST(WaitClocks, AJoinTheCostGuardLeavesUnmeasuredIsClosedButNeverPaused) {
+  OpenWaits t;
+  open_join(t, 1000, 0, Measure::kNone);
+  ASSERT_NE(t.join(), nullptr);
+  EXPECT_FALSE(t.switch_moves_wait(kA));
+  EXPECT_EQ(t.join_piece(2000, 300).off_ns, 0u);
+  t.close_join();
+  EXPECT_EQ(t.depth(), 0);
+}
+
+TEST(WaitClocks, AJoinUnderAWaitIsNotTheOneAJoinCloses) {
+  // A task at the region's end forks a nested region: its waits and the nested region's join lie
+  // above the paused join of the outer region, and only the innermost, unpaused, one is closed.
+  OpenWaits t;
+  open_join(t, 1000, 100);
+  ASSERT_TRUE(t.switch_moves_wait(kA));
+  t.pause_clocked();
+  EXPECT_EQ(t.join(), nullptr);
+  t.close_join();  // nothing: the outer join is paused
+  EXPECT_EQ(t.depth(), 1);
+  open_join(t, 1400, 200);  // the nested region's master, at its region's end
+  ASSERT_NE(t.join(), nullptr);
+  t.close_join();
+  EXPECT_EQ(t.depth(), 1);
 }
 
 TEST(WaitClocks, WaitsTheCostGuardLeavesUnmeasuredAreNeverRecordedButCount) {
