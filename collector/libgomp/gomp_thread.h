@@ -13,6 +13,7 @@
 #include "collector/libgomp/bridge.h"
 #include "collector/openmp/cost_guard.h"
 #include "collector/openmp/thread_model.h"
+#include "collector/thread_part.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::gomp {
@@ -63,13 +64,9 @@ void record_join(ThreadState* ts, uint64_t now, uint64_t cpu_now, const SampleCo
                  uint32_t next_instance);
 void close_join(ThreadState* ts, uint64_t now, const SampleContext* next, uint32_t next_instance);
 
-// The calling thread's (`ts`) private part, made on first use (out of line: the constructor
-// would keep every caller's call out of line).
-GompThread& make_own(ThreadState* ts);
+// The calling thread's (`ts`) private part, made on first use.
 inline GompThread& own(ThreadState* ts) {
-  if (ts->gomp_private) [[likely]]
-    return *static_cast<GompThread*>(ts->gomp_private);
-  return make_own(ts);
+  return thread_part<GompThread>(ts->gomp_private);
 }
 // Any thread's, if it has one (shutdown reads the others'); null otherwise.
 inline GompThread* existing(const ThreadState* ts) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "collector/ompt/exact_waits.h"
+#include "collector/thread_part.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::ompt {
@@ -46,13 +47,9 @@ struct OmptThread {
   int running_depth = 0;  // may exceed kMaxRunningTasks (deeper ones are not kept)
 };
 
-// The calling thread's (`ts`) part, made on first use (out of line: the constructor would keep
-// every caller's call out of line). Never in the signal handler.
-OmptThread& make_own(ThreadState* ts);
+// The calling thread's (`ts`) part, made on first use. Never in the signal handler.
 inline OmptThread& own(ThreadState* ts) {
-  if (ts->ompt_private) [[likely]]
-    return *static_cast<OmptThread*>(ts->ompt_private);
-  return make_own(ts);
+  return thread_part<OmptThread>(ts->ompt_private);
 }
 // Any thread's, if it has one (shutdown reads the others'); null otherwise.
 inline OmptThread* existing(const ThreadState* ts) {

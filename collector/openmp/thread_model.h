@@ -8,6 +8,7 @@
 #pragma once
 
 #include "collector/openmp/open_waits.h"
+#include "collector/thread_part.h"
 #include "collector/thread_registry.h"
 
 namespace omprof::openmp {
@@ -16,13 +17,9 @@ struct ThreadModel {
   OpenWaits waits;
 };
 
-// The calling thread's (`ts`), made on first use: inline but for the making (64 entries' worth
-// of constructor, which otherwise kept every caller's call out of line).
-ThreadModel& make_model(ThreadState* ts);
+// The calling thread's (`ts`), made on first use.
 inline ThreadModel& model(ThreadState* ts) {
-  if (ts->omp_model) [[likely]]
-    return *static_cast<ThreadModel*>(ts->omp_model);
-  return make_model(ts);
+  return thread_part<ThreadModel>(ts->omp_model);
 }
 // Any thread's, if it has one; null otherwise.
 inline ThreadModel* existing_model(const ThreadState* ts) {
