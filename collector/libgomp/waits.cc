@@ -243,7 +243,7 @@ OMPROF_EXPORT void omprof_internal_gomp_task_end(const omprof_gomp_context* save
   const uint64_t now = omprof::monotonic_ns();
   const uint64_t cpu = cpu_at(ts, now);
   uint64_t run_delay = 0;
-  const bool is_join = waits.innermost()->role != omprof::openmp::BarrierRole::kOther;
-  const bool run_delay_known = !is_join && own(ts).cpu_clock.run_delay(&run_delay);
+  const bool run_delay_known = !omprof::openmp::is_clocked_join(*waits.innermost()) &&
+                               own(ts).cpu_clock.run_delay(&run_delay);
   waits.resume_clocked(now, cpu, run_delay_known, run_delay);
 }

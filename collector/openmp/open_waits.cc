@@ -162,10 +162,9 @@ bool OpenWaits::switch_moves_wait(const void* next_task) const {
   const OpenWait& w = waits_[depth_ - 1];
   const bool paused = w.measure == Measure::kInterval ? w.start_ns == 0 : w.clock.paused;
   if (paused) return next_task == w.task;
-  const bool pausable =
-      w.measure == Measure::kInterval
-          ? !w.is_mutex
-          : w.measure == Measure::kOffCpu && (recorded(w) || w.role != BarrierRole::kOther);
+  const bool pausable = w.measure == Measure::kInterval
+                            ? !w.is_mutex
+                            : w.measure == Measure::kOffCpu && (recorded(w) || is_clocked_join(w));
   return pausable && next_task != w.task;
 }
 
@@ -217,7 +216,7 @@ void OpenWaits::resume_clocked(uint64_t now_ns, uint64_t cpu_ns, bool run_delay_
   if (w == nullptr) return;
   WaitClock& c = w->clock;
   c.paused = false;
-  if (c.epoch != epoch_ && w->role == BarrierRole::kOther) {
+  if (c.epoch != epoch_ && !is_clocked_join(*w)) {
     if (!run_delay_known) return;  // not recorded from now on
     c.sleep_only = true;
   }
@@ -247,9 +246,7 @@ void OpenWaits::open_join(const void* task, const SampleContext& ctx, BarrierRol
 
 const OpenWait* OpenWaits::join() const {
   const OpenWait* w = innermost();
-  const bool is_join =
-      w && w->measure != Measure::kInterval && w->role != BarrierRole::kOther && !w->clock.paused;
-  return is_join ? w : nullptr;
+  return w && is_clocked_join(*w) && !w->clock.paused ? w : nullptr;
 }
 
 JoinPiece OpenWaits::join_piece(uint64_t now_ns, uint64_t cpu_ns) const {

@@ -88,6 +88,13 @@ struct OpenWait {
   BarrierRole role = BarrierRole::kOther;
   bool is_mutex = false;
 };
+// Whether `w` is libgomp's end-of-region wait (OpenWaits::open_join), whose own rules at a task
+// switch are written in open_waits.cc: it pauses even after a wait began inside it, and resumes
+// afresh.
+inline bool is_clocked_join(const OpenWait& w) {
+  return w.measure != Measure::kInterval && w.role != BarrierRole::kOther;
+}
+
 // Deeper waits are not measured (counted: Thread.waits_dropped). A recursion of tasks that each
 // wait for their children nests one wait a level on libgomp.
 constexpr int kMaxOpenWaits = 64;
